@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createPanel, openDatabase, runMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase } from '@panel/core';
+import { mountPanelApi, type MountPanelApiOptions } from '@panel/api';
+import * as createTables from '../db/migrations/0001-create-tables.js';
+import { seed } from '../db/seed.js';
+import { panelHomePage } from './panel-home-page.js';
+
+/** The demo app's root folder (holding `app/`). */
+export const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The demo's migrations, by name. */
+export const migrations = { '0001-create-tables': createTables };
+
+/** What the demo app is built from. */
+export interface BuildDemoAppOptions {
+  /** The database to open: PGlite in memory by default, PostgreSQL with `url`. */
+  database?: OpenDatabaseOptions | PanelDatabase;
+  /** Fastify's logger option. */
+  logger?: boolean;
+  /** Options passed on to `mountPanelApi`. */
+  api?: Partial<Omit<MountPanelApiOptions, 'panel'>>;
+}
+
+/** The demo app: its Fastify instance, panel and database. */
+export interface DemoApp {
+  readonly app: FastifyInstance;
+  readonly panel: Panel;
+  readonly database: PanelDatabase;
+}
+
+/** Migrates the database and seeds it when it has no users yet. */
+export async function prepareDatabase(database: PanelDatabase): Promise<void> {
+  await runMigrations(database.db, migrations);
+  const { count } = await database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  if (Number(count) === 0) await seed(database.db);
+}
+
+/** Builds the demo: opens, migrates and seeds the database, creates the panel and mounts the API at `/api`. */
+export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<DemoApp> {
+  const database = options.database && 'db' in options.database ? options.database : await openDatabase(options.database ?? {});
+  await prepareDatabase(database);
+  const panel = await createPanel({ database, appRoot: APP_ROOT, license: { features: ['api', 'authorization'] } });
+  const app = Fastify({ logger: options.logger ?? false });
+  await app.register(mountPanelApi, { panel, at: 'api', ...options.api });
+  app.get(panel.config.rootPath, async (request, reply) => reply.type('text/html; charset=utf-8').send(panelHomePage(panel)));
+  app.addHook('onClose', async () => {
+    if (!options.database || !('db' in options.database)) await database.close();
+  });
+  return { app, panel, database };
+}

@@ -1,0 +1,11 @@
+export { mountPanelApi } from './mount/mount-panel-api.js';
+export type { MountPanelApiOptions } from './mount/mount-options.js';
+export { ResourcesController, PER_PAGE_COOKIE, type ControllerContext } from './controller/resources-controller.js';
+export type { ActionName, CallbackConditions, ErrorMatcher, RescueHandler } from './controller/callback-chain.js';
+export { AuthenticationError, BadRequestError, ControllerError, ApiError, ERROR_STATUS, type ApiErrorCode } from './errors/api-errors.js';
+export { errorReply, type ErrorReply } from './errors/error-reply.js';
+export { discoverControllers, CONTROLLERS_DIR, type DiscoveredController } from './routing/discover-controllers.js';
+export { routeTable, type RouteEntry } from './routing/draw-routes.js';
+export { fieldJson, type FieldValue } from './serialization/field-value.js';
+export { pagination, type Pagination } from './params/pagination-params.js';
+export { Current, NotAuthorizedError } from '@panel/core';

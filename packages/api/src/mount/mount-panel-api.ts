@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import { handleApiError } from '../errors/error-reply.js';
+import { discoverControllers } from '../routing/discover-controllers.js';
+import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
+import { normalizeMountOptions, type MountPanelApiOptions } from './mount-options.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The routes Panel API drew in this scope (empty when no controller was generated). */
+    panelApiRoutes?: readonly RouteEntry[];
+  }
+}
+
+function jsonParser(api: FastifyInstance, bodyLimit: number): void {
+  const parseJson = api.getDefaultJsonParser('error', 'error');
+  api.removeAllContentTypeParsers();
+  // An empty body with a JSON content type (common on DELETE) is no body, not an error.
+  api.addContentTypeParser<string>('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body, done),
+  );
+}
+
+/**
+ * The Panel API engine as a Fastify plugin (`mount_panel_api`). At boot it discovers the
+ * generated controllers under `app/controllers/panel/api/resources/<version>/` and draws
+ * index, show, create, update and destroy for each, under `<at>/resources/<version>/<route_key>`.
+ * With no controllers folder, or without the `api` feature on the license, it draws none and
+ * every request under the mount path is a 404.
+ *
+ * @example
+ * await app.register(mountPanelApi, { panel, at: 'api' });
+ */
+export const mountPanelApi: FastifyPluginAsync<MountPanelApiOptions> = async (app, rawOptions) => {
+  const options = normalizeMountOptions(rawOptions);
+  const { panel, mountPath } = options;
+  const controllers = panel.config.license.features.includes('api') ? await discoverControllers(panel, options.controllersDir) : [];
+  await app.register(
+    async (api) => {
+      if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
+      jsonParser(api, options.bodyLimit);
+      api.setErrorHandler(handleApiError);
+      api.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'Not Found' }));
+      const table = drawRoutes(api, panel, controllers, mountPath);
+      api.decorate('panelApiRoutes', table);
+      if (options.routes) await options.routes(api);
+    },
+    { prefix: mountPath },
+  );
+};

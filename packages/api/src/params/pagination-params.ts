@@ -1,0 +1,56 @@
+import { BadRequestError } from '../errors/api-errors.js';
+
+/** The page an index asks for. */
+export interface PageRequest {
+  readonly page: number;
+  readonly perPage: number;
+  /** Whether `per_page` came from the query string (then the cookie is refreshed). */
+  readonly perPageFromQuery: boolean;
+}
+
+/** The spec's pagination envelope. */
+export interface Pagination {
+  page: number;
+  per_page: number;
+  total_pages: number;
+  total_count: number;
+  has_next_page: boolean;
+  has_prev_page: boolean;
+}
+
+const MAX_PAGE = 1_000_000_000;
+
+/** Reads one positive whole number from the query string, or says what is wrong. */
+export function positiveIntegerParam(name: string, raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE) {
+    const shown = Array.isArray(raw) ? 'several values' : JSON.stringify(raw);
+    throw new BadRequestError(`${name} must be a positive integer, instead got ${shown}`);
+  }
+  return Number(raw);
+}
+
+/**
+ * `page` (default 1) and `per_page` (default: the `per_page` cookie, else the configured
+ * value), clamped to `maxPerPage`.
+ */
+export function pageRequest(query: Record<string, unknown>, cookiePerPage: string | undefined, config: { perPage: number; maxPerPage: number }): PageRequest {
+  const page = positiveIntegerParam('page', query.page) ?? 1;
+  const fromQuery = positiveIntegerParam('per_page', query.per_page);
+  const fromCookie = fromQuery === undefined && cookiePerPage !== undefined && /^\d{1,4}$/.test(cookiePerPage) && Number(cookiePerPage) >= 1 ? Number(cookiePerPage) : undefined;
+  const perPage = Math.min(fromQuery ?? fromCookie ?? config.perPage, config.maxPerPage);
+  return { page, perPage, perPageFromQuery: fromQuery !== undefined };
+}
+
+/** The pagination envelope for a page of a list of `totalCount` records. */
+export function pagination(page: number, perPage: number, totalCount: number): Pagination {
+  const totalPages = Math.max(1, Math.ceil(totalCount / perPage));
+  return {
+    page,
+    per_page: perPage,
+    total_pages: totalPages,
+    total_count: totalCount,
+    has_next_page: page < totalPages,
+    has_prev_page: page > 1,
+  };
+}

@@ -1,0 +1,50 @@
+import { associationKey, type CompiledField, type RecordRow, type View } from '@panel/core';
+
+/** A field bound to one record on one view: what `serializeFieldValue` receives. */
+export interface FieldValue {
+  readonly field: CompiledField;
+  readonly row: RecordRow;
+  readonly view: View;
+}
+
+function isoDate(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return value;
+}
+
+function isoDateTime(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(String(value));
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/**
+ * The JSON value of a field, per the spec's serialization table: raw values for the scalar
+ * types (dates `YYYY-MM-DD`, datetimes ISO 8601 in UTC), `{ id, label }` for `belongs_to`,
+ * `{ count }` for `has_many`, `{ id }` or null for `has_one`, null / [] for files with nothing
+ * attached.
+ */
+export function fieldJson({ field, row }: FieldValue): unknown {
+  switch (field.type) {
+    case 'date':
+      return isoDate(row[field.column!] ?? null);
+    case 'datetime':
+      return isoDateTime(row[field.column!]);
+    case 'belongs_to': {
+      const id = row[field.column!];
+      return id === null || id === undefined ? null : { id, label: row[associationKey(field)] ?? null };
+    }
+    case 'has_many':
+      return { count: Number(row[associationKey(field)] ?? 0) };
+    case 'has_one': {
+      const id = row[associationKey(field)];
+      return id === null || id === undefined ? null : { id };
+    }
+    case 'file':
+      return null;
+    case 'files':
+      return [];
+    default:
+      return row[field.column!] ?? null;
+  }
+}

@@ -1,0 +1,30 @@
+import { Command, CommanderError } from 'commander';
+import { registerCommands } from './commands/register-commands.js';
+
+/** Where the CLI writes; tests pass their own. */
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/**
+ * Runs `panel-api` with `argv` (without the node and script entries) and resolves to the exit code.
+ *
+ * @example
+ * await runCli(['generate', '--version', 'v1', '--root', appRoot]);
+ */
+export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('panel-api')
+    .description('Generates the Panel API controllers from the resources in app/panel/resources.')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+  registerCommands(program, io.out, (code) => (exitCode = code));
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    throw error;
+  }
+  return exitCode;
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { normalizePanelConfig } from './panel-config.js';
+
+describe('normalizePanelConfig', () => {
+  it('fills the defaults: perPage 24, maxPerPage 100, rootPath /panel, currentUserMethod currentUser', () => {
+    expect(normalizePanelConfig()).toEqual({
+      perPage: 24,
+      maxPerPage: 100,
+      rootPath: '/panel',
+      currentUserMethod: 'currentUser',
+      authorizationClient: null,
+      license: { features: ['api'] },
+    });
+  });
+
+  it('returns a frozen config', () => {
+    expect(Object.isFrozen(normalizePanelConfig({ perPage: 10 }))).toBe(true);
+  });
+
+  it('fails fast naming the option, the value and the fix', () => {
+    expect(() => normalizePanelConfig({ perPage: 0 })).toThrow(
+      'Panel config: perPage must be a positive whole number, instead got 0. Fix: set perPage to a number such as 24, or leave it out for the default 24.',
+    );
+    expect(() => normalizePanelConfig({ maxPerPage: '50' as unknown as number })).toThrow(/maxPerPage must be a positive whole number, instead got "50"/);
+    expect(() => normalizePanelConfig({ perPage: 200 })).toThrow(/perPage \(200\) is larger than maxPerPage \(100\)/);
+    expect(() => normalizePanelConfig({ rootPath: 'panel' })).toThrow(/rootPath must be a URL path/);
+    expect(() => normalizePanelConfig({ currentUserMethod: 'current user' })).toThrow(/currentUserMethod must be a method or client name/);
+    expect(() => normalizePanelConfig({ license: { features: ['api', 'tokens' as 'api'] } })).toThrow(/license must be/);
+    expect(() => normalizePanelConfig({ perpage: 10 } as never)).toThrow(/unknown option "perpage"/);
+  });
+});

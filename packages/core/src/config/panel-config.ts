@@ -1,0 +1,95 @@
+import { PanelConfigError } from '../errors/panel-errors.js';
+
+/** The features a license can enable. */
+export type LicenseFeature = 'api' | 'authorization';
+
+/** What the panel's license enables. */
+export interface License {
+  readonly features: readonly LicenseFeature[];
+}
+
+/** Panel options as an app writes them; every one is optional. */
+export interface PanelConfigInput {
+  /** Records per index page when the client sends no `per_page`. Default 24. */
+  perPage?: number;
+  /** The largest `per_page` honoured; larger values are clamped. Default 100. */
+  maxPerPage?: number;
+  /** The panel's root URL path. Default `/panel`. */
+  rootPath?: string;
+  /** The controller method that returns the current user after authentication. Default `currentUser`; `null` resolves no user. */
+  currentUserMethod?: string | null;
+  /** The identifier of the authorization client (the policy library). Default none. */
+  authorizationClient?: string | null;
+  /** The license; default `{ features: ['api'] }`. */
+  license?: License;
+}
+
+/** Panel options after validation: complete and frozen. */
+export interface PanelConfig {
+  readonly perPage: number;
+  readonly maxPerPage: number;
+  readonly rootPath: string;
+  readonly currentUserMethod: string | null;
+  readonly authorizationClient: string | null;
+  readonly license: License;
+}
+
+const FEATURES: readonly LicenseFeature[] = ['api', 'authorization'];
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? `"${value}"` : typeof value === 'function' ? 'a function' : JSON.stringify(value) ?? String(value);
+}
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new PanelConfigError(`Panel config: ${name} must be a positive whole number, instead got ${show(value)}. Fix: set ${name} to a number such as ${fallback}, or leave it out for the default ${fallback}.`);
+  }
+  return value;
+}
+
+function identifier(name: string, value: unknown, fallback: string | null): string | null {
+  if (value === undefined) return fallback;
+  if (value === null) return null;
+  if (typeof value !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(value)) {
+    throw new PanelConfigError(`Panel config: ${name} must be a method or client name such as "${fallback ?? 'pundit'}", instead got ${show(value)}. Fix: set ${name} to an identifier string, or null.`);
+  }
+  return value;
+}
+
+/**
+ * Validates panel options once at startup and returns the frozen, complete config. A mistake
+ * throws a `PanelConfigError` that names the option, the value and the fix.
+ */
+export function normalizePanelConfig(input: PanelConfigInput = {}): PanelConfig {
+  if (typeof input !== 'object' || input === null) {
+    throw new PanelConfigError(`Panel config must be an object, instead got ${show(input)}.`);
+  }
+  const known = new Set(['perPage', 'maxPerPage', 'rootPath', 'currentUserMethod', 'authorizationClient', 'license']);
+  for (const key of Object.keys(input)) {
+    if (!known.has(key)) {
+      throw new PanelConfigError(`Panel config: unknown option "${key}". Fix: use one of ${[...known].join(', ')}.`);
+    }
+  }
+  const perPage = positiveInteger('perPage', input.perPage, 24);
+  const maxPerPage = positiveInteger('maxPerPage', input.maxPerPage, 100);
+  if (perPage > maxPerPage) {
+    throw new PanelConfigError(`Panel config: perPage (${perPage}) is larger than maxPerPage (${maxPerPage}). Fix: raise maxPerPage or lower perPage.`);
+  }
+  const rootPath = input.rootPath ?? '/panel';
+  if (typeof rootPath !== 'string' || !/^\/[\w\-./]*$/.test(rootPath) || (rootPath.length > 1 && rootPath.endsWith('/'))) {
+    throw new PanelConfigError(`Panel config: rootPath must be a URL path such as "/panel", instead got ${show(rootPath)}. Fix: start it with "/" and end it without one.`);
+  }
+  const license = input.license ?? { features: ['api'] };
+  if (typeof license !== 'object' || license === null || !Array.isArray(license.features) || license.features.some((f) => !FEATURES.includes(f))) {
+    throw new PanelConfigError(`Panel config: license must be { features: [...] } with features among ${FEATURES.map((f) => `"${f}"`).join(', ')}, instead got ${show(license)}.`);
+  }
+  return Object.freeze({
+    perPage,
+    maxPerPage,
+    rootPath,
+    currentUserMethod: identifier('currentUserMethod', input.currentUserMethod, 'currentUser'),
+    authorizationClient: identifier('authorizationClient', input.authorizationClient, null),
+    license: Object.freeze({ features: Object.freeze([...license.features]) }),
+  });
+}

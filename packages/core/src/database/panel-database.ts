@@ -1,0 +1,110 @@
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
+import { PGlite } from '@electric-sql/pglite';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import { PANEL_TYPE_PARSERS } from './type-parsers.js';
+import { PanelConfigError } from '../errors/panel-errors.js';
+
+/** One SQL statement the database ran (or refused), as the query listeners see it. */
+export interface ExecutedQuery {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly durationMillis: number;
+  readonly failed: boolean;
+}
+
+/** Which engine a database runs on: both speak the same SQL. */
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/**
+ * The database a panel reads and writes: a Kysely instance over PGlite or PostgreSQL, plus a
+ * query listener (used by the constant-query tests and the benchmarks) and `close()`.
+ */
+export interface PanelDatabase {
+  // The panel's tables are described by resources at run time, not by a static schema type.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly db: Kysely<any>;
+  readonly kind: DatabaseKind;
+  /** Calls `listener` for every statement until the returned function is called. */
+  onQuery(listener: (query: ExecutedQuery) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Where the data lives: a PostgreSQL URL, a PGlite data folder or snapshot, or (by default) PGlite in memory. */
+export interface OpenDatabaseOptions {
+  /** A `postgres://` URL; when set, the server is used. */
+  url?: string;
+  /** A PostgreSQL schema put first on the search path of every connection (tests use one per file). */
+  schema?: string;
+  /** A PGlite data folder, kept between runs. */
+  dataDir?: string;
+  /** A PGlite snapshot made by `dumpDataDir()`, loaded into memory. */
+  loadDataDir?: Blob;
+  /** Largest number of pooled PostgreSQL connections. Default 10. */
+  maxConnections?: number;
+}
+
+function createListeners() {
+  const listeners = new Set<(query: ExecutedQuery) => void>();
+  const log = (event: LogEvent) => {
+    if (listeners.size === 0) return;
+    const query: ExecutedQuery = {
+      sql: event.query.sql,
+      parameters: event.query.parameters,
+      durationMillis: event.queryDurationMillis,
+      failed: event.level === 'error',
+    };
+    for (const listener of listeners) listener(query);
+  };
+  const onQuery = (listener: (query: ExecutedQuery) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  return { log, onQuery };
+}
+
+/**
+ * Opens the panel's database. Without a URL it starts PGlite (PostgreSQL compiled to WASM) in
+ * the process, so a demo or a test needs no server.
+ *
+ * @example
+ * const database = await openDatabase({ url: process.env.DATABASE_URL });
+ */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<PanelDatabase> {
+  const { log, onQuery } = createListeners();
+  if (options.url) {
+    if (!/^postgres(ql)?:\/\//.test(options.url)) {
+      throw new PanelConfigError(`Database url must start with postgres:// or postgresql://, instead got "${options.url}". Fix: set DATABASE_URL to a PostgreSQL URL, or unset it to use the embedded PGlite.`);
+    }
+    if (options.schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.schema)) {
+      throw new PanelConfigError(`Database schema must be a lower-case identifier, instead got "${options.schema}".`);
+    }
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.maxConnections ?? 10,
+      options: options.schema ? `-c search_path=${options.schema}` : undefined,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          PANEL_TYPE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+      },
+    });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log });
+    return { db, kind: 'postgres', onQuery, close: () => db.destroy() };
+  }
+  const pglite = new PGlite({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    parsers: PANEL_TYPE_PARSERS,
+  });
+  await pglite.waitReady;
+  const db = new Kysely<any>({ dialect: new PGliteDialect(pglite), log });
+  return {
+    db,
+    kind: 'pglite',
+    onQuery,
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The errors of Panel core. Each has a stable `code`; code that handles them checks the code
+ * (`isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')`), which still works when an app ends up
+ * with two copies of the package.
+ */
+export type PanelErrorCode =
+  | 'PANEL_ERR_CONFIG'
+  | 'PANEL_ERR_RECORD_NOT_FOUND'
+  | 'PANEL_ERR_RECORD_INVALID'
+  | 'PANEL_ERR_NOT_AUTHORIZED';
+
+/** Field name (or `base`) → messages, the shape of the spec's validation error. */
+export type ErrorMessages = Record<string, string[]>;
+
+/** The base of every Panel error. */
+export class PanelError extends Error {
+  readonly code: PanelErrorCode;
+  constructor(code: PanelErrorCode, message: string) {
+    super(message);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** A configuration mistake found at startup; the message names the option and the fix. */
+export class PanelConfigError extends PanelError {
+  constructor(message: string) {
+    super('PANEL_ERR_CONFIG', message);
+  }
+}
+
+/** No record with that id is visible (missing, or outside the policy scope). */
+export class RecordNotFoundError extends PanelError {
+  constructor(resourceName: string, id: unknown) {
+    super('PANEL_ERR_RECORD_NOT_FOUND', `Couldn't find ${resourceName} with id=${String(id)}`);
+  }
+}
+
+/** A write was refused: per-field messages, with `base` for messages about the whole record. */
+export class RecordInvalidError extends PanelError {
+  readonly errors: ErrorMessages;
+  constructor(errors: ErrorMessages) {
+    super('PANEL_ERR_RECORD_INVALID', `Validation failed: ${Object.entries(errors).map(([k, v]) => `${k} ${v.join(', ')}`).join('; ')}`);
+    this.errors = errors;
+  }
+}
+
+/** A policy method returned false (`Panel::NotAuthorizedError`). */
+export class NotAuthorizedError extends PanelError {
+  readonly action: string;
+  constructor(action: string, resourceName: string) {
+    super('PANEL_ERR_NOT_AUTHORIZED', `You are not authorized to ${action} this ${resourceName}.`);
+    this.action = action;
+  }
+}
+
+/** Whether a value is a Panel error, optionally with a given code. */
+export function isPanelError(error: unknown, code?: PanelErrorCode): error is PanelError {
+  if (typeof error !== 'object' || error === null) return false;
+  const actual = (error as { code?: unknown }).code;
+  return typeof actual === 'string' && actual.startsWith('PANEL_ERR_') && (code === undefined || actual === code);
+}

@@ -1,0 +1,57 @@
+import type {
+  BelongsToOptions,
+  FieldDefinition,
+  FieldOptions,
+  FieldType,
+  HasAssociationOptions,
+} from './field-types.js';
+
+function define(type: FieldType, name: string, options: object = {}): FieldDefinition {
+  if (typeof name !== 'string' || !/^[a-z_][a-z0-9_]*$/i.test(name)) {
+    throw new TypeError(
+      `field.${type}: the field name must be an identifier such as "title", instead got ${JSON.stringify(name)}.`,
+    );
+  }
+  return Object.freeze({ name, type, options: Object.freeze({ ...options }) });
+}
+
+/**
+ * Builders for the field definitions a resource's `fields()` returns.
+ *
+ * @example
+ * fields() {
+ *   return [
+ *     field.id(),
+ *     field.text('title', { required: true }),
+ *     field.text('body', { hideOn: 'index' }),
+ *     field.belongsTo('author', { resource: 'User', label: 'name' }),
+ *     field.hasMany('comments'),
+ *   ];
+ * }
+ */
+export const field = Object.freeze({
+  /** The primary key (`id`), shown on index and show, never written. */
+  id: (name = 'id', options: FieldOptions = {}) => define('id', name, options),
+  /** A string column. */
+  text: (name: string, options: FieldOptions = {}) => define('text', name, options),
+  /** An integer column. */
+  integer: (name: string, options: FieldOptions = {}) => define('number', name, { ...options, numeric: 'integer' }),
+  /** A `numeric` column; serialized as a JSON number. */
+  decimal: (name: string, options: FieldOptions = {}) => define('number', name, { ...options, numeric: 'decimal' }),
+  /** A boolean column. */
+  boolean: (name: string, options: FieldOptions = {}) => define('boolean', name, options),
+  /** A `date` column, `YYYY-MM-DD` in JSON. */
+  date: (name: string, options: FieldOptions = {}) => define('date', name, options),
+  /** A `timestamptz` column, ISO 8601 in UTC in JSON. */
+  datetime: (name: string, options: FieldOptions = {}) => define('datetime', name, options),
+  /** A foreign key, serialized as `{ id, label }` and written as `<name>_id`. */
+  belongsTo: (name: string, options: BelongsToOptions = {}) => define('belongs_to', name, options),
+  /** The other side of a foreign key, serialized as `{ count }`. */
+  hasMany: (name: string, options: HasAssociationOptions = {}) => define('has_many', name, options),
+  /** The other side of a unique foreign key, serialized as `{ id }` or `null`. */
+  hasOne: (name: string, options: HasAssociationOptions = {}) => define('has_one', name, options),
+  /** One attached file, serialized as `{ filename, content_type, byte_size, url }` or `null`. */
+  file: (name: string, options: FieldOptions = {}) => define('file', name, options),
+  /** Several attached files, serialized as an array of file objects. */
+  files: (name: string, options: FieldOptions = {}) => define('files', name, options),
+});

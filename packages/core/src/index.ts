@@ -1,0 +1,16 @@
+export { field } from './fields/field-builders.js';
+export { VIEWS, type View, type FieldType, type FieldDefinition, type FieldOptions, type BelongsToOptions, type HasAssociationOptions } from './fields/field-types.js';
+export { fieldViews, hasColumn, isWritableType } from './fields/field-visibility.js';
+export { Resource, isResourceClass, type ResourceClass, type DefaultOrder } from './resources/resource.js';
+export { compileResources, writableFields, type CompiledField, type CompiledResource } from './resources/compiled-resource.js';
+export { loadResourceClasses, isSourceModule } from './resources/load-resources.js';
+export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';
+export { normalizePanelConfig, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
+export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, isPanelError, type PanelErrorCode, type ErrorMessages } from './errors/panel-errors.js';
+export { openDatabase, type PanelDatabase, type OpenDatabaseOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
+export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
+export { ROW_ALIAS, associationKey, type RecordsQuery, type ScopeFunction } from './records/record-select.js';
+export { parseWriteValues, type ParsedWrite } from './records/write-values.js';
+export { Current } from './current/current.js';
+export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
+export { runMigrations, type Migration } from './database/run-migrations.js';

@@ -1,0 +1,60 @@
+import { RecordInvalidError, type ErrorMessages } from '../errors/panel-errors.js';
+import type { CompiledResource } from '../resources/compiled-resource.js';
+import { humanize } from '../naming/resource-naming.js';
+
+interface DatabaseErrorLike {
+  code: string;
+  message: string;
+  detail?: string;
+  column?: string;
+  constraint?: string;
+  table?: string;
+}
+
+function isDatabaseError(error: unknown): error is DatabaseErrorLike {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
+}
+
+function keyColumn(detail: string | undefined): string | undefined {
+  return detail?.match(/^Key \(([^,)]+)/)?.[1]?.replace(/"/g, '');
+}
+
+function fieldFor(resource: CompiledResource, column: string | undefined): string {
+  if (!column) return 'base';
+  return resource.fields.find((f) => f.column === column && f.type !== 'id')?.name ?? 'base';
+}
+
+function add(errors: ErrorMessages, key: string, message: string): ErrorMessages {
+  (errors[key] ??= []).push(message);
+  return errors;
+}
+
+/**
+ * Turns a constraint the database enforced (a race that validations could not see) into the
+ * same per-field messages validations give, so that a client sees 422, never 500. Returns
+ * undefined for errors that are not about the data.
+ */
+export function constraintViolation(error: unknown, resource: CompiledResource, operation: 'write' | 'delete'): RecordInvalidError | undefined {
+  if (!isDatabaseError(error)) return undefined;
+  const errors: ErrorMessages = {};
+  switch (error.code) {
+    case '23505': // unique_violation
+      return new RecordInvalidError(add(errors, fieldFor(resource, keyColumn(error.detail)), 'has already been taken'));
+    case '23502': // not_null_violation
+      return new RecordInvalidError(add(errors, fieldFor(resource, error.column), "can't be blank"));
+    case '23503': // foreign_key_violation
+      if (operation === 'delete') {
+        const dependent = error.detail?.match(/referenced from table "([^"]+)"/)?.[1] ?? 'records';
+        return new RecordInvalidError(add(errors, 'base', `Cannot delete record because dependent ${humanize(dependent).toLowerCase()} exist`));
+      }
+      return new RecordInvalidError(add(errors, fieldFor(resource, keyColumn(error.detail)), 'must exist'));
+    case '23514': { // check_violation
+      const column = resource.fields.find((f) => f.column && error.constraint?.startsWith(`${resource.table}_${f.column}_`))?.column;
+      return new RecordInvalidError(add(errors, fieldFor(resource, column), 'is invalid'));
+    }
+    default:
+      // Class 22 is "data exception": a value the column type cannot hold.
+      if (error.code.startsWith('22')) return new RecordInvalidError(add(errors, 'base', error.message));
+      return undefined;
+  }
+}

@@ -1,0 +1,51 @@
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import type { CompiledField, CompiledResource } from '../resources/compiled-resource.js';
+import type { View } from '../fields/field-types.js';
+
+/** The alias of the resource's own table in every records query. */
+export const ROW_ALIAS = 'r';
+
+/** A query on a resource's table as a policy scope receives and returns it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RecordsQuery = SelectQueryBuilder<any, any, any>;
+
+/** Narrows a records query; a policy scope's `resolve()` is one. */
+export type ScopeFunction = (query: RecordsQuery) => RecordsQuery;
+
+/** The key under which a row carries an association value computed in SQL. */
+export const associationKey = (field: CompiledField): string => `__${field.type}__${field.name}`;
+
+/**
+ * Builds the select of one records query: the view's columns, and for each association a
+ * correlated subquery (the `belongs_to` label, the `has_many` count, the `has_one` id). The page
+ * comes back in one statement whatever its size and its number of association fields.
+ */
+export function selectRecords(
+  db: Kysely<any>,
+  resource: CompiledResource,
+  view: View,
+  registry: ReadonlyMap<string, CompiledResource>,
+): RecordsQuery {
+  const columns = new Set<string>([resource.primaryKey]);
+  for (const f of resource.fieldsOn(view)) if (f.column) columns.add(f.column);
+  const associations = resource.fieldsOn(view).filter((f) => f.type === 'belongs_to' || f.type === 'has_many' || f.type === 'has_one');
+  return db
+    .selectFrom(`${resource.table} as ${ROW_ALIAS}`)
+    .select([...columns].map((column) => `${ROW_ALIAS}.${column}`))
+    .$if(associations.length > 0, (query) =>
+      query.select((eb: ExpressionBuilder<any, any>) =>
+        associations.map((f) => {
+          const target = registry.get(f.target!)!;
+          const from = `${target.table} as t`;
+          switch (f.type) {
+            case 'belongs_to':
+              return eb.selectFrom(from).select(`t.${f.labelColumn}`).whereRef(`t.${target.primaryKey}`, '=', `${ROW_ALIAS}.${f.column}`).as(associationKey(f));
+            case 'has_many':
+              return eb.selectFrom(from).select((inner) => inner.fn.countAll<number>().as('count')).whereRef(`t.${f.foreignKey}`, '=', `${ROW_ALIAS}.${resource.primaryKey}`).as(associationKey(f));
+            default:
+              return eb.selectFrom(from).select(`t.${target.primaryKey}`).whereRef(`t.${f.foreignKey}`, '=', `${ROW_ALIAS}.${resource.primaryKey}`).orderBy(`t.${target.primaryKey}`).limit(1).as(associationKey(f));
+          }
+        }),
+      ),
+    );
+}

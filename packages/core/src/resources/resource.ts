@@ -1,0 +1,50 @@
+import type { FieldDefinition } from '../fields/field-types.js';
+
+/** A column and direction a resource is listed in when the client asks for no order. */
+export interface DefaultOrder {
+  readonly column: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+/**
+ * A Panel resource: a class in `app/panel/resources/` whose `fields()` describe a table.
+ * The class name, less a `Resource` suffix, is the resource name (`BlogPostResource` →
+ * `BlogPost`); `static resourceName` overrides it.
+ *
+ * @example
+ * export default class BlogPostResource extends Resource {
+ *   static override title = 'title';
+ *   fields() {
+ *     return [field.id(), field.text('title', { required: true })];
+ *   }
+ * }
+ */
+export abstract class Resource {
+  /** The resource name (`BlogPost`); defaults to the class name less a `Resource` suffix. */
+  static resourceName?: string;
+  /** The table; defaults to the route key (`blog_posts`). */
+  static table?: string;
+  /** The column used as this resource's label in `belongs_to` values; defaults to `name`, `title` or `id`. */
+  static title?: string;
+  /** The order of an index without `sort_by`; defaults to `created_at desc`, else `id desc`. */
+  static defaultOrder?: DefaultOrder;
+
+  /** The resource's fields, in display order. */
+  abstract fields(): FieldDefinition[];
+}
+
+/** A resource class, as passed to the panel. */
+export type ResourceClass = (abstract new () => Resource) & {
+  resourceName?: string;
+  table?: string;
+  title?: string;
+  defaultOrder?: DefaultOrder;
+};
+
+/** Whether a value is a resource class (checked by shape, so two copies of the package still agree). */
+export function isResourceClass(value: unknown): value is ResourceClass {
+  return (
+    typeof value === 'function' &&
+    typeof (value as { prototype?: { fields?: unknown } }).prototype?.fields === 'function'
+  );
+}
