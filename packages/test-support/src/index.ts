@@ -1,0 +1,1 @@
+export { testDatabaseKinds, testDatabaseUrl, openTestDatabase, countQueries, DEFAULT_DATABASE_URL } from './test-databases.js';

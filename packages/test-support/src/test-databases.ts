@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseKind, type PanelDatabase } from '@panel/core';
+
+/** The PostgreSQL server the suite uses unless `DATABASE_URL` says otherwise. */
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * The databases every records-layer and HTTP test runs on: PGlite and PostgreSQL. Set
+ * `PANEL_TEST_DATABASES=pglite` (or `postgres`) to run one on purpose; an unreachable server
+ * is a failing test, never a silent skip.
+ */
+export function testDatabaseKinds(env: NodeJS.ProcessEnv = process.env): DatabaseKind[] {
+  const wanted = (env.PANEL_TEST_DATABASES ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const kind of wanted) {
+    if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`PANEL_TEST_DATABASES: unknown database "${kind}"; use pglite, postgres or both, comma-separated.`);
+  }
+  return wanted as DatabaseKind[];
+}
+
+/** The server URL the PostgreSQL tests use. */
+export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_URL || DEFAULT_DATABASE_URL;
+}
+
+/**
+ * Opens a database for one test file: a fresh in-memory PGlite, or a new schema of its own on
+ * the PostgreSQL server (dropped on close), so parallel files never collide.
+ */
+export async function openTestDatabase(kind: DatabaseKind): Promise<PanelDatabase> {
+  if (kind === 'pglite') return openDatabase();
+  const url = testDatabaseUrl();
+  const schema = `panel_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  try {
+    await admin.connect();
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL is not reachable at ${url} (${(error as Error).message}). Start the server, set DATABASE_URL to one, ` +
+        'or run on PGlite alone with PANEL_TEST_DATABASES=pglite.',
+    );
+  }
+  try {
+    await admin.query(`create schema ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const database = await openDatabase({ url, schema, maxConnections: 4 });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      try {
+        await cleanup.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await cleanup.end();
+      }
+    },
+  };
+}
+
+/** Counts the SQL statements a piece of work runs on a database. */
+export async function countQueries<T>(database: PanelDatabase, work: () => Promise<T>): Promise<{ result: T; count: number; statements: string[] }> {
+  const statements: string[] = [];
+  const stop = database.onQuery((query) => statements.push(query.sql));
+  try {
+    const result = await work();
+    return { result, count: statements.length, statements };
+  } finally {
+    stop();
+  }
+}

@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: ['packages/core', 'packages/api', 'packages/cli', 'examples/blog'],
+    maxWorkers: 2,
+  },
+});
