@@ -42,8 +42,9 @@ export function constraintViolation(error: unknown, resource: CompiledResource, 
       return new RecordInvalidError(add(errors, fieldFor(resource, keyColumn(error.detail)), 'has already been taken'));
     case '23502': // not_null_violation
       return new RecordInvalidError(add(errors, fieldFor(resource, error.column), "can't be blank"));
+    case '23001': // restrict_violation (ON DELETE RESTRICT, PostgreSQL 18 and later)
     case '23503': // foreign_key_violation
-      if (operation === 'delete') {
+      if (operation === 'delete' || error.code === '23001') {
         const dependent = error.detail?.match(/referenced from table "([^"]+)"/)?.[1] ?? 'records';
         return new RecordInvalidError(add(errors, 'base', `Cannot delete record because dependent ${humanize(dependent).toLowerCase()} exist`));
       }
