@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, openDatabase, runMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase } from '@panel/core';
+import { createPanel, openDatabase, policyAuthorization, runMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase } from '@panel/core';
 import { mountPanelApi, type MountPanelApiOptions } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import { seed } from '../db/seed.js';
@@ -40,7 +40,13 @@ export async function prepareDatabase(database: PanelDatabase): Promise<void> {
 export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<DemoApp> {
   const database = options.database && 'db' in options.database ? options.database : await openDatabase(options.database ?? {});
   await prepareDatabase(database);
-  const panel = await createPanel({ database, appRoot: APP_ROOT, license: { features: ['api', 'authorization'] } });
+  const panel = await createPanel({
+    database,
+    appRoot: APP_ROOT,
+    plugins: [policyAuthorization()],
+    authorizationClient: 'policies',
+    license: { features: ['api', 'authorization'] },
+  });
   const app = Fastify({ logger: options.logger ?? false });
   await app.register(mountPanelApi, { panel, at: 'api', ...options.api });
   app.get(panel.config.rootPath, async (request, reply) => reply.type('text/html; charset=utf-8').send(panelHomePage(panel)));

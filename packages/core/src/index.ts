@@ -14,3 +14,6 @@ export { parseWriteValues, type ParsedWrite } from './records/write-values.js';
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
 export { runMigrations, type Migration } from './database/run-migrations.js';
+export { Policy, PolicyScope, type PolicyClass, type PolicyScopeClass } from './authorization/policy.js';
+export { policyAuthorization, POLICIES_CLIENT } from './authorization/policy-authorization.js';
+export type { AuthorizationClient, PanelPlugin, PolicyAction } from './authorization/authorization-client.js';

@@ -9,7 +9,9 @@ import {
   type RecordRow,
   type ScopeFunction,
   type View,
+  type PolicyAction,
 } from '@panel/core';
+import { NotAuthorizedError } from '@panel/core';
 import { AuthenticationError } from '../errors/api-errors.js';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { sortRequest } from '../params/sort-params.js';
@@ -145,9 +147,24 @@ export class ResourcesController {
     Current.user = method === null ? null : ((await this.#call(method)) ?? null);
   }
 
-  /** The policy scope applied to every records query of this request (none by default). */
+  /**
+   * The policy scope applied to every records query of this request: the authorization
+   * client's, with `Current.user`; none when authorization is not in force.
+   */
   protected policyScope(): ScopeFunction | undefined {
-    return undefined;
+    const client = this.panel.authorization;
+    if (!client) return undefined;
+    const user = Current.user;
+    return (query) => client.scope({ user, resource: this.resource, query });
+  }
+
+  /** Asks the policy whether `Current.user` may run `action`; throws `NotAuthorizedError` when not. */
+  protected async authorize(action: PolicyAction, record: unknown = null): Promise<void> {
+    const client = this.panel.authorization;
+    if (!client) return;
+    if ((await client.authorize({ user: Current.user, resource: this.resource, action, record })) !== true) {
+      throw new NotAuthorizedError(action, this.resource.naming.humanName);
+    }
   }
 
   /** Sends `body` as JSON with `status`. */
@@ -159,6 +176,7 @@ export class ResourcesController {
   async index(): Promise<unknown> {
     const request = pageRequest(this.query, this.request.cookies?.[PER_PAGE_COOKIE], this.panel.config);
     const sort = sortRequest(this.resource, this.query);
+    await this.authorize('index');
     if (request.perPageFromQuery) {
       this.reply.setCookie(PER_PAGE_COOKIE, String(request.perPage), { path: this.#mountPath, httpOnly: true, sameSite: 'lax' });
     }
@@ -169,12 +187,14 @@ export class ResourcesController {
   /** GET /<route_key>/:id: one record on the show view. */
   async show(): Promise<unknown> {
     const row = await this.panel.records.find({ resource: this.resource, view: 'show', id: this.recordId(), scope: this.policyScope() });
+    await this.authorize('show', row);
     return this.render(200, { record: this.serializeRecord(row, 'show') });
   }
 
   /** POST /<route_key>: creates a record from the new view's fields; answers it on the show view. */
   async create(): Promise<unknown> {
     const { values, errors } = parseWriteValues(this.resource, 'new', recordParams(this.resource, this.request.body));
+    await this.authorize('create', values);
     if (Object.keys(errors).length > 0) return this.createFailAction(errors);
     try {
       return await this.createSuccessAction(await this.panel.records.create({ resource: this.resource, view: 'show', values }));
@@ -189,7 +209,7 @@ export class ResourcesController {
     const id = this.recordId();
     const attributes = recordParams(this.resource, this.request.body);
     const scope = this.policyScope();
-    await this.panel.records.find({ resource: this.resource, view: 'show', id, scope });
+    await this.authorize('update', await this.panel.records.find({ resource: this.resource, view: 'show', id, scope }));
     const { values, errors } = parseWriteValues(this.resource, 'edit', attributes);
     if (Object.keys(errors).length > 0) return this.updateFailAction(errors);
     try {
@@ -202,8 +222,11 @@ export class ResourcesController {
 
   /** DELETE /<route_key>/:id. */
   async destroy(): Promise<unknown> {
+    const id = this.recordId();
+    const scope = this.policyScope();
+    await this.authorize('destroy', await this.panel.records.find({ resource: this.resource, view: 'show', id, scope }));
     try {
-      await this.panel.records.destroy({ resource: this.resource, id: this.recordId(), scope: this.policyScope() });
+      await this.panel.records.destroy({ resource: this.resource, id, scope });
     } catch (error) {
       if (isPanelError(error, 'PANEL_ERR_RECORD_INVALID')) return this.destroyFailAction((error as unknown as { errors: ErrorMessages }).errors);
       throw error;

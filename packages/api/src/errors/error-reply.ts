@@ -4,8 +4,22 @@ import { ERROR_STATUS } from './api-errors.js';
 /** A reply as the error mapping decides it. */
 export interface ErrorReply {
   readonly status: number;
-  readonly body: Record<string, unknown>;
+  /** The JSON body; undefined for a redirect. */
+  readonly body: Record<string, unknown> | undefined;
+  /** Where a redirect goes. */
+  readonly location?: string;
+  /** A flash message for the panel to show after a redirect. */
+  readonly flash?: string;
 }
+
+/** What the error mapping needs to know of the panel. */
+export interface ErrorReplyContext {
+  /** The panel's root URL path, where a refused policy check redirects. */
+  readonly rootPath: string;
+}
+
+/** The flash cookie's name. */
+export const FLASH_COOKIE = 'panel_flash';
 
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -17,9 +31,12 @@ function codeOf(error: unknown): string | undefined {
  * JSON body; Fastify's own client errors (malformed JSON, body too large, unsupported media
  * type) keep their 4xx status; anything else is a 500 whose body says nothing of the cause.
  */
-export function errorReply(error: unknown): ErrorReply {
+export function errorReply(error: unknown, context: ErrorReplyContext = { rootPath: '/panel' }): ErrorReply {
   const code = codeOf(error);
   switch (code) {
+    case 'PANEL_ERR_NOT_AUTHORIZED':
+      // Edition A: a policy method that denies gives the framework's answer, a flash and a 302 to the root URL.
+      return { status: 302, body: undefined, location: context.rootPath, flash: 'You are not authorized to perform this action.' };
     case 'PANEL_API_ERR_UNAUTHENTICATED':
       return { status: 401, body: { error: 'Unauthorized' } };
     case 'PANEL_ERR_RECORD_NOT_FOUND':
@@ -39,9 +56,18 @@ export function errorReply(error: unknown): ErrorReply {
   return { status: 500, body: { error: 'Internal Server Error' } };
 }
 
-/** Fastify error handler for the API scope: logs server errors with their stack, sends JSON. */
-export function handleApiError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const { status, body } = errorReply(error);
-  if (status >= 500) request.log.error({ err: error }, 'Panel API request failed');
-  return reply.code(status).type('application/json; charset=utf-8').send(body);
+/**
+ * The Fastify error handler of the API scope: logs server errors with their stack (never sent),
+ * answers JSON, or the redirect with its flash.
+ */
+export function apiErrorHandler(context: ErrorReplyContext) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const answer = errorReply(error, context);
+    if (answer.status >= 500) request.log.error({ err: error }, 'Panel API request failed');
+    if (answer.location !== undefined) {
+      if (answer.flash) reply.setCookie(FLASH_COOKIE, answer.flash, { path: context.rootPath, httpOnly: true, sameSite: 'lax' });
+      return reply.code(answer.status).header('location', answer.location).send();
+    }
+    return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+  };
 }

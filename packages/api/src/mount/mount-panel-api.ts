@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import { handleApiError } from '../errors/error-reply.js';
+import { apiErrorHandler } from '../errors/error-reply.js';
 import { discoverControllers } from '../routing/discover-controllers.js';
 import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
 import { normalizeMountOptions, type MountPanelApiOptions } from './mount-options.js';
@@ -39,7 +39,7 @@ export const mountPanelApi: FastifyPluginAsync<MountPanelApiOptions> = async (ap
     async (api) => {
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
       jsonParser(api, options.bodyLimit);
-      api.setErrorHandler(handleApiError);
+      api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
       api.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'Not Found' }));
       const table = drawRoutes(api, panel, controllers, mountPath);
       api.decorate('panelApiRoutes', table);

@@ -6,6 +6,7 @@ import type { ResourceClass } from '../resources/resource.js';
 import type { PanelDatabase } from '../database/panel-database.js';
 import { RecordsRepository } from '../records/records-repository.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
+import type { AuthorizationClient, PanelPlugin } from '../authorization/authorization-client.js';
 
 /** What `createPanel()` takes: the database, the resources (or where to find them) and the panel options. */
 export interface CreatePanelOptions extends PanelConfigInput {
@@ -16,6 +17,8 @@ export interface CreatePanelOptions extends PanelConfigInput {
   appRoot?: string;
   /** Where resource classes live when `resources` is not given. */
   resourcesDir?: string;
+  /** Plug-ins, such as `policyAuthorization()`. */
+  plugins?: readonly PanelPlugin[];
 }
 
 /** A running panel: its config, resources, database and records layer. Two panels in one process do not share state. */
@@ -25,6 +28,15 @@ export interface Panel {
   readonly database: PanelDatabase;
   readonly records: RecordsRepository;
   readonly resources: ReadonlyMap<string, CompiledResource>;
+  /**
+   * The authorization client in force, or null when policies do not apply (then queries are
+   * unscoped and every action is allowed). It is in force only when all four hold: an
+   * authorization plug-in is registered, the license enables `authorization`,
+   * `authorizationClient` names that plug-in, and a `currentUserMethod` is configured.
+   */
+  readonly authorization: AuthorizationClient | null;
+  /** Why `authorization` is null, for diagnostics; undefined when it is in force. */
+  readonly authorizationInactiveReason: string | undefined;
   /** The resource with that name (`BlogPost`), or a `PanelConfigError` naming the known ones. */
   resource(name: string): CompiledResource;
 }
@@ -37,14 +49,17 @@ export interface Panel {
  * const panel = await createPanel({ database: await openDatabase(), perPage: 24 });
  */
 export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
-  const { database, resources, appRoot = process.cwd(), resourcesDir, ...configInput } = options;
+  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], ...configInput } = options;
   if (!database || typeof database.db?.selectFrom !== 'function') {
     throw new PanelConfigError('createPanel: the database option is required. Fix: pass { database: await openDatabase({ url }) }.');
   }
   const config = normalizePanelConfig(configInput);
   const classes = resources ?? (await loadResourceClasses(resourcesDir ?? join(appRoot, 'app', 'panel', 'resources')));
   const compiled = compileResources(classes);
+  const { client, reason } = resolveAuthorization(config, plugins);
   return Object.freeze({
+    authorization: client,
+    authorizationInactiveReason: reason,
     config,
     appRoot,
     database,
@@ -58,4 +73,17 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
       return resource;
     },
   });
+}
+
+function resolveAuthorization(config: PanelConfig, plugins: readonly PanelPlugin[]): { client: AuthorizationClient | null; reason: string | undefined } {
+  if (!Array.isArray(plugins) || plugins.some((p) => p?.kind !== 'authorization' || typeof p.client?.authorize !== 'function')) {
+    throw new PanelConfigError('createPanel: plugins must be an array of panel plug-ins such as policyAuthorization().');
+  }
+  const registered = plugins.map((p) => p.client);
+  if (registered.length === 0) return { client: null, reason: 'no authorization plug-in is registered (plugins: [policyAuthorization()])' };
+  if (!config.license.features.includes('authorization')) return { client: null, reason: "the license does not enable the 'authorization' feature" };
+  const client = registered.find((c) => c.identifier === config.authorizationClient);
+  if (!client) return { client: null, reason: `authorizationClient is ${JSON.stringify(config.authorizationClient)}, not the identifier of a registered plug-in (${registered.map((c) => JSON.stringify(c.identifier)).join(', ')})` };
+  if (config.currentUserMethod === null) return { client: null, reason: 'no currentUserMethod is configured' };
+  return { client, reason: undefined };
 }

@@ -1,4 +1,5 @@
 import type { FieldDefinition } from '../fields/field-types.js';
+import type { PolicyClass } from '../authorization/policy.js';
 
 /** A column and direction a resource is listed in when the client asks for no order. */
 export interface DefaultOrder {
@@ -28,6 +29,8 @@ export abstract class Resource {
   static title?: string;
   /** The order of an index without `sort_by`; defaults to `created_at desc`, else `id desc`. */
   static defaultOrder?: DefaultOrder;
+  /** The policy that authorizes actions and scopes queries when authorization is enabled. */
+  static policy?: PolicyClass;
 
   /** The resource's fields, in display order. */
   abstract fields(): FieldDefinition[];
@@ -39,6 +42,7 @@ export type ResourceClass = (abstract new () => Resource) & {
   table?: string;
   title?: string;
   defaultOrder?: DefaultOrder;
+  policy?: PolicyClass;
 };
 
 /** Whether a value is a resource class (checked by shape, so two copies of the package still agree). */

@@ -1,7 +1,9 @@
 import { Resource, field } from '@panel/core';
+import { BlogPostPolicy } from '../policies/blog-post-policy.js';
 
 /** A blog post, with its author, comments and files. */
 export default class BlogPostResource extends Resource {
+  static override policy = BlogPostPolicy;
   static override title = 'title';
 
   override fields() {

@@ -1,7 +1,9 @@
 import { Resource, field } from '@panel/core';
+import { CommentPolicy } from '../policies/comment-policy.js';
 
 /** A comment on a blog post. */
 export default class CommentResource extends Resource {
+  static override policy = CommentPolicy;
   override fields() {
     return [
       field.id(),

@@ -1,7 +1,9 @@
 import { Resource, field } from '@panel/core';
+import { ProductPolicy } from '../policies/catalogue-policies.js';
 
 /** A product of the catalogue. */
 export default class ProductResource extends Resource {
+  static override policy = ProductPolicy;
   override fields() {
     return [
       field.id(),

@@ -1,7 +1,9 @@
 import { Resource, field } from '@panel/core';
+import { UserPolicy } from '../policies/user-policy.js';
 
 /** The people who write posts and comments. */
 export default class UserResource extends Resource {
+  static override policy = UserPolicy;
   override fields() {
     return [
       field.id(),

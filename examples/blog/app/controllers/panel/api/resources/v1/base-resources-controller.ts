@@ -1,13 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AuthenticationError, ResourcesController } from '@panel/api';
 import { demoKeys } from '../../../../../../src/demo-keys.js';
+import type { DemoUser } from '../../../../../panel/policies/demo-user.js';
 
-/** A user as the demo's policies see it. */
-export interface DemoUser {
-  readonly id: number;
-  readonly name: string;
-  readonly admin: boolean;
-}
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

@@ -1,0 +1,24 @@
+import type { CompiledResource } from '../resources/compiled-resource.js';
+import type { RecordsQuery } from '../records/record-select.js';
+
+/** The policy methods, one per API action. */
+export type PolicyAction = 'index' | 'show' | 'create' | 'update' | 'destroy';
+
+/**
+ * An authorization client: the extension point a policy library plugs into. The panel asks it
+ * whether a user may run an action (on a record), and to narrow a records query to what the
+ * user may see. `identifier` is what the panel's `authorizationClient` option names.
+ */
+export interface AuthorizationClient {
+  readonly identifier: string;
+  /** Whether `user` may run `action` (on `record`, for member actions). */
+  authorize(input: { user: unknown; resource: CompiledResource; action: PolicyAction; record: unknown }): boolean | Promise<boolean>;
+  /** The query narrowed to what `user` may see. */
+  scope(input: { user: unknown; resource: CompiledResource; query: RecordsQuery }): RecordsQuery;
+}
+
+/** A panel plug-in; today the one kind is an authorization client. */
+export interface PanelPlugin {
+  readonly kind: 'authorization';
+  readonly client: AuthorizationClient;
+}
