@@ -1,6 +1,6 @@
 export { mountPanelApi } from './mount/mount-panel-api.js';
 export type { MountPanelApiOptions } from './mount/mount-options.js';
-export { ResourcesController, PER_PAGE_COOKIE, type ControllerContext } from './controller/resources-controller.js';
+export { ResourcesController, PER_PAGE_COOKIE, type ControllerContext, type Rendered } from './controller/resources-controller.js';
 export type { ActionName, CallbackConditions, ErrorMatcher, RescueHandler } from './controller/callback-chain.js';
 export { AuthenticationError, BadRequestError, ControllerError, ApiError, ERROR_STATUS, type ApiErrorCode } from './errors/api-errors.js';
 export { errorReply, apiErrorHandler, FLASH_COOKIE, type ErrorReply, type ErrorReplyContext } from './errors/error-reply.js';

@@ -3,7 +3,9 @@ import { registerCommands } from './commands/register-commands.js';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {
+  /** The report: one line per file created, skipped or planned. */
   out: (line: string) => void;
+  /** Why a run failed. */
   err: (line: string) => void;
 }
 
@@ -19,7 +21,7 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
     .description('Generates the Panel API controllers from the resources in app/panel/resources.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
-  registerCommands(program, io.out, (code) => (exitCode = code));
+  registerCommands(program, io, (code) => (exitCode = code));
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

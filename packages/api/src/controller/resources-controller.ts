@@ -41,6 +41,12 @@ export interface ControllerContext {
   readonly mountPath: string;
 }
 
+/** A response an action rendered, not sent yet. */
+export interface Rendered {
+  status: number;
+  body: unknown;
+}
+
 /** The name of the cookie that keeps the last `per_page` a client sent. */
 export const PER_PAGE_COOKIE = 'per_page';
 
@@ -113,24 +119,32 @@ export class ResourcesController {
     return null;
   }
 
-  /** Runs the request: before-actions, current user, the action, and `rescueFrom` handlers. */
-  async process(): Promise<unknown> {
+  /**
+   * Runs the request: before-actions (one that renders stops the chain), current user, the
+   * action, and `rescueFrom` handlers; then sends what was rendered (204 when nothing was).
+   */
+  async process(): Promise<FastifyReply> {
     return Current.run(async () => {
       try {
         const cls = this.constructor as typeof ResourcesController;
+        let halted = false;
         for (const method of beforeActionsFor(cls, this.actionName)) {
           await this.#call(method);
-          if (this.reply.sent) return this.reply;
+          if ((halted = this.rendered !== undefined || this.reply.sent)) break;
         }
-        await this.#assignCurrentUser();
-        await this[this.actionName]();
-        return this.reply;
+        if (!halted) {
+          await this.#assignCurrentUser();
+          await this[this.actionName]();
+        }
       } catch (error) {
         const handler = error instanceof Error ? rescueHandlerFor(this.constructor, error) : undefined;
         if (!handler) throw error;
+        this.rendered = undefined;
         await handler.call(this, error as Error);
-        return this.reply;
       }
+      if (this.reply.sent) return this.reply;
+      if (this.rendered === undefined) return this.reply.code(204).send();
+      return this.reply.code(this.rendered.status).send(this.rendered.body);
     });
   }
 
@@ -167,9 +181,16 @@ export class ResourcesController {
     }
   }
 
-  /** Sends `body` as JSON with `status`. */
-  render(status: number, body: unknown): FastifyReply {
-    return this.reply.code(status).send(body);
+  /**
+   * What the action rendered, sent when the action returns; an override can call `super` and
+   * adjust `rendered.body` or `rendered.status` before it goes out.
+   */
+  rendered: Rendered | undefined;
+
+  /** Renders `body` as JSON with `status` (sent once the action returns). */
+  render(status: number, body: unknown): Rendered {
+    this.rendered = { status, body };
+    return this.rendered;
   }
 
   /** GET /<route_key>: a page of records on the index view with the pagination envelope. */

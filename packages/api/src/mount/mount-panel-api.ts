@@ -7,8 +7,8 @@ import { normalizeMountOptions, type MountPanelApiOptions } from './mount-option
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The routes Panel API drew in this scope (empty when no controller was generated). */
-    panelApiRoutes?: readonly RouteEntry[];
+    /** The routes Panel API drew, with the mount path (empty when no controller was generated). */
+    panelApiRoutes?: RouteEntry[];
   }
 }
 
@@ -31,9 +31,10 @@ function jsonParser(api: FastifyInstance, bodyLimit: number): void {
  * @example
  * await app.register(mountPanelApi, { panel, at: 'api' });
  */
-export const mountPanelApi: FastifyPluginAsync<MountPanelApiOptions> = async (app, rawOptions) => {
+const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app, rawOptions) => {
   const options = normalizeMountOptions(rawOptions);
   const { panel, mountPath } = options;
+  if (!app.hasDecorator('panelApiRoutes')) app.decorate('panelApiRoutes', []);
   const controllers = panel.config.license.features.includes('api') ? await discoverControllers(panel, options.controllersDir) : [];
   await app.register(
     async (api) => {
@@ -42,9 +43,21 @@ export const mountPanelApi: FastifyPluginAsync<MountPanelApiOptions> = async (ap
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
       api.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'Not Found' }));
       const table = drawRoutes(api, panel, controllers, mountPath);
-      api.decorate('panelApiRoutes', table);
+      app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
       if (options.routes) await options.routes(api);
     },
     { prefix: mountPath },
   );
 };
+
+// The engine decorates the app it is registered on (panelApiRoutes); its own routes and
+// handlers stay inside the prefixed child scope.
+Object.assign(mountPanelApiPlugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'panel-api' });
+
+/**
+ * The Panel API engine as a Fastify plugin (`mount_panel_api`); see `mountPanelApiPlugin`.
+ *
+ * @example
+ * await app.register(mountPanelApi, { panel, at: 'api' });
+ */
+export const mountPanelApi = mountPanelApiPlugin;

@@ -46,7 +46,7 @@ export async function discoverControllers(panel: Panel, root: string): Promise<D
         if (!panel.resources.has(resourceName)) {
           throw new ControllerError(
             `${relative(panel.appRoot, file)}: ${exported.name} serves the resource "${resourceName}", which the panel does not have. ` +
-              `Fix: delete the controller, or add app/panel/resources for "${resourceName}" (panel-api generate --check lists such controllers).`,
+              `Fix: delete the controller, or add the resource "${resourceName}" to app/panel/resources.`,
           );
         }
         const previous = byResource.get(resourceName);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliIo } from '../main.js';
 import { generateAction, type GenerateContext } from '../actions/generate-action.js';
 
 interface GeneratorFlags {
@@ -8,8 +9,8 @@ interface GeneratorFlags {
   root: string;
 }
 
-function context(flags: GeneratorFlags, rest: Pick<GenerateContext, 'withBase' | 'only'>, print: (line: string) => void): GenerateContext {
-  return { appRoot: flags.root, version: flags.version, force: flags.force === true, dryRun: flags.dryRun === true, print, ...rest };
+function context(flags: GeneratorFlags, rest: Pick<GenerateContext, 'withBase' | 'only'>, io: CliIo): GenerateContext {
+  return { appRoot: flags.root, version: flags.version, force: flags.force === true, dryRun: flags.dryRun === true, print: io.out, printError: io.err, ...rest };
 }
 
 function generatorOptions(command: Command): Command {
@@ -21,19 +22,20 @@ function generatorOptions(command: Command): Command {
 }
 
 /**
- * Declares the generator commands (`panel_api:generate`, `panel_api:controllers`,
- * `panel_api:controller <ResourceName>`); each builds a context and runs the generate action.
+ * Declares the generator commands `generate`, `controllers` and `controller <ResourceName>`
+ * (the spec's `panel_api:generate`, `panel_api:controllers` and `panel_api:controller`); each
+ * builds a context and runs the generate action.
  */
-export function registerCommands(program: Command, print: (line: string) => void, setExitCode: (code: number) => void): void {
+export function registerCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   generatorOptions(program.command('generate'))
     .description('create one controller per resource, then the BaseResourcesController they extend')
-    .action(async (flags: GeneratorFlags) => setExitCode((await generateAction(context(flags, { withBase: true }, print))).exitCode));
+    .action(async (flags: GeneratorFlags) => setExitCode((await generateAction(context(flags, { withBase: true }, io))).exitCode));
 
   generatorOptions(program.command('controllers'))
     .description('create one controller per resource, without the BaseResourcesController')
-    .action(async (flags: GeneratorFlags) => setExitCode((await generateAction(context(flags, { withBase: false }, print))).exitCode));
+    .action(async (flags: GeneratorFlags) => setExitCode((await generateAction(context(flags, { withBase: false }, io))).exitCode));
 
   generatorOptions(program.command('controller <ResourceName>'))
     .description('create the controller of one resource')
-    .action(async (name: string, flags: GeneratorFlags) => setExitCode((await generateAction(context(flags, { withBase: false, only: [name] }, print))).exitCode));
+    .action(async (name: string, flags: GeneratorFlags) => setExitCode((await generateAction(context(flags, { withBase: false, only: [name] }, io))).exitCode));
 }
