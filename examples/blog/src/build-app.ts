@@ -4,7 +4,9 @@ import { createPanel, openDatabase, policyAuthorization, runMigrations, type Ope
 import { mountPanelApi, type MountPanelApiOptions } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import { seed } from '../db/seed.js';
-import { panelHomePage } from './panel-home-page.js';
+import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import { panelPages } from './panel-pages.js';
 
 /** The demo app's root folder (holding `app/`). */
 export const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,6 +20,8 @@ export interface BuildDemoAppOptions {
   database?: OpenDatabaseOptions | PanelDatabase;
   /** Fastify's logger option. */
   logger?: boolean;
+  /** The secret sealing the panel's session cookie; default `PANEL_SESSION_SECRET`, else a random one per process. */
+  sessionSecret?: string;
   /** Options passed on to `mountPanelApi`. */
   api?: Partial<Omit<MountPanelApiOptions, 'panel'>>;
 }
@@ -31,7 +35,7 @@ export interface DemoApp {
 
 /** Migrates the database and seeds it when it has no users yet. */
 export async function prepareDatabase(database: PanelDatabase): Promise<void> {
-  await runMigrations(database.db, migrations);
+  await runMigrations(database, migrations);
   const { count } = await database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   if (Number(count) === 0) await seed(database.db);
 }
@@ -46,10 +50,13 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     plugins: [policyAuthorization()],
     authorizationClient: 'policies',
     license: { features: ['api', 'authorization'] },
+    sessionSecret: options.sessionSecret ?? process.env.PANEL_SESSION_SECRET ?? randomBytes(32).toString('hex'),
   });
   const app = Fastify({ logger: options.logger ?? false });
+  await app.register(fastifyCookie);
+  // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   await app.register(mountPanelApi, { panel, at: 'api', ...options.api });
-  app.get(panel.config.rootPath, async (request, reply) => reply.type('text/html; charset=utf-8').send(panelHomePage(panel)));
+  await app.register(panelPages, { panel });
   app.addHook('onClose', async () => {
     if (!options.database || !('db' in options.database)) await database.close();
   });

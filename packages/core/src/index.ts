@@ -17,3 +17,4 @@ export { runMigrations, type Migration } from './database/run-migrations.js';
 export { Policy, PolicyScope, type PolicyClass, type PolicyScopeClass } from './authorization/policy.js';
 export { policyAuthorization, POLICIES_CLIENT } from './authorization/policy-authorization.js';
 export type { AuthorizationClient, PanelPlugin, PolicyAction } from './authorization/authorization-client.js';
+export { createSessionCodec, secretsEqual, newCsrfToken, MIN_SECRET_LENGTH, type SessionCodec, type SessionData } from './session/session-codec.js';

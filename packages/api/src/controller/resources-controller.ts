@@ -28,7 +28,8 @@ import {
   type ErrorMatcher,
   type RescueHandler,
 } from './callback-chain.js';
-import { RecordNotFoundError } from '@panel/core';
+import { RecordNotFoundError, type SessionData } from '@panel/core';
+import { declareCsrfStrategy, verifyAuthenticity, type CsrfStrategy } from './csrf-protection.js';
 
 /** What the runtime gives a controller for one request. */
 export interface ControllerContext {
@@ -76,7 +77,22 @@ export class ResourcesController {
     declareRescue(this, matcher, handler as RescueHandler<unknown>);
   }
 
+  /**
+   * Sets the class's CSRF strategy; runs once per controller class at boot. The default is the
+   * spec's null session. Override it to call `protectFromForgery({ with: 'exception' })`, or
+   * with an empty body to turn the check off.
+   */
+  static setupCsrfProtection(): void {
+    this.protectFromForgery({ with: 'nullSession' });
+  }
+
+  /** Declares how unsafe requests without a valid CSRF token are handled. */
+  static protectFromForgery(options: { with: CsrfStrategy }): void {
+    declareCsrfStrategy(this, options.with);
+  }
+
   static {
+    this.beforeAction('verifyAuthenticityToken');
     this.beforeAction('setupAuthentication');
   }
 
@@ -94,6 +110,29 @@ export class ResourcesController {
     this.resource = context.resource;
     this.actionName = context.action;
     this.#mountPath = context.mountPath;
+  }
+
+  #session: SessionData | null | undefined;
+
+  /**
+   * The panel's session for this request (read from its sealed cookie): empty when there is
+   * none, when sessions are off, or when an unsafe request came without a valid CSRF token
+   * (the null session).
+   */
+  get session(): SessionData {
+    if (this.#session === undefined) this.#session = this.#readSession();
+    return this.#session ?? {};
+  }
+
+  #readSession(): SessionData | null {
+    const codec = this.panel.sessions;
+    return codec ? codec.open(this.request.cookies?.[this.panel.config.sessionCookie]) : null;
+  }
+
+  /** The before-action that applies the class's CSRF strategy (see `setupCsrfProtection`). */
+  verifyAuthenticityToken(): void {
+    const session = this.#readSession();
+    this.#session = verifyAuthenticity(this.constructor, this.request, session) ? session : null;
   }
 
   /** Path parameters (`id`). */

@@ -2,7 +2,7 @@
  * The errors of the API runtime, each with a stable `code`. Detect them by code
  * (`error.code === 'PANEL_API_ERR_UNAUTHENTICATED'`), not only with `instanceof`.
  */
-export type ApiErrorCode = 'PANEL_API_ERR_UNAUTHENTICATED' | 'PANEL_API_ERR_BAD_REQUEST' | 'PANEL_API_ERR_CONTROLLER';
+export type ApiErrorCode = 'PANEL_API_ERR_UNAUTHENTICATED' | 'PANEL_API_ERR_BAD_REQUEST' | 'PANEL_API_ERR_CONTROLLER' | 'PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN';
 
 /** The base of the API runtime's errors. */
 export class ApiError extends Error {
@@ -31,6 +31,13 @@ export class BadRequestError extends ApiError {
   }
 }
 
+/** An unsafe request without a valid CSRF token, under the `exception` strategy: 422. */
+export class InvalidAuthenticityTokenError extends ApiError {
+  constructor() {
+    super('PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN', "Can't verify CSRF token authenticity.");
+  }
+}
+
 /** A generated controller folder the runtime cannot use, found at boot. */
 export class ControllerError extends ApiError {
   constructor(message: string) {
@@ -42,6 +49,7 @@ export class ControllerError extends ApiError {
 export const ERROR_STATUS: Readonly<Record<string, number>> = Object.freeze({
   PANEL_API_ERR_UNAUTHENTICATED: 401,
   PANEL_API_ERR_BAD_REQUEST: 400,
+  PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN: 422,
   PANEL_ERR_RECORD_NOT_FOUND: 404,
   PANEL_ERR_RECORD_INVALID: 422,
 });

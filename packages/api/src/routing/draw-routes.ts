@@ -3,6 +3,7 @@ import type { Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { DiscoveredController } from './discover-controllers.js';
 import type { ResourcesController } from '../controller/resources-controller.js';
+import { settleCsrfStrategy } from '../controller/csrf-protection.js';
 
 /** One route the runtime draws. */
 export interface RouteEntry {
@@ -41,6 +42,7 @@ export function routeTable(panel: Panel, controllers: readonly DiscoveredControl
 /** Draws the route table on a Fastify scope; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], mountPath: string): RouteEntry[] {
   const table = routeTable(panel, controllers);
+  for (const { controller } of controllers) settleCsrfStrategy(controller);
   for (const route of table) {
     const Controller = route.controller;
     const resource = panel.resource(route.resourceName);

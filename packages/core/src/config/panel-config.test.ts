@@ -10,6 +10,8 @@ describe('normalizePanelConfig', () => {
       currentUserMethod: 'currentUser',
       authorizationClient: null,
       license: { features: ['api'] },
+      sessionSecret: null,
+      sessionCookie: 'panel_session',
     });
   });
 

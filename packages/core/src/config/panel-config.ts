@@ -22,6 +22,10 @@ export interface PanelConfigInput {
   authorizationClient?: string | null;
   /** The license; default `{ features: ['api'] }`. */
   license?: License;
+  /** The secret that seals the panel's session cookie (32 characters or more); without it, sessions are off. */
+  sessionSecret?: string | null;
+  /** The session cookie's name. Default `panel_session`. */
+  sessionCookie?: string;
 }
 
 /** Panel options after validation: complete and frozen. */
@@ -32,6 +36,8 @@ export interface PanelConfig {
   readonly currentUserMethod: string | null;
   readonly authorizationClient: string | null;
   readonly license: License;
+  readonly sessionSecret: string | null;
+  readonly sessionCookie: string;
 }
 
 const FEATURES: readonly LicenseFeature[] = ['api', 'authorization'];
@@ -65,7 +71,7 @@ export function normalizePanelConfig(input: PanelConfigInput = {}): PanelConfig 
   if (typeof input !== 'object' || input === null) {
     throw new PanelConfigError(`Panel config must be an object, instead got ${show(input)}.`);
   }
-  const known = new Set(['perPage', 'maxPerPage', 'rootPath', 'currentUserMethod', 'authorizationClient', 'license']);
+  const known = new Set(['perPage', 'maxPerPage', 'rootPath', 'currentUserMethod', 'authorizationClient', 'license', 'sessionSecret', 'sessionCookie']);
   for (const key of Object.keys(input)) {
     if (!known.has(key)) {
       throw new PanelConfigError(`Panel config: unknown option "${key}". Fix: use one of ${[...known].join(', ')}.`);
@@ -91,5 +97,7 @@ export function normalizePanelConfig(input: PanelConfigInput = {}): PanelConfig 
     currentUserMethod: identifier('currentUserMethod', input.currentUserMethod, 'currentUser'),
     authorizationClient: identifier('authorizationClient', input.authorizationClient, null),
     license: Object.freeze({ features: Object.freeze([...license.features]) }),
+    sessionSecret: input.sessionSecret ?? null,
+    sessionCookie: identifier('sessionCookie', input.sessionCookie, 'panel_session') ?? 'panel_session',
   });
 }

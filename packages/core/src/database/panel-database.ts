@@ -25,6 +25,8 @@ export interface PanelDatabase {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly db: Kysely<any>;
   readonly kind: DatabaseKind;
+  /** The PostgreSQL schema first on the search path, when one was given. */
+  readonly schema?: string | undefined;
   /** Calls `listener` for every statement until the returned function is called. */
   onQuery(listener: (query: ExecutedQuery) => void): () => void;
   close(): Promise<void>;
@@ -89,7 +91,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
       },
     });
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log });
-    return { db, kind: 'postgres', onQuery, close: () => db.destroy() };
+    return { db, kind: 'postgres', schema: options.schema, onQuery, close: () => db.destroy() };
   }
   const pglite = new PGlite({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),

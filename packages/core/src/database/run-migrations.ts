@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration as KyselyMigration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration as KyselyMigration, type MigrationProvider } from 'kysely';
+import type { PanelDatabase } from './panel-database.js';
 
 /** A migration: `up` (and optionally `down`) against a Kysely instance. */
 export type Migration = KyselyMigration;
@@ -8,9 +9,12 @@ export type Migration = KyselyMigration;
  * `kysely_migration` and takes a lock, so two processes never migrate at once). Throws the
  * first failure.
  */
-export async function runMigrations(db: Kysely<any>, migrations: Record<string, Migration>): Promise<string[]> {
+export async function runMigrations(database: PanelDatabase, migrations: Record<string, Migration>): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  // The migrator looks for its tables in every schema; name the database's own so that two
+  // schemas on one server (a test file each) never take each other's bookkeeping for theirs.
+  const migrator = new Migrator({ db: database.db, provider, ...(database.schema ? { migrationTableSchema: database.schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

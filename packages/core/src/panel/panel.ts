@@ -7,6 +7,7 @@ import type { PanelDatabase } from '../database/panel-database.js';
 import { RecordsRepository } from '../records/records-repository.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import type { AuthorizationClient, PanelPlugin } from '../authorization/authorization-client.js';
+import { createSessionCodec, type SessionCodec } from '../session/session-codec.js';
 
 /** What `createPanel()` takes: the database, the resources (or where to find them) and the panel options. */
 export interface CreatePanelOptions extends PanelConfigInput {
@@ -35,6 +36,8 @@ export interface Panel {
    * `authorizationClient` names that plug-in, and a `currentUserMethod` is configured.
    */
   readonly authorization: AuthorizationClient | null;
+  /** The session cookie codec, or null when no `sessionSecret` is configured (then every session is empty). */
+  readonly sessions: SessionCodec | null;
   /** Why `authorization` is null, for diagnostics; undefined when it is in force. */
   readonly authorizationInactiveReason: string | undefined;
   /** The resource with that name (`BlogPost`), or a `PanelConfigError` naming the known ones. */
@@ -60,6 +63,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
   return Object.freeze({
     authorization: client,
     authorizationInactiveReason: reason,
+    sessions: config.sessionSecret === null ? null : createSessionCodec(config.sessionSecret),
     config,
     appRoot,
     database,

@@ -50,7 +50,11 @@ export function constraintViolation(error: unknown, resource: CompiledResource, 
       }
       return new RecordInvalidError(add(errors, fieldFor(resource, keyColumn(error.detail)), 'must exist'));
     case '23514': { // check_violation
-      const column = resource.fields.find((f) => f.column && error.constraint?.startsWith(`${resource.table}_${f.column}_`))?.column;
+      // The longest matching column wins: shelves_size_limit_check names size_limit, not size.
+      const column = resource.fields
+        .filter((f) => f.column && f.type !== 'id' && error.constraint?.startsWith(`${resource.table}_${f.column}_`))
+        .map((f) => f.column!)
+        .sort((a, b) => b.length - a.length)[0];
       return new RecordInvalidError(add(errors, fieldFor(resource, column), 'is invalid'));
     }
     default:

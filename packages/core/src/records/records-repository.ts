@@ -54,7 +54,8 @@ export class RecordsRepository {
     const order = input.sort ?? resource.defaultOrder;
     let pageQuery = scope(selectRecords(this.#db, resource, view, this.#registry)).orderBy(`${ROW_ALIAS}.${order.column}`, order.direction);
     if (order.column !== resource.primaryKey) pageQuery = pageQuery.orderBy(`${ROW_ALIAS}.${resource.primaryKey}`, order.direction);
-    const countQuery = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).select((eb) => eb.fn.countAll<number>().as('count'));
+    // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
+    const countQuery = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy().select((eb) => eb.fn.countAll<number>().as('count'));
     const [rows, count] = await Promise.all([
       pageQuery.limit(perPage).offset((page - 1) * perPage).execute(),
       countQuery.executeTakeFirstOrThrow(),

@@ -15,7 +15,9 @@ function isCalendarDate(value: string): boolean {
   const match = DATE.exec(value);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, unlike Date.UTC, keeps the years 0–99 as they are.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -37,7 +39,8 @@ function parseValue(field: CompiledField, value: unknown): Parsed {
     case 'date':
       return typeof value === 'string' && isCalendarDate(value) ? { ok: true, value } : { ok: false, message: 'must be a date in YYYY-MM-DD format' };
     case 'datetime': {
-      const time = typeof value === 'string' && DATETIME.test(value) ? Date.parse(value) : Number.NaN;
+      // Date.parse rolls an impossible day over (02-30 → 03-02): check the calendar date first.
+      const time = typeof value === 'string' && DATETIME.test(value) && isCalendarDate(value.slice(0, 10)) ? Date.parse(value) : Number.NaN;
       return Number.isNaN(time) ? { ok: false, message: 'must be an ISO 8601 datetime with a time zone, such as 2026-11-22T10:40:00Z' } : { ok: true, value: new Date(time) };
     }
     case 'belongs_to':

@@ -16,16 +16,22 @@ function userIdForKey(presented: string): number | undefined {
   return found;
 }
 
+const sessionUserId = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
+
 /**
- * The base of every generated `v1` controller. The demo accepts `Authorization: ApiKey <key>`:
- * `demo-admin-key` is user 1, `demo-reader-key` is user 2; anything else is 401.
+ * The base of every generated `v1` controller. The demo accepts `Authorization: ApiKey <key>`
+ * (`demo-admin-key` is user 1, `demo-reader-key` is user 2) or the panel's session cookie;
+ * anything else is 401.
  */
 export class BaseResourcesController extends ResourcesController {
   protected user: DemoUser | undefined;
 
   override async setupAuthentication(): Promise<void> {
-    const key = /^ApiKey (\S+)$/.exec(this.request.headers.authorization ?? '')?.[1];
-    const userId = key === undefined ? undefined : userIdForKey(key);
+    const header = this.request.headers.authorization;
+    const key = /^ApiKey (\S+)$/.exec(header ?? '')?.[1];
+    // An API key when one is sent; otherwise the panel's signed-in session (empty for an
+    // unsafe request without the session's CSRF token, so another site cannot write with it).
+    const userId = header !== undefined ? (key === undefined ? undefined : userIdForKey(key)) : sessionUserId(this.session.userId);
     if (userId === undefined) throw new AuthenticationError();
     this.user = await this.panel.database.db
       .selectFrom('users')

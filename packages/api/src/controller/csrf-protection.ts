@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify';
+import { secretsEqual, type SessionData } from '@panel/core';
+import { InvalidAuthenticityTokenError } from '../errors/api-errors.js';
+
+/**
+ * What happens to an unsafe request (not GET, HEAD or OPTIONS) without a valid CSRF token:
+ * `nullSession` (the default) runs it with an empty session and raises nothing; `exception`
+ * refuses it with 422; `none` does not check.
+ */
+export type CsrfStrategy = 'nullSession' | 'exception' | 'none';
+
+/** The header a browser client sends the session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+const strategies = new WeakMap<object, CsrfStrategy>();
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Records a class's strategy (`protectFromForgery`). */
+export function declareCsrfStrategy(cls: object, strategy: CsrfStrategy): void {
+  if (strategy !== 'nullSession' && strategy !== 'exception' && strategy !== 'none') {
+    throw new TypeError(`protectFromForgery: with must be "nullSession", "exception" or "none", instead got ${JSON.stringify(strategy)}.`);
+  }
+  strategies.set(cls, strategy);
+}
+
+/**
+ * Settles a controller class's strategy once, at boot: its `setupCsrfProtection()` runs and
+ * whatever it declared holds; a class whose override declares nothing is unprotected.
+ */
+export function settleCsrfStrategy(cls: { setupCsrfProtection(): void }): CsrfStrategy {
+  strategies.delete(cls);
+  cls.setupCsrfProtection();
+  const strategy = strategies.get(cls) ?? 'none';
+  strategies.set(cls, strategy);
+  return strategy;
+}
+
+/**
+ * Checks the CSRF token of a request against its session. Returns whether the request keeps
+ * its session; throws under the `exception` strategy.
+ */
+export function verifyAuthenticity(cls: object, request: FastifyRequest, session: SessionData | null): boolean {
+  if (SAFE_METHODS.has(request.method)) return true;
+  const strategy = strategies.get(cls) ?? 'nullSession';
+  if (strategy === 'none') return true;
+  const expected = session?.csrfToken;
+  const presented = request.headers[CSRF_HEADER];
+  if (typeof expected === 'string' && typeof presented === 'string' && secretsEqual(expected, presented)) return true;
+  if (strategy === 'exception') throw new InvalidAuthenticityTokenError();
+  return false;
+}
