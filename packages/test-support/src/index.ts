@@ -1,1 +1,2 @@
 export { testDatabaseKinds, testDatabaseUrl, openTestDatabase, countQueries, DEFAULT_DATABASE_URL } from './test-databases.js';
+export { startS3Server, type TestS3Server } from './s3-server.js';

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { crc32, deflateSync } from 'node:zlib';
+import type { PanelAttachments } from '@panel/core';
+
+/** The posts that get a cover and two attachments: every sixth (6, 12 … 60). */
+export const POSTS_WITH_FILES: readonly number[] = Object.freeze(Array.from({ length: 10 }, (_, i) => (i + 1) * 6));
+
+/** The profiles that get an avatar: Ada's (profile 1). */
+export const PROFILES_WITH_AVATAR: readonly number[] = Object.freeze([1]);
+
+/**
+ * A fixed blob key per seeded file, so that a fresh database gets the same URLs every time and
+ * a restart over the same `storage/` folder rewrites the same files instead of adding more.
+ */
+export const seedKey = (name: string): string => createHash('sha256').update(`panel-demo-seed/${name}`).digest('hex').slice(0, 32);
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A small PNG of one colour (8-bit RGB), made here so the seed needs no image files. */
+export function solidPng(width: number, height: number, [r, g, b]: readonly [number, number, number]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const colourOf = (n: number): [number, number, number] => [(n * 53) % 256, (n * 97) % 256, (n * 151) % 256];
+
+/**
+ * The demo's files, attached through `panel.attachments` as an app's seed would: a cover
+ * (PNG) and two attachments (a text note and a sketch with a non-ASCII name) on every sixth
+ * post, and an avatar on Ada's profile. Same bytes and keys on every fresh database.
+ */
+export async function seedFiles(attachments: PanelAttachments): Promise<void> {
+  for (const id of POSTS_WITH_FILES) {
+    const n = String(id).padStart(2, '0');
+    await attachments.attach({ resource: 'BlogPost', id, field: 'cover', filename: `cover-${n}.png`, contentType: 'image/png', bytes: solidPng(16, 9, colourOf(id)), key: seedKey(`post-${id}-cover`) });
+    await attachments.attach({ resource: 'BlogPost', id, field: 'attachments', filename: `notes-${n}.txt`, contentType: 'text/plain; charset=utf-8', bytes: `Notes for post ${id}.\n`, key: seedKey(`post-${id}-notes`) });
+    await attachments.attach({ resource: 'BlogPost', id, field: 'attachments', filename: `sketch ${n} – draft.png`, contentType: 'image/png', bytes: solidPng(4, 4, colourOf(id + 1)), key: seedKey(`post-${id}-sketch`) });
+  }
+  for (const id of PROFILES_WITH_AVATAR) {
+    await attachments.attach({ resource: 'Profile', id, field: 'avatar', filename: `avatar-${id}.png`, contentType: 'image/png', bytes: solidPng(8, 8, colourOf(100 + id)), key: seedKey(`profile-${id}-avatar`) });
+  }
+}

@@ -1,0 +1,76 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { attachmentsPath, isPanelError, PanelConfigError, type Panel } from '@panel/core';
+import { contentDisposition, dispositionFor } from './content-disposition.js';
+
+/** Options of `mountPanelAttachments`. */
+export interface MountPanelAttachmentsOptions {
+  /** The panel whose attachments are served, under its `rootPath`. */
+  panel: Panel;
+}
+
+/** A year: the bytes under a key never change (replacing a file makes a new blob with a new key). */
+export const ATTACHMENT_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+const notFound = (reply: FastifyReply) => reply.code(404).type('application/json; charset=utf-8').send({ error: 'Not Found' });
+
+/**
+ * Serves the standard attachment URL, `GET <rootPath>/attachments/<key>/<filename>` (and
+ * `HEAD`), as a Fastify plugin. The answer streams the bytes from the panel's storage service
+ * with the blob's `Content-Type` and `Content-Length`, a `Content-Disposition` (inline for
+ * images, attachment otherwise, the name in RFC 5987 form), a year-long immutable
+ * `Cache-Control` and the checksum as `ETag`. An unknown key, or a filename other than the
+ * blob's, is 404 `{ "error": "Not Found" }`.
+ *
+ * The URLs are public, as the spec's Edition A wants them (neither signed nor expiring): the
+ * random key is their secret. Mount the plugin outside any session-authentication scope.
+ *
+ * @example
+ * await app.register(mountPanelAttachments, { panel });
+ */
+const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptions> = async (app, options) => {
+  const panel = options?.panel;
+  if (!panel || typeof panel.attachments?.blob !== 'function') {
+    throw new PanelConfigError('mountPanelAttachments: the panel option is required. Fix: app.register(mountPanelAttachments, { panel }).');
+  }
+  app.setErrorHandler((error, request, reply) => {
+    request.log.error({ err: error }, 'Panel attachment request failed');
+    return reply.code(500).type('application/json; charset=utf-8').send({ error: 'Internal Server Error' });
+  });
+  app.route<{ Params: { key: string; filename: string } }>({
+    method: ['GET', 'HEAD'],
+    url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`,
+    handler: async (request, reply) => {
+      const { key, filename } = request.params;
+      const blob = await panel.attachments.blob(key);
+      if (!blob || blob.filename !== filename) return notFound(reply);
+      const etag = `"${blob.checksum}"`;
+      reply.headers({ 'cache-control': ATTACHMENT_CACHE_CONTROL, etag });
+      if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return reply.code(304).send();
+      reply.headers({
+        'content-type': blob.content_type,
+        'content-disposition': contentDisposition(dispositionFor(blob.content_type), blob.filename),
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; sandbox",
+      });
+      if (request.method === 'HEAD') return reply.header('content-length', blob.byte_size).send();
+      let body;
+      try {
+        body = await panel.attachments.storage.download(blob.key);
+      } catch (error) {
+        if (isPanelError(error, 'PANEL_ERR_FILE_NOT_FOUND')) return notFound(reply.removeHeader('cache-control').removeHeader('etag'));
+        throw error;
+      }
+      return reply.header('content-length', blob.byte_size).send(body);
+    },
+  });
+};
+
+Object.assign(mountPanelAttachmentsPlugin, { [Symbol.for('fastify.display-name')]: 'panel-attachments' });
+
+/**
+ * The standard attachment URL as a Fastify plugin; see `mountPanelAttachmentsPlugin`.
+ *
+ * @example
+ * await app.register(mountPanelAttachments, { panel });
+ */
+export const mountPanelAttachments = mountPanelAttachmentsPlugin;

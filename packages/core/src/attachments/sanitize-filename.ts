@@ -1,0 +1,28 @@
+/** The longest filename a blob keeps, in characters. */
+export const MAX_FILENAME_LENGTH = 255;
+
+/**
+ * The filename a blob keeps, made safe as Active Storage makes it: NFC-normalized, with path
+ * separators, control characters and the characters Windows refuses (`<>:"/\|?*`) each
+ * replaced by `-`, and surrounding blanks trimmed. A name that ends up empty, `.` or `..`, or
+ * longer than 255 characters, is refused with a `TypeError`.
+ */
+export function sanitizeFilename(filename: unknown): string {
+  if (typeof filename !== 'string') throw new TypeError(`filename must be a string such as "cover.png", instead got ${JSON.stringify(filename) ?? String(filename)}.`);
+  // eslint-disable-next-line no-control-regex
+  const clean = filename.normalize('NFC').replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, '-').trim();
+  if (clean === '' || clean === '.' || clean === '..') throw new TypeError(`filename must name a file, such as "cover.png", instead got ${JSON.stringify(filename)}.`);
+  if ([...clean].length > MAX_FILENAME_LENGTH) throw new TypeError(`filename must be at most ${MAX_FILENAME_LENGTH} characters, instead got ${[...clean].length}.`);
+  return clean;
+}
+
+const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[a-z0-9!#$&^_.+-]+=("[^"\r\n]*"|[a-z0-9!#$&^_.+-]+))*$/i;
+
+/** A content type as a blob keeps it (`image/png`, `text/plain; charset=utf-8`); default `application/octet-stream`. */
+export function checkedContentType(contentType: unknown): string {
+  if (contentType === undefined || contentType === null || contentType === '') return 'application/octet-stream';
+  if (typeof contentType !== 'string' || !CONTENT_TYPE.test(contentType.trim()) || contentType.length > 255) {
+    throw new TypeError(`contentType must be a media type such as "image/png", instead got ${JSON.stringify(contentType)}.`);
+  }
+  return contentType.trim();
+}

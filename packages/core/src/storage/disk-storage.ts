@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { FileNotFoundError, PanelConfigError, StorageError } from '../errors/panel-errors.js';
+import { blobChecksum } from './blob-checksum.js';
+import { isBlobKey } from './blob-key.js';
+import type { StorageService, UploadInput } from './storage-service.js';
+
+/** Options of `diskStorage`. */
+export interface DiskStorageOptions {
+  /** The folder that holds the files; relative paths are taken from the current directory. */
+  root: string;
+}
+
+/** The disk service, with the folder it resolved. */
+export interface DiskStorageService extends StorageService {
+  readonly root: string;
+}
+
+function checkedKey(key: string): string {
+  if (!isBlobKey(key)) throw new TypeError(`Storage key must be 16 to 64 lower-case letters and digits, instead got ${JSON.stringify(key)}.`);
+  return key;
+}
+
+const isMissing = (error: unknown) => (error as { code?: unknown })?.code === 'ENOENT';
+
+/**
+ * The default storage service: files under a folder of the app (`<appRoot>/storage`), spread
+ * over two levels of sub-folders by the key's first four characters, as Active Storage's disk
+ * service does (`storage/ab/cd/abcd…`). Writes go to a temporary file renamed into place, so a
+ * reader never sees half a file. Right for one machine; for several, use `s3Storage`.
+ *
+ * @example
+ * const storage = diskStorage({ root: join(appRoot, 'storage') });
+ */
+export function diskStorage(options: DiskStorageOptions): DiskStorageService {
+  if (typeof options?.root !== 'string' || options.root === '') {
+    throw new PanelConfigError('diskStorage: root must be the path of a folder, such as "./storage". Fix: pass diskStorage({ root }).');
+  }
+  const root = resolve(options.root);
+  const pathOf = (key: string) => join(root, key.slice(0, 2), key.slice(2, 4), checkedKey(key));
+
+  return Object.freeze({
+    name: 'disk',
+    root,
+    async upload({ key, body, checksum }: UploadInput): Promise<void> {
+      const path = pathOf(key);
+      if (blobChecksum(body) !== checksum) throw new StorageError(`The bytes for key "${key}" do not match their checksum; nothing was stored.`);
+      await mkdir(dirname(path), { recursive: true });
+      const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await writeFile(temporary, body, { flag: 'wx' });
+        await rename(temporary, path);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+    },
+    async download(key: string): Promise<Readable> {
+      try {
+        const handle = await open(pathOf(key), 'r');
+        return handle.createReadStream();
+      } catch (error) {
+        if (isMissing(error)) throw new FileNotFoundError(key);
+        throw error;
+      }
+    },
+    async delete(key: string): Promise<void> {
+      await rm(pathOf(key), { force: true });
+    },
+    async exists(key: string): Promise<boolean> {
+      try {
+        return (await stat(pathOf(key))).isFile();
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    },
+  });
+}

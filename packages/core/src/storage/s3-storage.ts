@@ -1,0 +1,140 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { FileNotFoundError, PanelConfigError, StorageError } from '../errors/panel-errors.js';
+import { blobChecksum } from './blob-checksum.js';
+import { isBlobKey } from './blob-key.js';
+import { sha256Hex, signS3Request, type S3Credentials } from './s3-signature.js';
+import type { StorageService, UploadInput } from './storage-service.js';
+
+/** Options of `s3Storage`. */
+export interface S3StorageOptions extends S3Credentials {
+  readonly bucket: string;
+  /** The signing region, such as `eu-west-1`; S3-compatible stores often accept `us-east-1`. */
+  readonly region: string;
+  /** The store's base URL; default `https://s3.<region>.amazonaws.com`. */
+  readonly endpoint?: string;
+  /**
+   * Put the bucket in the path (`<endpoint>/<bucket>/<key>`) instead of the host name
+   * (`<bucket>.<endpoint host>/<key>`). Most self-hosted stores want `true`. Default false.
+   */
+  readonly forcePathStyle?: boolean;
+  /** The `fetch` to use; default the global one. */
+  readonly fetch?: typeof fetch;
+}
+
+/** The S3 service, with where it sends requests. */
+export interface S3StorageService extends StorageService {
+  readonly bucket: string;
+  /** The URL of the object under `key` (not signed; the store answers it only to signed requests). */
+  objectUrl(key: string): URL;
+}
+
+const EMPTY_SHA256 = sha256Hex('');
+
+function required(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new PanelConfigError(`s3Storage: ${name} is required, instead got ${JSON.stringify(value)}. Fix: pass s3Storage({ bucket, region, accessKeyId, secretAccessKey, endpoint? }).`);
+  }
+  return value;
+}
+
+function checkedKey(key: string): string {
+  if (!isBlobKey(key)) throw new TypeError(`Storage key must be 16 to 64 lower-case letters and digits, instead got ${JSON.stringify(key)}.`);
+  return key;
+}
+
+/** The `<Code>` of an S3 error body, for messages. */
+async function errorCode(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  return /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? response.statusText;
+}
+
+/**
+ * A storage service over S3 or any S3-compatible object store (MinIO, Ceph, R2, …), for apps
+ * that run on several machines. Requests are signed with AWS Signature Version 4 by
+ * node:crypto and sent with `fetch`; no SDK. Objects are named by their blob key, uploaded
+ * with `Content-MD5` so the store refuses damaged bytes, and streamed on download.
+ *
+ * @example
+ * const storage = s3Storage({
+ *   bucket: 'panel-files',
+ *   region: 'eu-west-1',
+ *   accessKeyId: process.env.S3_ACCESS_KEY_ID!,
+ *   secretAccessKey: process.env.S3_SECRET_ACCESS_KEY!,
+ * });
+ */
+export function s3Storage(options: S3StorageOptions): S3StorageService {
+  const bucket = required('bucket', options?.bucket);
+  const region = required('region', options.region);
+  const credentials: S3Credentials = {
+    accessKeyId: required('accessKeyId', options.accessKeyId),
+    secretAccessKey: required('secretAccessKey', options.secretAccessKey),
+    sessionToken: options.sessionToken,
+  };
+  let endpoint: URL;
+  try {
+    endpoint = new URL(options.endpoint ?? `https://s3.${region}.amazonaws.com`);
+  } catch {
+    throw new PanelConfigError(`s3Storage: endpoint must be a URL such as "http://127.0.0.1:9000", instead got ${JSON.stringify(options.endpoint)}.`);
+  }
+  const pathStyle = options.forcePathStyle === true;
+  const send = options.fetch ?? fetch;
+  const base = endpoint.pathname.replace(/\/+$/, '');
+
+  const objectUrl = (key: string): URL => {
+    const url = new URL(endpoint);
+    if (pathStyle) {
+      url.pathname = `${base}/${encodeURIComponent(bucket)}/${checkedKey(key)}`;
+    } else {
+      url.hostname = `${bucket}.${endpoint.hostname}`;
+      url.pathname = `${base}/${checkedKey(key)}`;
+    }
+    return url;
+  };
+
+  const request = async (method: string, key: string, init: { body?: Uint8Array; headers?: Record<string, string> } = {}): Promise<Response> => {
+    const url = objectUrl(key);
+    const headers = signS3Request({ method, url, headers: init.headers, payloadSha256: init.body ? sha256Hex(init.body) : EMPTY_SHA256, region, credentials });
+    try {
+      return await send(url, { method, headers, ...(init.body ? { body: init.body } : {}) });
+    } catch (error) {
+      throw new StorageError(`s3Storage: ${method} ${url.href} failed: ${(error as Error).message}`, { cause: error });
+    }
+  };
+
+  const failure = async (method: string, key: string, response: Response) =>
+    new StorageError(`s3Storage: ${method} of key "${key}" in bucket "${bucket}" answered ${response.status} ${await errorCode(response)}.`);
+
+  return Object.freeze({
+    name: 's3',
+    bucket,
+    objectUrl,
+    async upload({ key, body, contentType, checksum }: UploadInput): Promise<void> {
+      if (blobChecksum(body) !== checksum) throw new StorageError(`The bytes for key "${key}" do not match their checksum; nothing was stored.`);
+      const response = await request('PUT', key, { body, headers: { 'content-type': contentType, 'content-md5': checksum } });
+      if (!response.ok) throw await failure('PUT', key, response);
+      await response.body?.cancel();
+    },
+    async download(key: string): Promise<Readable> {
+      const response = await request('GET', key);
+      if (response.status === 404) {
+        await response.body?.cancel();
+        throw new FileNotFoundError(key);
+      }
+      if (!response.ok || !response.body) throw await failure('GET', key, response);
+      return Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+    },
+    async delete(key: string): Promise<void> {
+      const response = await request('DELETE', key);
+      if (!response.ok && response.status !== 404) throw await failure('DELETE', key, response);
+      await response.body?.cancel();
+    },
+    async exists(key: string): Promise<boolean> {
+      const response = await request('HEAD', key);
+      await response.body?.cancel();
+      if (response.status === 404) return false;
+      if (!response.ok) throw new StorageError(`s3Storage: HEAD of key "${key}" in bucket "${bucket}" answered ${response.status} ${response.statusText}.`);
+      return true;
+    },
+  });
+}

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blobChecksum, isPanelError, newBlobKey, s3Storage, type S3StorageOptions } from '@panel/core';
+import { startS3Server, type TestS3Server } from '@panel/test-support';
+import { describeStorageContract, readAll } from './storage-contract.js';
+
+const optionsOf = (server: TestS3Server): S3StorageOptions => ({
+  endpoint: server.endpoint,
+  bucket: server.bucket,
+  region: server.region,
+  accessKeyId: server.accessKeyId,
+  secretAccessKey: server.secretAccessKey,
+  forcePathStyle: true,
+});
+
+// Against a real S3-compatible server (s3rver) on 127.0.0.1, started from the repository's own
+// dev dependencies, never a mock.
+describeStorageContract('s3 (s3rver on 127.0.0.1)', async () => {
+  const server = await startS3Server();
+  return { storage: s3Storage(optionsOf(server)), close: () => server.close() };
+});
+
+describe('s3Storage', () => {
+  let server: TestS3Server | undefined;
+  beforeAll(async () => {
+    server = await startS3Server();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('stores the object under its key in the bucket, with its content type, for any S3 client to read', async () => {
+    const storage = s3Storage(optionsOf(server!));
+    const key = newBlobKey();
+    const bytes = Buffer.from('%PDF-1.4 not really');
+    await storage.upload({ key, body: bytes, contentType: 'application/pdf', checksum: blobChecksum(bytes) });
+    expect(storage.objectUrl(key).href).toBe(`${server!.endpoint}/${server!.bucket}/${key}`);
+    expect((await readAll(await storage.download(key))).toString()).toBe('%PDF-1.4 not really');
+  });
+
+  it('puts the bucket in the host name unless forcePathStyle is set', () => {
+    const storage = s3Storage({ bucket: 'files', region: 'eu-west-1', accessKeyId: 'a', secretAccessKey: 'b' });
+    expect(storage.objectUrl('0123456789abcdef').href).toBe('https://files.s3.eu-west-1.amazonaws.com/0123456789abcdef');
+  });
+
+  it('turns a refused request into StorageError naming the status and the S3 error code', async () => {
+    const storage = s3Storage({ ...optionsOf(server!), accessKeyId: 'NOT-A-KEY' });
+    const bytes = Buffer.from('x');
+    const error = await storage.upload({ key: newBlobKey(), body: bytes, contentType: 'text/plain', checksum: blobChecksum(bytes) }).then(() => undefined, (e: unknown) => e);
+    expect(isPanelError(error, 'PANEL_ERR_STORAGE')).toBe(true);
+    expect((error as Error).message).toMatch(/answered 403 InvalidAccessKeyId/);
+  });
+
+  it('turns an unreachable store into StorageError', async () => {
+    const storage = s3Storage({ ...optionsOf(server!), endpoint: 'http://127.0.0.1:9' });
+    await expect(storage.exists(newBlobKey())).rejects.toMatchObject({ code: 'PANEL_ERR_STORAGE' });
+  });
+
+  it('refuses missing options at startup, naming the option and the fix', () => {
+    expect(() => s3Storage({ ...optionsOf(server!), bucket: '' })).toThrow(/s3Storage: bucket is required.*Fix: pass s3Storage\(/);
+    expect(() => s3Storage({ ...optionsOf(server!), endpoint: 'not a url' })).toThrow(/endpoint must be a URL/);
+  });
+});
