@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, openDatabase, policyAuthorization, runMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase } from '@panel/core';
-import { mountPanelApi, type MountPanelApiOptions } from '@panel/api';
+import { createPanel, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type StorageService } from '@panel/core';
+import { mountPanelApi, mountPanelAttachments, type MountPanelApiOptions } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import { seed } from '../db/seed.js';
+import { seedFiles } from '../db/seed-files.js';
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import { panelPages } from './panel-pages.js';
@@ -22,6 +23,8 @@ export interface BuildDemoAppOptions {
   logger?: boolean;
   /** The secret sealing the panel's session cookie; default `PANEL_SESSION_SECRET`, else a random one per process. */
   sessionSecret?: string;
+  /** Where attachment bytes live; default `diskStorage` under the demo's `storage/` folder. */
+  storage?: StorageService;
   /** Options passed on to `mountPanelApi`. */
   api?: Partial<Omit<MountPanelApiOptions, 'panel'>>;
 }
@@ -33,17 +36,24 @@ export interface DemoApp {
   readonly database: PanelDatabase;
 }
 
-/** Migrates the database and seeds it when it has no users yet. */
-export async function prepareDatabase(database: PanelDatabase): Promise<void> {
+/**
+ * Runs the framework's migrations (blobs and attachments) and the demo's, and seeds the rows
+ * when there are no users yet; says whether it seeded (then the files are seeded once the
+ * panel exists).
+ */
+export async function prepareDatabase(database: PanelDatabase): Promise<boolean> {
+  await runPanelMigrations(database);
   await runMigrations(database, migrations);
   const { count } = await database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  if (Number(count) === 0) await seed(database.db);
+  if (Number(count) !== 0) return false;
+  await seed(database.db);
+  return true;
 }
 
 /** Builds the demo: opens, migrates and seeds the database, creates the panel and mounts the API at `/api`. */
 export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<DemoApp> {
   const database = options.database && 'db' in options.database ? options.database : await openDatabase(options.database ?? {});
-  await prepareDatabase(database);
+  const seeded = await prepareDatabase(database);
   const panel = await createPanel({
     database,
     appRoot: APP_ROOT,
@@ -51,11 +61,15 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     authorizationClient: 'policies',
     license: { features: ['api', 'authorization'] },
     sessionSecret: options.sessionSecret ?? process.env.PANEL_SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    ...(options.storage ? { storage: options.storage } : {}),
   });
+  if (seeded) await seedFiles(panel.attachments);
   const app = Fastify({ logger: options.logger ?? false });
   await app.register(fastifyCookie);
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   await app.register(mountPanelApi, { panel, at: 'api', ...options.api });
+  // Attachment URLs are public (Edition A: permanent, unsigned), so they too stay outside the session scope.
+  await app.register(mountPanelAttachments, { panel });
   await app.register(panelPages, { panel });
   app.addHook('onClose', async () => {
     if (!options.database || !('db' in options.database)) await database.close();

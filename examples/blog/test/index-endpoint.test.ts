@@ -36,13 +36,20 @@ describeOnEachDatabase('GET /api/resources/v1/<route_key>', (demo) => {
     expect(body.pagination).toEqual({ page: 2, per_page: 5, total_pages: 12, total_count: 60, has_next_page: true, has_prev_page: true });
   });
 
+  it('turns the default order (created_at desc) around with sort_direction alone', async () => {
+    const newest = (await get('/api/resources/v1/blog_posts?per_page=2')).json().records.map((r: { id: number }) => r.id);
+    const oldest = (await get('/api/resources/v1/blog_posts?per_page=2&sort_direction=asc')).json().records.map((r: { id: number }) => r.id);
+    expect(newest).toEqual([60, 59]);
+    expect(oldest).toEqual([1, 2]);
+  });
+
   it('answers 400 with a message for sort_by=nope', async () => {
     const response = await get('/api/resources/v1/blog_posts?sort_by=nope');
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatch(/^sort_by must be one of id, title, published, published_on, view_count, rating, instead got "nope"$/);
   });
 
-  it('costs the same number of SQL statements for 100 records as for 5', async () => {
+  it('costs the same number of SQL statements for 100 records as for 5, file fields included (cover: file, attachments: files)', async () => {
     const { panel, database } = demo();
     const resource = panel.resource('BlogPost');
     const five = await countQueries(database, () => panel.records.list({ resource, view: 'index', page: 1, perPage: 5 }));
@@ -51,5 +58,23 @@ describeOnEachDatabase('GET /api/resources/v1/<route_key>', (demo) => {
     expect(hundred.result.rows).toHaveLength(60);
     expect(hundred.count).toBe(five.count);
     expect(five.count).toBe(2);
+    // The 10 posts with files (every sixth) come with their cover and both attachments from those 2 statements.
+    const withFiles = hundred.result.rows.filter((row) => row.__file__cover !== null);
+    expect(withFiles.map((row) => row.id).sort((a, b) => Number(a) - Number(b))).toEqual([6, 12, 18, 24, 30, 36, 42, 48, 54, 60]);
+    expect(withFiles.every((row) => (row.__files__attachments as unknown[]).length === 2)).toBe(true);
+    expect(hundred.statements.filter((statement) => statement.includes('panel_attachments'))).toHaveLength(1);
+  });
+
+  it('serializes file fields on an index page over HTTP with as many statements for 60 posts as for 12, the files in the page query', async () => {
+    const { database } = demo();
+    const small = await countQueries(database, () => get('/api/resources/v1/blog_posts?per_page=12&sort_by=id&sort_direction=asc'));
+    const large = await countQueries(database, () => get('/api/resources/v1/blog_posts?per_page=60&sort_by=id&sort_direction=asc'));
+    const records = small.result.json().records as { id: number; cover: unknown; attachments: unknown[] }[];
+    expect(records.find((r) => r.id === 6)!.cover).toMatchObject({ filename: 'cover-06.png', content_type: 'image/png' });
+    expect(records.find((r) => r.id === 12)!.attachments.map((a) => (a as { filename: string }).filename)).toEqual(['notes-12.txt', 'sketch 12 – draft.png']);
+    expect(records.find((r) => r.id === 7)!.cover).toBeNull();
+    expect(large.result.json().records.filter((r: { cover: unknown }) => r.cover !== null)).toHaveLength(10);
+    expect(large.count).toBe(small.count);
+    expect(large.statements.filter((statement) => statement.includes('panel_attachments'))).toHaveLength(1);
   });
 });

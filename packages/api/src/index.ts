@@ -1,11 +1,13 @@
 export { mountPanelApi } from './mount/mount-panel-api.js';
 export type { MountPanelApiOptions } from './mount/mount-options.js';
+export { mountPanelAttachments, ATTACHMENT_CACHE_CONTROL, type MountPanelAttachmentsOptions } from './attachments/mount-panel-attachments.js';
+export { contentDisposition, dispositionFor, type Disposition } from './attachments/content-disposition.js';
 export { ResourcesController, PER_PAGE_COOKIE, type ControllerContext, type Rendered } from './controller/resources-controller.js';
 export type { ActionName, CallbackConditions, ErrorMatcher, RescueHandler } from './controller/callback-chain.js';
 export { CSRF_HEADER, type CsrfStrategy } from './controller/csrf-protection.js';
 export { AuthenticationError, InvalidAuthenticityTokenError, BadRequestError, ControllerError, ApiError, ERROR_STATUS, type ApiErrorCode } from './errors/api-errors.js';
 export { errorReply, apiErrorHandler, FLASH_COOKIE, type ErrorReply, type ErrorReplyContext } from './errors/error-reply.js';
-export { discoverControllers, CONTROLLERS_DIR, type DiscoveredController } from './routing/discover-controllers.js';
+export { discoverControllers, CONTROLLERS_DIR, type DiscoveredController, type DiscoveryPanel } from './routing/discover-controllers.js';
 export { routeTable, type RouteEntry } from './routing/draw-routes.js';
 export { fieldJson, type FieldValue } from './serialization/field-value.js';
 export { pagination, type Pagination } from './params/pagination-params.js';

@@ -46,6 +46,10 @@ for (const kind of testDatabaseKinds()) {
       await app.close();
     });
 
+    it('fails at boot when a controller lacks the configured currentUserMethod, naming it and the fix', async () => {
+      await expect(buildLibraryApp(database, { ...AUTHORIZED, currentUserMethod: 'whoIsIt' })).rejects.toThrow(/has no method "whoIsIt", the panel's currentUserMethod\. Fix: define whoIsIt\(\) in the BaseResourcesController/);
+    });
+
     it('keeps concurrent requests\' users apart (Current is request-scoped)', async () => {
       const { app } = await buildLibraryApp(database);
       const responses = await Promise.all([1, 2, 1, 2, 1, 2].map((id) => app.inject({ method: 'GET', url: '/api/resources/v1/books', headers: { 'x-user-id': String(id) } })));

@@ -70,10 +70,86 @@ for (const kind of testDatabaseKinds()) {
       await app.close();
     });
 
+    it('"via:" draws only the routes of the methods named; the others are 404', async () => {
+      const { app } = await buildLibraryApp(database, AUTHORIZED, { via: ['GET'] });
+      const headers = { 'x-user-id': '1' };
+      expect((await app.inject({ method: 'GET', url: '/api/resources/v1/books', headers })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/api/resources/v1/books/1', headers })).statusCode).toBe(200);
+      for (const method of ['POST', 'PATCH', 'PUT', 'DELETE'] as const) {
+        const response = await app.inject({ method, url: method === 'POST' ? '/api/resources/v1/books' : '/api/resources/v1/books/1', headers, payload: { book: { title: 'x' } } });
+        expect(response.statusCode, method).toBe(404);
+        expect(response.json()).toEqual({ error: 'Not Found' });
+      }
+      await app.close();
+    });
+
+    it('"constraints: { subdomain: ... } restricts by subdomain", and host matches a whole host', async () => {
+      const bySubdomain = await buildLibraryApp(database, AUTHORIZED, { constraints: { subdomain: 'api' } });
+      const get = (app: typeof bySubdomain.app, host: string) => app.inject({ method: 'GET', url: '/api/resources/v1/books', headers: { host, 'x-user-id': '1' } });
+      expect((await get(bySubdomain.app, 'api.example.com')).statusCode).toBe(200);
+      expect((await get(bySubdomain.app, 'api.localhost:3000')).statusCode).toBe(200);
+      expect((await get(bySubdomain.app, 'www.example.com')).statusCode).toBe(404);
+      expect((await get(bySubdomain.app, 'example.com')).statusCode).toBe(404);
+      await bySubdomain.app.close();
+      const byHost = await buildLibraryApp(database, AUTHORIZED, { constraints: { host: 'admin.example.org' } });
+      expect((await get(byHost.app, 'admin.example.org')).statusCode).toBe(200);
+      expect((await get(byHost.app, 'api.example.org')).statusCode).toBe(404);
+      await byHost.app.close();
+    });
+
+    it('"defaults:" supplies query parameters a request does not send', async () => {
+      const { app } = await buildLibraryApp(database, AUTHORIZED, { defaults: { per_page: '1', sort_by: 'id', sort_direction: 'desc' } });
+      const headers = { 'x-user-id': '1' };
+      const fallback = (await app.inject({ method: 'GET', url: '/api/resources/v1/books', headers })).json();
+      expect(fallback.pagination).toMatchObject({ per_page: 1, total_count: 2 });
+      expect(fallback.records.map((b: { title: string }) => b.title)).toEqual(['Invisible Cities']);
+      const sent = (await app.inject({ method: 'GET', url: '/api/resources/v1/books?per_page=5', headers })).json();
+      expect(sent.pagination.per_page).toBe(5);
+      await app.close();
+    });
+
+    it('keeps the cookie-stored per_page over the mount defaults, and sets the cookie only when the query sends per_page', async () => {
+      const { app } = await buildLibraryApp(database, AUTHORIZED, { defaults: { per_page: '1' } });
+      const headers = { 'x-user-id': '1' };
+      const plain = await app.inject({ method: 'GET', url: '/api/resources/v1/books', headers });
+      expect(plain.json().pagination.per_page).toBe(1);
+      expect(plain.cookies.find((c) => c.name === 'per_page')).toBeUndefined();
+      const withCookie = await app.inject({ method: 'GET', url: '/api/resources/v1/books', headers: { ...headers, cookie: 'per_page=2' } });
+      expect(withCookie.json().pagination.per_page).toBe(2);
+      await app.close();
+    });
+
+    it('fails at boot when defaults do not fit a resource (an unknown sort_by)', async () => {
+      await expect(buildLibraryApp(database, AUTHORIZED, { defaults: { sort_by: 'isbn' } })).rejects.toThrow(/mountPanelApi: defaults do not fit the resource (Author|Book): sort_by must be one of/);
+    });
+
+    it('fails at boot when a controller declares a before-action that is not a method', async () => {
+      await expect(buildLibraryApp(database, AUTHORIZED, { controllersDir: 'app/controllers/panel/api/broken' })).rejects.toThrow(
+        'app/controllers/panel/api/broken/v1/books-controller.ts: BooksController declares the before-action "loadShelf", which is not a method of the controller. Fix: define loadShelf(), or correct the name given to beforeAction.',
+      );
+    });
+
+    it('answers 404 on custom routes too when the license does not enable the api feature', async () => {
+      const { app } = await buildLibraryApp(database, { ...AUTHORIZED, license: { features: ['authorization'] } }, { routes: (api) => void api.get('/health', async () => ({ ok: true })) });
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(404);
+      await app.close();
+    });
+
     it('fails at boot, naming the option and the fix, for a bad mount option', async () => {
       const panel = await createPanel({ database, appRoot: LIBRARY_ROOT });
       const app = Fastify();
       await expect(app.register(mountPanelApi, { panel, at: 'api v1' }).ready()).rejects.toThrow('mountPanelApi: at must be a path such as "api" or "/panel/api", instead got "api v1". Fix: pass a String of path segments.');
+      for (const [options, message] of [
+        [{ via: ['FETCH'] }, /via must be HTTP methods/],
+        [{ constraints: { subdomain: 'a.b' } }, /constraints.subdomain must be a host label/],
+        [{ constraints: { subdomain: 'api', host: 'x' } }, /constraints take host or subdomain, not both/],
+        [{ defaults: { per_page: 10 } }, /defaults must map parameter names to strings/],
+        [{ defaults: { per_page: 'x' } }, /defaults.per_page must be a positive integer written as a string/],
+        [{ defaults: { sort_direction: 'up' } }, /defaults.sort_direction must be 'asc' or 'desc'/],
+        [{ bodyLimit: 0 }, /bodyLimit must be a positive number of bytes/],
+      ] as const) {
+        await expect(Fastify().register(mountPanelApi, { panel, ...(options as object) }).ready()).rejects.toThrow(message);
+      }
     });
 
     describe('"When the panel itself is mounted inside an authentication block, mount_panel_api must be mounted outside that block and before it"', () => {

@@ -98,8 +98,8 @@ describeOnEachDatabase('constraint violations as RecordInvalidError', (library) 
     expect(errors).toEqual({ base: ['value too long for type character varying(40)'] });
   });
 
-  it('maps an integer out of range (class 22) to a base message', async () => {
-    expect(await refusedWithoutChange(() => update('Book', 1, { pages: 2 ** 31 }))).toEqual({ base: ['value "2147483648" is out of range for type integer'] });
+  it('maps an integer out of range (class 22) to the field whose value PostgreSQL quotes', async () => {
+    expect(await refusedWithoutChange(() => update('Book', 1, { pages: 2 ** 31 }))).toEqual({ pages: ['is out of range'] });
   });
 
   it('maps a decimal too large for numeric(8, 2) (class 22) to a base message', async () => {

@@ -40,6 +40,8 @@ export interface ControllerContext {
   readonly action: ActionName;
   /** The path of the API mount (`/api`), where the `per_page` cookie lives. */
   readonly mountPath: string;
+  /** Default query parameters of the mount (`defaults:`). */
+  readonly defaults?: Readonly<Record<string, string>>;
 }
 
 /** A response an action rendered, not sent yet. */
@@ -102,6 +104,7 @@ export class ResourcesController {
   readonly resource: CompiledResource;
   readonly actionName: ActionName;
   readonly #mountPath: string;
+  readonly #defaults: Readonly<Record<string, string>>;
 
   constructor(context: ControllerContext) {
     this.request = context.request;
@@ -110,6 +113,7 @@ export class ResourcesController {
     this.resource = context.resource;
     this.actionName = context.action;
     this.#mountPath = context.mountPath;
+    this.#defaults = context.defaults ?? {};
   }
 
   #session: SessionData | null | undefined;
@@ -140,9 +144,9 @@ export class ResourcesController {
     return this.request.params as Record<string, string>;
   }
 
-  /** Query string parameters. */
+  /** Query string parameters, over the mount's `defaults`. */
   get query(): Record<string, unknown> {
-    return (this.request.query ?? {}) as Record<string, unknown>;
+    return { ...this.#defaults, ...((this.request.query ?? {}) as Record<string, unknown>) };
   }
 
   /**
@@ -234,7 +238,7 @@ export class ResourcesController {
 
   /** GET /<route_key>: a page of records on the index view with the pagination envelope. */
   async index(): Promise<unknown> {
-    const request = pageRequest(this.query, this.request.cookies?.[PER_PAGE_COOKIE], this.panel.config);
+    const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, this.request.cookies?.[PER_PAGE_COOKIE], this.panel.config, this.#defaults);
     const sort = sortRequest(this.resource, this.query);
     await this.authorize('index');
     if (request.perPageFromQuery) {
@@ -328,7 +332,8 @@ export class ResourcesController {
 
   /** 422 `{ errors: { base: [...] }, message: "Failed to delete <ResourceName>" }`. */
   destroyFailAction(errors: ErrorMessages): unknown {
-    return this.render(422, { errors: { base: errors.base ?? Object.values(errors).flat() }, message: `Failed to delete ${this.resource.naming.humanName}` });
+    const { base = [], ...others } = errors;
+    return this.render(422, { errors: { base: [...base, ...Object.values(others).flat()] }, message: `Failed to delete ${this.resource.naming.humanName}` });
   }
 
   /** The records of a page, each on `view`. */

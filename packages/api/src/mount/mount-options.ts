@@ -1,5 +1,5 @@
 import { isAbsolute, join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Panel } from '@panel/core';
 import { PanelConfigError } from '@panel/core';
 import { CONTROLLERS_DIR } from '../routing/discover-controllers.js';
@@ -16,6 +16,16 @@ export interface MountPanelApiOptions {
   bodyLimit?: number;
   /** Adds custom routes inside the API engine (they share its 404 and error handling). */
   routes?: (api: FastifyInstance) => void | Promise<void>;
+  /** The HTTP methods the engine answers (`via:`); routes of other methods are not drawn, so they are 404. Default all. */
+  via?: HTTPMethods | readonly HTTPMethods[];
+  /**
+   * Route constraints (`constraints:`): `host` (a string or RegExp), `subdomain` (the first
+   * label of the host), and any other constraint Fastify supports (e.g. `version`). A request
+   * that does not match is 404.
+   */
+  constraints?: { host?: string | RegExp; subdomain?: string; [name: string]: unknown };
+  /** Default query parameters (`defaults:`), used when the request does not send them. */
+  defaults?: Record<string, string>;
 }
 
 /** Mount options after validation. */
@@ -25,11 +35,59 @@ export interface NormalizedMountOptions {
   readonly controllersDir: string;
   readonly bodyLimit: number;
   readonly routes: ((api: FastifyInstance) => void | Promise<void>) | undefined;
+  readonly via: ReadonlySet<string> | undefined;
+  readonly constraints: Readonly<Record<string, unknown>> | undefined;
+  readonly defaults: Readonly<Record<string, string>>;
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+function normalizeVia(via: unknown): ReadonlySet<string> | undefined {
+  if (via === undefined) return undefined;
+  const list = typeof via === 'string' ? [via] : via;
+  if (!Array.isArray(list) || list.length === 0 || list.some((m) => typeof m !== 'string' || !METHODS.includes(m.toUpperCase()))) {
+    throw new PanelConfigError(`mountPanelApi: via must be HTTP methods such as ['GET'] or ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'], instead got ${JSON.stringify(via)}.`);
+  }
+  return new Set(list.map((m: string) => m.toUpperCase()));
+}
+
+function normalizeConstraints(constraints: unknown): Record<string, unknown> | undefined {
+  if (constraints === undefined) return undefined;
+  if (typeof constraints !== 'object' || constraints === null || Array.isArray(constraints)) {
+    throw new PanelConfigError(`mountPanelApi: constraints must be an object such as { subdomain: 'api' } or { host: 'api.example.com' }, instead got ${JSON.stringify(constraints)}.`);
+  }
+  const { subdomain, ...rest } = constraints as Record<string, unknown>;
+  if (subdomain === undefined) return rest;
+  if (typeof subdomain !== 'string' || !/^[a-z0-9-]+$/i.test(subdomain)) {
+    throw new PanelConfigError(`mountPanelApi: constraints.subdomain must be a host label such as "api", instead got ${JSON.stringify(subdomain)}.`);
+  }
+  if (rest.host !== undefined) {
+    throw new PanelConfigError('mountPanelApi: constraints take host or subdomain, not both. Fix: write the full host, or only the subdomain.');
+  }
+  // A subdomain is the host's first label: api.example.com, api.localhost:3000.
+  return { ...rest, host: new RegExp(`^${subdomain}\\.`, 'i') };
+}
+
+function normalizeDefaults(defaults: unknown): Record<string, string> {
+  if (defaults === undefined) return {};
+  if (typeof defaults !== 'object' || defaults === null || Object.values(defaults).some((v) => typeof v !== 'string')) {
+    throw new PanelConfigError(`mountPanelApi: defaults must map parameter names to strings, such as { per_page: '10' }, instead got ${JSON.stringify(defaults)}.`);
+  }
+  const checked = defaults as Record<string, string>;
+  for (const name of ['page', 'per_page'] as const) {
+    if (checked[name] !== undefined && !/^[1-9]\d{0,8}$/.test(checked[name])) {
+      throw new PanelConfigError(`mountPanelApi: defaults.${name} must be a positive integer written as a string, such as '10', instead got ${JSON.stringify(checked[name])}.`);
+    }
+  }
+  if (checked.sort_direction !== undefined && checked.sort_direction !== 'asc' && checked.sort_direction !== 'desc') {
+    throw new PanelConfigError(`mountPanelApi: defaults.sort_direction must be 'asc' or 'desc', instead got ${JSON.stringify(checked.sort_direction)}.`);
+  }
+  return { ...checked };
 }
 
 /** Validates `mountPanelApi` options once, at boot; a mistake names the option and the fix. */
 export function normalizeMountOptions(options: MountPanelApiOptions): NormalizedMountOptions {
-  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes } = options ?? ({} as MountPanelApiOptions);
+  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults } = options ?? ({} as MountPanelApiOptions);
   if (!panel || typeof panel.resource !== 'function') {
     throw new PanelConfigError('mountPanelApi: the panel option is required. Fix: app.register(mountPanelApi, { panel: await createPanel({ database }) }).');
   }
@@ -49,5 +107,8 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     controllersDir: isAbsolute(dir) ? dir : join(panel.appRoot, dir),
     bodyLimit,
     routes,
+    via: normalizeVia(via),
+    constraints: normalizeConstraints(constraints),
+    defaults: Object.freeze(normalizeDefaults(defaults)),
   });
 }

@@ -35,16 +35,18 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
   const options = normalizeMountOptions(rawOptions);
   const { panel, mountPath } = options;
   if (!app.hasDecorator('panelApiRoutes')) app.decorate('panelApiRoutes', []);
-  const controllers = panel.config.license.features.includes('api') ? await discoverControllers(panel, options.controllersDir) : [];
+  const licensed = panel.config.license.features.includes('api');
+  const controllers = licensed ? await discoverControllers(panel, options.controllersDir) : [];
   await app.register(
     async (api) => {
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
       jsonParser(api, options.bodyLimit);
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
       api.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'Not Found' }));
-      const table = drawRoutes(api, panel, controllers, mountPath);
+      const table = drawRoutes(api, panel, controllers, options);
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
-      if (options.routes) await options.routes(api);
+      // Custom routes are part of the engine: without the api feature they are 404 too.
+      if (options.routes && licensed) await options.routes(api);
     },
     { prefix: mountPath },
   );

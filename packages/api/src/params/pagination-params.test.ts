@@ -18,10 +18,10 @@ describe('pageRequest', () => {
   });
 
   it('refuses a page or per_page that is not a positive integer', () => {
-    expect(() => pageRequest({ page: '0' }, undefined, config)).toThrow('page must be a positive integer, instead got "0"');
+    expect(() => pageRequest({ page: '0' }, undefined, config)).toThrow('page must be a positive integer (at most 1000000000), instead got "0"');
     expect(() => pageRequest({ page: 'abc' }, undefined, config)).toThrow(/page must be a positive integer/);
     expect(() => pageRequest({ per_page: '-1' }, undefined, config)).toThrow(/per_page must be a positive integer/);
-    expect(() => pageRequest({ page: ['1', '2'] }, undefined, config)).toThrow('page must be a positive integer, instead got several values');
+    expect(() => pageRequest({ page: ['1', '2'] }, undefined, config)).toThrow('page must be a positive integer (at most 1000000000), instead got several values');
   });
 });
 

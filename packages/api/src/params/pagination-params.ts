@@ -25,20 +25,26 @@ export function positiveIntegerParam(name: string, raw: unknown): number | undef
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE) {
     const shown = Array.isArray(raw) ? 'several values' : JSON.stringify(raw);
-    throw new BadRequestError(`${name} must be a positive integer, instead got ${shown}`);
+    throw new BadRequestError(`${name} must be a positive integer (at most ${MAX_PAGE}), instead got ${shown}`);
   }
   return Number(raw);
 }
 
 /**
- * `page` (default 1) and `per_page` (default: the `per_page` cookie, else the configured
- * value), clamped to `maxPerPage`.
+ * `page` (default 1) and `per_page`: the query's, else the `per_page` cookie, else the mount's
+ * `defaults`, else the configured value; clamped to `maxPerPage`.
  */
-export function pageRequest(query: Record<string, unknown>, cookiePerPage: string | undefined, config: { perPage: number; maxPerPage: number }): PageRequest {
-  const page = positiveIntegerParam('page', query.page) ?? 1;
+export function pageRequest(
+  query: Record<string, unknown>,
+  cookiePerPage: string | undefined,
+  config: { perPage: number; maxPerPage: number },
+  defaults: Readonly<Record<string, string>> = {},
+): PageRequest {
+  const page = positiveIntegerParam('page', query.page ?? defaults.page) ?? 1;
   const fromQuery = positiveIntegerParam('per_page', query.per_page);
   const fromCookie = fromQuery === undefined && cookiePerPage !== undefined && /^\d{1,4}$/.test(cookiePerPage) && Number(cookiePerPage) >= 1 ? Number(cookiePerPage) : undefined;
-  const perPage = Math.min(fromQuery ?? fromCookie ?? config.perPage, config.maxPerPage);
+  const fromDefaults = positiveIntegerParam('per_page', defaults.per_page);
+  const perPage = Math.min(fromQuery ?? fromCookie ?? fromDefaults ?? config.perPage, config.maxPerPage);
   return { page, perPage, perPageFromQuery: fromQuery !== undefined };
 }
 

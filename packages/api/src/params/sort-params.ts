@@ -3,14 +3,15 @@ import { BadRequestError } from '../errors/api-errors.js';
 
 /**
  * `sort_by` (a sortable field visible on index) and `sort_direction` (`asc` or `desc`, default
- * `asc`). Both are checked against a whitelist; neither ever reaches SQL as text.
+ * `asc`; alone, it applies to the resource's default order column). Both are checked against a whitelist; neither ever reaches SQL as text.
  */
 export function sortRequest(resource: CompiledResource, query: Record<string, unknown>): RecordsSort | undefined {
   const { sort_by: sortBy, sort_direction: direction } = query;
   if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
     throw new BadRequestError(`sort_direction must be "asc" or "desc", instead got ${Array.isArray(direction) ? 'several values' : JSON.stringify(direction)}`);
   }
-  if (sortBy === undefined) return undefined;
+  // sort_direction alone turns the resource's default order around.
+  if (sortBy === undefined) return direction === undefined ? undefined : { column: resource.defaultOrder.column, direction };
   const sortable = resource.fieldsOn('index').filter((f) => f.sortable);
   const field = typeof sortBy === 'string' ? sortable.find((f) => f.name === sortBy) : undefined;
   if (!field) {

@@ -8,6 +8,9 @@ import { isControllerClass, type ResourcesController } from '../controller/resou
 /** The folder, relative to the app root, that holds one sub-folder of controllers per API version. */
 export const CONTROLLERS_DIR = join('app', 'controllers', 'panel', 'api', 'resources');
 
+/** What controller discovery reads of a panel (a `Panel` fits): its app root and its resources. */
+export type DiscoveryPanel = Pick<Panel, 'appRoot' | 'resources'>;
+
 /** A generated controller found on disk: the version folder it is in and the class it exports. */
 export interface DiscoveredController {
   readonly version: string;
@@ -31,7 +34,7 @@ async function listDirectory(path: string): Promise<import('node:fs').Dirent[]> 
  * a 404. A module that exports no controller for a resource (the base controller) draws
  * nothing; a controller naming a resource the panel does not have fails the boot.
  */
-export async function discoverControllers(panel: Panel, root: string): Promise<DiscoveredController[]> {
+export async function discoverControllers(panel: DiscoveryPanel, root: string): Promise<DiscoveredController[]> {
   const found: DiscoveredController[] = [];
   const versions = (await listDirectory(root)).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
   for (const version of versions) {

@@ -4,6 +4,10 @@ import type { ActionName } from '../controller/callback-chain.js';
 import type { DiscoveredController } from './discover-controllers.js';
 import type { ResourcesController } from '../controller/resources-controller.js';
 import { settleCsrfStrategy } from '../controller/csrf-protection.js';
+import { ControllerError } from '../errors/api-errors.js';
+import { beforeActionsFor } from '../controller/callback-chain.js';
+import { sortRequest } from '../params/sort-params.js';
+import { relative } from 'node:path';
 
 /** One route the runtime draws. */
 export interface RouteEntry {
@@ -24,8 +28,8 @@ const ROUTES: readonly { method: HTTPMethods; member: boolean; action: ActionNam
   { method: 'DELETE', member: true, action: 'destroy' },
 ];
 
-/** The routes of the discovered controllers, relative to the mount path. */
-export function routeTable(panel: Panel, controllers: readonly DiscoveredController[]): RouteEntry[] {
+/** The routes of the discovered controllers, relative to the mount path (`panel` may be any object with `resource()`, a `Panel` fits). */
+export function routeTable(panel: Pick<Panel, 'resource'>, controllers: readonly DiscoveredController[]): RouteEntry[] {
   return controllers.flatMap(({ version, controller, resourceName, file }) => {
     const collection = `/resources/${version}/${panel.resource(resourceName).naming.routeKey}`;
     return ROUTES.map(({ method, member, action }) => ({
@@ -39,17 +43,57 @@ export function routeTable(panel: Panel, controllers: readonly DiscoveredControl
   });
 }
 
+const ACTIONS: readonly ActionName[] = ['index', 'show', 'create', 'update', 'destroy'];
+
+/**
+ * Checks at boot what would otherwise fail on the first request: the current-user method and
+ * every before-action exist as methods, and a default `sort_by` names a sortable field.
+ */
+function checkController(panel: Panel, controller: typeof ResourcesController, file: string, defaults: Readonly<Record<string, string>>): void {
+  const has = (name: string) => typeof (controller.prototype as unknown as Record<string, unknown>)[name] === 'function';
+  const method = panel.config.currentUserMethod;
+  if (method !== null && !has(method)) {
+    throw new ControllerError(`${file}: ${controller.name} has no method "${method}", the panel's currentUserMethod. Fix: define ${method}() in the BaseResourcesController, or set currentUserMethod to the method that returns the current user.`);
+  }
+  for (const action of ACTIONS) {
+    const missing = beforeActionsFor(controller, action).find((name) => !has(name));
+    if (missing) {
+      throw new ControllerError(`${file}: ${controller.name} declares the before-action "${missing}", which is not a method of the controller. Fix: define ${missing}(), or correct the name given to beforeAction.`);
+    }
+  }
+  if (defaults.sort_by !== undefined || defaults.sort_direction !== undefined) {
+    try {
+      sortRequest(panel.resource(controller.resourceName!), defaults);
+    } catch (error) {
+      throw new ControllerError(`mountPanelApi: defaults do not fit the resource ${controller.resourceName}: ${(error as Error).message}.`);
+    }
+  }
+}
+
+/** How the routes are drawn: the mount options that shape them. */
+export interface DrawOptions {
+  readonly mountPath: string;
+  readonly via: ReadonlySet<string> | undefined;
+  readonly constraints: Readonly<Record<string, unknown>> | undefined;
+  readonly defaults: Readonly<Record<string, string>>;
+}
+
 /** Draws the route table on a Fastify scope; each request gets a fresh controller instance. */
-export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], mountPath: string): RouteEntry[] {
-  const table = routeTable(panel, controllers);
-  for (const { controller } of controllers) settleCsrfStrategy(controller);
+export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
+  const { mountPath, via, constraints, defaults } = options;
+  const table = routeTable(panel, controllers).filter((route) => via === undefined || via.has(route.method));
+  for (const { controller, file } of controllers) {
+    settleCsrfStrategy(controller);
+    checkController(panel, controller, relative(panel.appRoot, file), defaults);
+  }
   for (const route of table) {
     const Controller = route.controller;
     const resource = panel.resource(route.resourceName);
     api.route({
       method: route.method,
       url: route.path,
-      handler: (request, reply) => new Controller({ request, reply, panel, resource, action: route.action, mountPath }).process(),
+      ...(constraints ? { constraints } : {}),
+      handler: (request, reply) => new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults }).process(),
     });
   }
   return table;

@@ -26,7 +26,7 @@ describe('normalizePanelConfig', () => {
     expect(() => normalizePanelConfig({ maxPerPage: '50' as unknown as number })).toThrow(/maxPerPage must be a positive whole number, instead got "50"/);
     expect(() => normalizePanelConfig({ perPage: 200 })).toThrow(/perPage \(200\) is larger than maxPerPage \(100\)/);
     expect(() => normalizePanelConfig({ rootPath: 'panel' })).toThrow(/rootPath must be a URL path/);
-    expect(() => normalizePanelConfig({ currentUserMethod: 'current user' })).toThrow(/currentUserMethod must be a method or client name/);
+    expect(() => normalizePanelConfig({ currentUserMethod: 'current user' })).toThrow(/currentUserMethod must be the name of a controller method/);
     expect(() => normalizePanelConfig({ license: { features: ['api', 'tokens' as 'api'] } })).toThrow(/license must be/);
     expect(() => normalizePanelConfig({ perpage: 10 } as never)).toThrow(/unknown option "perpage"/);
   });

@@ -54,11 +54,19 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
   return value;
 }
 
-function identifier(name: string, value: unknown, fallback: string | null): string | null {
+function identifier(name: string, value: unknown, fallback: string | null, what: string, example: string): string | null {
   if (value === undefined) return fallback;
   if (value === null) return null;
   if (typeof value !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(value)) {
-    throw new PanelConfigError(`Panel config: ${name} must be a method or client name such as "${fallback ?? 'pundit'}", instead got ${show(value)}. Fix: set ${name} to an identifier string, or null.`);
+    throw new PanelConfigError(`Panel config: ${name} must be ${what} such as "${example}", instead got ${show(value)}. Fix: set ${name} to an identifier string, or null.`);
+  }
+  return value;
+}
+
+function cookieName(value: unknown): string {
+  if (value === undefined) return 'panel_session';
+  if (typeof value !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(value)) {
+    throw new PanelConfigError(`Panel config: sessionCookie must be a cookie name such as "panel_session", instead got ${show(value)}. Fix: use letters, digits and - _ . only, or leave it out for the default.`);
   }
   return value;
 }
@@ -67,14 +75,14 @@ function identifier(name: string, value: unknown, fallback: string | null): stri
  * Validates panel options once at startup and returns the frozen, complete config. A mistake
  * throws a `PanelConfigError` that names the option, the value and the fix.
  */
-export function normalizePanelConfig(input: PanelConfigInput = {}): PanelConfig {
+export function normalizePanelConfig(input: PanelConfigInput = {}, otherOptions: readonly string[] = []): PanelConfig {
   if (typeof input !== 'object' || input === null) {
     throw new PanelConfigError(`Panel config must be an object, instead got ${show(input)}.`);
   }
   const known = new Set(['perPage', 'maxPerPage', 'rootPath', 'currentUserMethod', 'authorizationClient', 'license', 'sessionSecret', 'sessionCookie']);
   for (const key of Object.keys(input)) {
     if (!known.has(key)) {
-      throw new PanelConfigError(`Panel config: unknown option "${key}". Fix: use one of ${[...known].join(', ')}.`);
+      throw new PanelConfigError(`Panel config: unknown option "${key}". Fix: use one of ${[...otherOptions, ...known].join(', ')}.`);
     }
   }
   const perPage = positiveInteger('perPage', input.perPage, 24);
@@ -90,14 +98,17 @@ export function normalizePanelConfig(input: PanelConfigInput = {}): PanelConfig 
   if (typeof license !== 'object' || license === null || !Array.isArray(license.features) || license.features.some((f) => !FEATURES.includes(f))) {
     throw new PanelConfigError(`Panel config: license must be { features: [...] } with features among ${FEATURES.map((f) => `"${f}"`).join(', ')}, instead got ${show(license)}.`);
   }
+  if (input.sessionSecret !== undefined && input.sessionSecret !== null && typeof input.sessionSecret !== 'string') {
+    throw new PanelConfigError(`Panel config: sessionSecret must be a string, instead got ${show(input.sessionSecret)}.`);
+  }
   return Object.freeze({
     perPage,
     maxPerPage,
     rootPath,
-    currentUserMethod: identifier('currentUserMethod', input.currentUserMethod, 'currentUser'),
-    authorizationClient: identifier('authorizationClient', input.authorizationClient, null),
+    currentUserMethod: identifier('currentUserMethod', input.currentUserMethod, 'currentUser', 'the name of a controller method', 'currentUser'),
+    authorizationClient: identifier('authorizationClient', input.authorizationClient, null, "an authorization plug-in's identifier", 'policies'),
     license: Object.freeze({ features: Object.freeze([...license.features]) }),
     sessionSecret: input.sessionSecret ?? null,
-    sessionCookie: identifier('sessionCookie', input.sessionCookie, 'panel_session') ?? 'panel_session',
+    sessionCookie: cookieName(input.sessionCookie),
   });
 }

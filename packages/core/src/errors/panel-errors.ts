@@ -7,7 +7,9 @@ export type PanelErrorCode =
   | 'PANEL_ERR_CONFIG'
   | 'PANEL_ERR_RECORD_NOT_FOUND'
   | 'PANEL_ERR_RECORD_INVALID'
-  | 'PANEL_ERR_NOT_AUTHORIZED';
+  | 'PANEL_ERR_NOT_AUTHORIZED'
+  | 'PANEL_ERR_FILE_NOT_FOUND'
+  | 'PANEL_ERR_STORAGE';
 
 /** Field name (or `base`) → messages, the shape of the spec's validation error. */
 export type ErrorMessages = Record<string, string[]>;
@@ -51,6 +53,23 @@ export class NotAuthorizedError extends PanelError {
   constructor(action: string, resourceName: string) {
     super('PANEL_ERR_NOT_AUTHORIZED', `You are not authorized to ${action} this ${resourceName}.`);
     this.action = action;
+  }
+}
+
+/** A storage service holds no bytes under that blob key. */
+export class FileNotFoundError extends PanelError {
+  readonly key: string;
+  constructor(key: string) {
+    super('PANEL_ERR_FILE_NOT_FOUND', `No file is stored under the key "${key}".`);
+    this.key = key;
+  }
+}
+
+/** A storage service failed: the bytes did not match their checksum, or the object store refused a request. */
+export class StorageError extends PanelError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('PANEL_ERR_STORAGE', message);
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 

@@ -18,8 +18,10 @@ export type FieldType =
   | 'file'
   | 'files';
 
-/** Options every field accepts. */
-export interface FieldOptions {
+import type { FieldRules } from '../validation/field-rules.js';
+
+/** Options every field accepts, with the validation rules of `FieldRules`. */
+export interface FieldOptions extends FieldRules {
   /** Views the field is hidden on (Avo's `hide_on`). */
   hideOn?: View | readonly View[];
   /** The only views the field is shown on (Avo's `only_on`). */

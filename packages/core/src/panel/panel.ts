@@ -8,6 +8,10 @@ import { RecordsRepository } from '../records/records-repository.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import type { AuthorizationClient, PanelPlugin } from '../authorization/authorization-client.js';
 import { createSessionCodec, type SessionCodec } from '../session/session-codec.js';
+import type { StorageService } from '../storage/storage-service.js';
+import { diskStorage } from '../storage/disk-storage.js';
+import { PanelAttachments } from '../attachments/attachments-service.js';
+import { checkAttachmentTables } from '../attachments/check-attachment-tables.js';
 
 /** What `createPanel()` takes: the database, the resources (or where to find them) and the panel options. */
 export interface CreatePanelOptions extends PanelConfigInput {
@@ -20,6 +24,8 @@ export interface CreatePanelOptions extends PanelConfigInput {
   resourcesDir?: string;
   /** Plug-ins, such as `policyAuthorization()`. */
   plugins?: readonly PanelPlugin[];
+  /** Where attachment bytes live; default `diskStorage({ root: '<appRoot>/storage' })`. */
+  storage?: StorageService;
 }
 
 /** A running panel: its config, resources, database and records layer. Two panels in one process do not share state. */
@@ -28,6 +34,8 @@ export interface Panel {
   readonly appRoot: string;
   readonly database: PanelDatabase;
   readonly records: RecordsRepository;
+  /** Files attached to records: `attach`, `detach`, the blobs, the storage service. */
+  readonly attachments: PanelAttachments;
   readonly resources: ReadonlyMap<string, CompiledResource>;
   /**
    * The authorization client in force, or null when policies do not apply (then queries are
@@ -52,14 +60,19 @@ export interface Panel {
  * const panel = await createPanel({ database: await openDatabase(), perPage: 24 });
  */
 export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
-  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], ...configInput } = options;
+  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], storage, ...configInput } = options;
   if (!database || typeof database.db?.selectFrom !== 'function') {
     throw new PanelConfigError('createPanel: the database option is required. Fix: pass { database: await openDatabase({ url }) }.');
   }
-  const config = normalizePanelConfig(configInput);
+  const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage']);
   const classes = resources ?? (await loadResourceClasses(resourcesDir ?? join(appRoot, 'app', 'panel', 'resources')));
   const compiled = compileResources(classes);
   const { client, reason } = resolveAuthorization(config, plugins);
+  if (storage !== undefined && (typeof storage?.upload !== 'function' || typeof storage.download !== 'function')) {
+    throw new PanelConfigError('createPanel: storage must be a storage service such as diskStorage({ root }) or s3Storage({ … }).');
+  }
+  await checkAttachmentTables(database, compiled);
+  const attachments = new PanelAttachments({ db: database.db, resources: compiled, storage: storage ?? diskStorage({ root: join(appRoot, 'storage') }), rootPath: config.rootPath });
   return Object.freeze({
     authorization: client,
     authorizationInactiveReason: reason,
@@ -67,7 +80,8 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     config,
     appRoot,
     database,
-    records: new RecordsRepository(database.db, compiled),
+    records: new RecordsRepository(database.db, compiled, { attachments }),
+    attachments,
     resources: compiled,
     resource(name: string) {
       const resource = compiled.get(name);

@@ -34,7 +34,7 @@ function add(errors: ErrorMessages, key: string, message: string): ErrorMessages
  * same per-field messages validations give, so that a client sees 422, never 500. Returns
  * undefined for errors that are not about the data.
  */
-export function constraintViolation(error: unknown, resource: CompiledResource, operation: 'write' | 'delete'): RecordInvalidError | undefined {
+export function constraintViolation(error: unknown, resource: CompiledResource, operation: 'write' | 'delete', changes: Record<string, unknown> = {}): RecordInvalidError | undefined {
   if (!isDatabaseError(error)) return undefined;
   const errors: ErrorMessages = {};
   switch (error.code) {
@@ -56,6 +56,12 @@ export function constraintViolation(error: unknown, resource: CompiledResource, 
         .map((f) => f.column!)
         .sort((a, b) => b.length - a.length)[0];
       return new RecordInvalidError(add(errors, fieldFor(resource, column), 'is invalid'));
+    }
+    case '22003': { // numeric_value_out_of_range: the message quotes the value, which names the field
+      const quoted = /value "([^"]+)"/.exec(error.message)?.[1];
+      const column = quoted === undefined ? undefined : Object.keys(changes).find((c) => String(changes[c]) === quoted);
+      if (column) return new RecordInvalidError(add(errors, fieldFor(resource, column), 'is out of range'));
+      return new RecordInvalidError(add(errors, 'base', error.message));
     }
     default:
       // Class 22 is "data exception": a value the column type cannot hold.

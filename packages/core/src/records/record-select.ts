@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import type { CompiledField, CompiledResource } from '../resources/compiled-resource.js';
 import type { View } from '../fields/field-types.js';
+import { attachedFilesSubquery, isFileField } from '../attachments/attachment-select.js';
 
 /** The alias of the resource's own table in every records query. */
 export const ROW_ALIAS = 'r';
@@ -17,21 +18,26 @@ export const associationKey = (field: CompiledField): string => `__${field.type}
 
 /**
  * Builds the select of one records query: the view's columns, and for each association a
- * correlated subquery (the `belongs_to` label, the `has_many` count, the `has_one` id). The page
- * comes back in one statement whatever its size and its number of association fields.
+ * correlated subquery (the `belongs_to` label, the `has_many` count, the `has_one` id, the
+ * blobs of a `file` or `files` field as JSON). The page comes back in one statement whatever
+ * its size and its number of association and file fields. With
+ * `all`, every column of the row is selected (a policy deciding on one record may read any).
+ * `from` is the query the select is added to: by default the resource's table as `r`; an
+ * index page passes its deferred join (see `pageOfRecords`).
  */
 export function selectRecords(
   db: Kysely<any>,
   resource: CompiledResource,
   view: View,
   registry: ReadonlyMap<string, CompiledResource>,
+  columnSet: 'view' | 'all' = 'view',
+  from: RecordsQuery = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`),
 ): RecordsQuery {
   const columns = new Set<string>([resource.primaryKey]);
   for (const f of resource.fieldsOn(view)) if (f.column) columns.add(f.column);
   const associations = resource.fieldsOn(view).filter((f) => f.type === 'belongs_to' || f.type === 'has_many' || f.type === 'has_one');
-  return db
-    .selectFrom(`${resource.table} as ${ROW_ALIAS}`)
-    .select([...columns].map((column) => `${ROW_ALIAS}.${column}`))
+  const files = resource.fieldsOn(view).filter(isFileField);
+  return (columnSet === 'all' ? from.selectAll(ROW_ALIAS) : from.select([...columns].map((column) => `${ROW_ALIAS}.${column}`)))
     .$if(associations.length > 0, (query) =>
       query.select((eb: ExpressionBuilder<any, any>) =>
         associations.map((f) => {
@@ -47,5 +53,8 @@ export function selectRecords(
           }
         }),
       ),
+    )
+    .$if(files.length > 0, (query) =>
+      query.select((eb: ExpressionBuilder<any, any>) => files.map((f) => attachedFilesSubquery(eb, resource, f, ROW_ALIAS, associationKey(f)))),
     );
 }

@@ -1,6 +1,11 @@
 import type { ErrorMessages } from '../errors/panel-errors.js';
 import { writableFields, type CompiledField, type CompiledResource } from '../resources/compiled-resource.js';
 import type { ColumnValues } from './records-repository.js';
+import { RecordErrors } from '../validation/record-errors.js';
+import { checkFieldRules } from '../validation/field-rules.js';
+
+/** The largest id a `belongs_to` can point at (ids are PostgreSQL integers). */
+const MAX_ID = 2_147_483_647;
 
 /** A parsed write: column values ready for the records layer, and per-field messages. */
 export interface ParsedWrite {
@@ -44,7 +49,8 @@ function parseValue(field: CompiledField, value: unknown): Parsed {
       return Number.isNaN(time) ? { ok: false, message: 'must be an ISO 8601 datetime with a time zone, such as 2026-11-22T10:40:00Z' } : { ok: true, value: new Date(time) };
     }
     case 'belongs_to':
-      return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? { ok: true, value } : { ok: false, message: 'must be the id of a record (a positive integer)' };
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return { ok: false, message: 'must be the id of a record (a positive integer)' };
+      return value > MAX_ID ? { ok: false, message: 'must exist' } : { ok: true, value };
     default:
       return { ok: false, message: 'is read-only' };
   }
@@ -57,26 +63,31 @@ function isBlank(field: CompiledField, value: unknown): boolean {
 /**
  * Turns the attributes of a write body into column values. Only the fields writable on the
  * view are read (others are ignored, as strong parameters do); a `belongs_to` is read from
- * `<name>_id`. Type mistakes and blank required fields come back as per-field messages.
+ * `<name>_id`. Type mistakes, blank required fields and the field rules (length, range,
+ * format, inclusion) come back as per-field messages.
  */
 export function parseWriteValues(resource: CompiledResource, view: 'new' | 'edit', attributes: Record<string, unknown>): ParsedWrite {
   const values: ColumnValues = {};
-  const errors: ErrorMessages = {};
+  const errors = new RecordErrors();
   for (const field of writableFields(resource, view)) {
     const present = Object.prototype.hasOwnProperty.call(attributes, field.writeKey);
     if (!present) {
-      if (view === 'new' && field.required) (errors[field.name] ??= []).push("can't be blank");
+      if (view === 'new' && field.required) errors.add(field.name, "can't be blank");
       continue;
     }
     const raw = attributes[field.writeKey];
     if (isBlank(field, raw)) {
-      if (field.required) (errors[field.name] ??= []).push("can't be blank");
+      if (field.required) errors.add(field.name, "can't be blank");
       else values[field.column!] = field.type === 'text' ? raw ?? null : null;
       continue;
     }
     const parsed = parseValue(field, raw);
-    if (parsed.ok) values[field.column!] = parsed.value;
-    else (errors[field.name] ??= []).push(parsed.message);
+    if (!parsed.ok) {
+      errors.add(field.name, parsed.message);
+      continue;
+    }
+    values[field.column!] = parsed.value;
+    checkFieldRules(field, parsed.value, errors);
   }
-  return { values, errors };
+  return { values, errors: errors.toJSON() };
 }

@@ -3,6 +3,7 @@ import { fieldViews, hasColumn, isWritableType } from '../fields/field-visibilit
 import { resourceNameFromAssociation, resourceNameFromClassName, resourceNaming, type ResourceNaming } from '../naming/resource-naming.js';
 import type { DefaultOrder, ResourceClass } from './resource.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
+import type { DestroyContext, ValidationContext } from '../validation/validate-in-transaction.js';
 
 /** A field with every default resolved: views, column, association target and keys. */
 export interface CompiledField {
@@ -25,6 +26,12 @@ export interface CompiledField {
   readonly labelColumn: string | undefined;
 }
 
+/** The record hooks a resource class may define. */
+export interface ResourceHooks {
+  readonly validate?: (context: ValidationContext) => void | Promise<void>;
+  readonly beforeDestroy?: (context: DestroyContext) => void | Promise<void>;
+}
+
 /** A resource with its names, table and compiled fields, ready for the records layer and the API. */
 export interface CompiledResource {
   readonly naming: ResourceNaming;
@@ -36,6 +43,8 @@ export interface CompiledResource {
   readonly fields: readonly CompiledField[];
   readonly fieldsByName: ReadonlyMap<string, CompiledField>;
   readonly defaultOrder: DefaultOrder;
+  /** The resource's record hooks, bound to one instance made at boot. */
+  readonly hooks: ResourceHooks;
   /** The fields visible on a view, in declaration order. */
   fieldsOn(view: View): readonly CompiledField[];
 }
@@ -69,7 +78,7 @@ export function compileResources(classes: readonly ResourceClass[]): ReadonlyMap
   const drafts = classes.map((resourceClass) => {
     const name = resourceClass.resourceName ?? resourceNameFromClassName(resourceClass.name);
     const naming = resourceNaming(name);
-    const instance = new (resourceClass as unknown as new () => { fields(): FieldDefinition[] })();
+    const instance = new (resourceClass as unknown as new () => { fields(): FieldDefinition[] } & ResourceHooks)();
     const definitions = instance.fields();
     if (!Array.isArray(definitions)) {
       throw new PanelConfigError(`Resource ${name}: fields() must return an array of field definitions.`);
@@ -81,7 +90,11 @@ export function compileResources(classes: readonly ResourceClass[]): ReadonlyMap
       }
       seen.add(definition.name);
     }
-    return { resourceClass, name, naming, fields: definitions.map((d) => compileField(d, naming)) };
+    const hooks: ResourceHooks = {
+      ...(typeof instance.validate === 'function' ? { validate: instance.validate.bind(instance) } : {}),
+      ...(typeof instance.beforeDestroy === 'function' ? { beforeDestroy: instance.beforeDestroy.bind(instance) } : {}),
+    };
+    return { resourceClass, name, naming, hooks, fields: definitions.map((d) => compileField(d, naming)) };
   });
 
   const byName = new Map(drafts.map((draft) => [draft.name, draft]));
@@ -118,6 +131,7 @@ export function compileResources(classes: readonly ResourceClass[]): ReadonlyMap
       table: draft.resourceClass.table ?? draft.naming.routeKey,
       primaryKey: 'id' as const,
       titleColumn: titleOf(draft),
+      hooks: Object.freeze(draft.hooks),
       fields: Object.freeze(fields),
       fieldsByName: new Map(fields.map((f) => [f.name, f])),
       defaultOrder:

@@ -1,5 +1,6 @@
 import type { FieldDefinition } from '../fields/field-types.js';
 import type { PolicyClass } from '../authorization/policy.js';
+import type { DestroyContext, ValidationContext } from '../validation/validate-in-transaction.js';
 
 /** A column and direction a resource is listed in when the client asks for no order. */
 export interface DefaultOrder {
@@ -34,6 +35,15 @@ export abstract class Resource {
 
   /** The resource's fields, in display order. */
   abstract fields(): FieldDefinition[];
+
+  /**
+   * Record-level validation, run in the write's transaction after the field rules; add
+   * messages to `errors` (a field name or `base`) to refuse the write with 422.
+   */
+  validate?(context: ValidationContext): void | Promise<void>;
+
+  /** Runs in the delete's transaction before the row goes; add to `errors` (usually `base`) to refuse the delete. */
+  beforeDestroy?(context: DestroyContext): void | Promise<void>;
 }
 
 /** A resource class, as passed to the panel. */

@@ -1,4 +1,4 @@
-import { Resource, field } from '@panel/core';
+import { Resource, field, type ValidationContext } from '@panel/core';
 import { BlogPostPolicy } from '../policies/blog-post-policy.js';
 
 /** A blog post, with its author, comments and files. */
@@ -9,17 +9,24 @@ export default class BlogPostResource extends Resource {
   override fields() {
     return [
       field.id(),
-      field.text('title', { required: true }),
+      field.text('title', { required: true, maxLength: 200 }),
       field.text('body', { hideOn: 'index' }),
       field.boolean('published'),
       field.date('published_on'),
-      field.integer('view_count'),
-      field.decimal('rating'),
+      field.integer('view_count', { min: 0 }),
+      field.decimal('rating', { min: 0, max: 5 }),
       field.belongsTo('author', { resource: 'User', label: 'name' }),
       field.hasMany('comments'),
       field.file('cover'),
       field.files('attachments'),
       field.datetime('created_at', { onlyOn: 'show' }),
     ];
+  }
+
+  /** A published post carries its publication date. */
+  override validate({ record, errors }: ValidationContext) {
+    if (record.published === true && (record.published_on === null || record.published_on === undefined)) {
+      errors.add('published_on', "can't be blank when the post is published");
+    }
   }
 }

@@ -7,7 +7,7 @@ export default class CommentResource extends Resource {
   override fields() {
     return [
       field.id(),
-      field.text('body', { required: true }),
+      field.text('body', { required: true, maxLength: 10_000 }),
       field.belongsTo('blog_post', { label: 'title' }),
       field.belongsTo('user'),
     ];

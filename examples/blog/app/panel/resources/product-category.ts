@@ -5,6 +5,6 @@ import { ProductCategoryPolicy } from '../policies/catalogue-policies.js';
 export default class ProductCategoryResource extends Resource {
   static override policy = ProductCategoryPolicy;
   override fields() {
-    return [field.id(), field.text('name', { required: true }), field.hasMany('products')];
+    return [field.id(), field.text('name', { required: true, unique: true, maxLength: 80 }), field.hasMany('products')];
   }
 }

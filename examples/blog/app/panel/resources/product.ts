@@ -7,8 +7,8 @@ export default class ProductResource extends Resource {
   override fields() {
     return [
       field.id(),
-      field.text('name', { required: true }),
-      field.decimal('price'),
+      field.text('name', { required: true, maxLength: 120 }),
+      field.decimal('price', { min: 0 }),
       field.boolean('in_stock'),
       field.date('released_on'),
       field.belongsTo('product_category'),
