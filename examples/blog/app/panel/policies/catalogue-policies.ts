@@ -1,34 +1,13 @@
-import { Policy } from '@panel/core';
-import { isAdmin, type DemoUser } from './demo-user.js';
+import { AdminWritesPolicy } from './admin-writes-policy.js';
 
 /**
  * Products: anyone reads (the products API is public for index and show), admins write. The
  * default scope never touches the user, so the public endpoint's null user is safe.
  */
-export class ProductPolicy extends Policy<DemoUser> {
-  override index() {
-    return true;
-  }
-
-  override show() {
-    return true;
-  }
-
-  override create() {
-    return isAdmin(this.user);
-  }
-
-  override update() {
-    return isAdmin(this.user);
-  }
-
-  override destroy() {
-    return isAdmin(this.user);
-  }
-}
+export class ProductPolicy extends AdminWritesPolicy {}
 
 /** Product categories: every authenticated user reads, admins write. */
-export class ProductCategoryPolicy extends ProductPolicy {
+export class ProductCategoryPolicy extends AdminWritesPolicy {
   override index() {
     return this.user !== null;
   }

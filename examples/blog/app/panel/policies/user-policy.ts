@@ -1,4 +1,5 @@
-import { Policy, PolicyScope } from '@panel/core';
+import { PolicyScope } from '@panel/core';
+import { AdminWritesPolicy } from './admin-writes-policy.js';
 import { isAdmin, type DemoUser } from './demo-user.js';
 
 interface UserRow {
@@ -6,30 +7,14 @@ interface UserRow {
 }
 
 /** Admins see every user, others only themselves; update by an admin or oneself; create and destroy by admins. */
-export class UserPolicy extends Policy<DemoUser, UserRow> {
+export class UserPolicy extends AdminWritesPolicy<UserRow> {
   static override Scope = class extends PolicyScope<DemoUser> {
     override resolve() {
       return isAdmin(this.user) ? this.query : this.query.where('r.id', '=', this.user!.id);
     }
   };
 
-  override index() {
-    return true;
-  }
-
-  override show() {
-    return true;
-  }
-
-  override create() {
-    return isAdmin(this.user);
-  }
-
   override update() {
     return isAdmin(this.user) || this.record?.id === this.user?.id;
-  }
-
-  override destroy() {
-    return isAdmin(this.user);
   }
 }
