@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { registerCommands } from './commands/register-commands.js';
+import { registerGeneratorCommands } from './commands/generator-commands.js';
+import { registerRoutesCommand } from './commands/routes-command.js';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {
@@ -18,10 +19,14 @@ export interface CliIo {
 export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
   let exitCode = 0;
   const program = new Command('panel-api')
-    .description('Generates the Panel API controllers from the resources in app/panel/resources.')
+    .description('Generates the Panel API controllers from the resources in app/panel/resources, checks them, and lists the routes.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
-  registerCommands(program, io, (code) => (exitCode = code));
+  const setExitCode = (code: number) => {
+    exitCode = code;
+  };
+  registerGeneratorCommands(program, io, setExitCode);
+  registerRoutesCommand(program, io, setExitCode);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

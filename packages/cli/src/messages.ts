@@ -11,8 +11,33 @@ export const messages = Object.freeze({
   missingBase: (path: string, version: string) =>
     `Note: ${path} does not exist yet; run \`panel-api generate${version === 'v1' ? '' : ` --version ${version}`}\` to create the BaseResourcesController the controllers extend.`,
   invalidVersion: (version: string) => `--version must be a path segment such as v1 or v2, instead got "${version}".`,
+  bothLanguages: () => '--js and --ts cannot be used together: pick the language of the new controllers.',
   unreadable: (file: string, line: number, reason: string) => `${file}:${line}: ${reason}`,
   unreadableResourceName: () => 'static resourceName must be a string literal, so that panel-api can read it without running the file.',
+  syntaxError: (text: string) => `cannot parse this file: ${text}`,
+  unknownHeritage: (className: string, reason: string) =>
+    `cannot tell whether ${className} is a resource: ${reason}. Fix: extend Resource from @panel/core, or a resource class imported with a relative path.`,
+  resourceAsValue: (name: string) =>
+    `cannot tell whether ${name} is a resource: it is made by an expression, not declared as a class. Fix: declare it as export class ${name === 'the default export' ? 'BookResource' : name} extends Resource { … }.`,
+  anonymousResource: () => 'an anonymous resource class has no name to derive the resource name from. Fix: name the class (export default class BookResource extends Resource), or set static resourceName.',
   sameController: (controllerName: string, first: string, second: string) =>
     `${first} and ${second} both give ${controllerName}. Fix: rename one of the resources, or set static resourceName on one.`,
+
+  missingController: (controllerName: string, path: string, resourceName: string, resourceAt: string) =>
+    `✗ Missing ${controllerName}  ${path} (resource ${resourceName}, ${resourceAt})`,
+  missingBaseController: (path: string) => `✗ Missing BaseResourcesController  ${path}`,
+  orphanedController: (className: string, at: string, resourceName: string, resourcesDir: string) =>
+    `✗ Orphaned ${className}  ${at} serves the resource "${resourceName}", which ${resourcesDir} no longer defines`,
+  duplicateController: (version: string, resourceName: string, first: string, second: string) =>
+    `✗ Two controllers in ${version} serve the resource "${resourceName}": ${first} and ${second}`,
+  checkFailed: (count: number, fixes: readonly string[]) => `${count} problem${count === 1 ? '' : 's'}. Fix: ${fixes.join('; ')}.`,
+  fixMissing: (command: string) => `run \`${command}\` to create the missing files`,
+  fixOrphaned: () => 'delete each orphaned controller, or restore its resource',
+  fixDuplicate: () => 'delete one of the two controllers',
+  checkPassed: (resources: number, controllers: number, versions: readonly string[]) =>
+    `✓ Up to date: ${resources} resource${resources === 1 ? '' : 's'}, ${controllers} controller${controllers === 1 ? '' : 's'} in ${versions.join(', ')}.`,
+
+  noRoutes: (dir: string) => `No routes: ${dir} holds no controllers, so the API answers 404 everywhere. Run \`panel-api generate\` to create them.`,
+  routesHeader: () => ['Method', 'Path', 'Controller#action', 'File'] as const,
+  bootFailed: (message: string) => `Cannot list the routes: ${message}`,
 });

@@ -31,7 +31,7 @@ describe('panel-api reads resources statically, never running them', () => {
   });
 
   it('generates controllers for resources whose imports do not exist (nothing is resolved or installed)', async () => {
-    const root = await appWith({ 'invoice.ts': resource('InvoiceResource').replace('@panel/core', 'not-installed-anywhere') });
+    const root = await appWith({ 'invoice.ts': `import { slugify } from 'not-installed-anywhere';\nimport { money } from './missing-helpers.js';\n\n${resource('InvoiceResource')}` });
     const run = await runPanelApi(['controllers', '--root', root]);
     expect(run.exitCode).toBe(0);
     expect(await listFiles(root, 'app/controllers')).toEqual([`${V1}/invoices-controller.ts`]);

@@ -2,8 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 
-/** The folders searched for templates: the CLI package's own copy, then the monorepo's `templates/`. */
-const TEMPLATE_DIRS = [new URL('../../templates/', import.meta.url), new URL('../../../../templates/', import.meta.url)];
+/** The CLI package's own copy of the templates (made by its build, published with it). */
+const PACKAGE_TEMPLATES = new URL('../../templates/', import.meta.url);
+/** The monorepo's `templates/`, the copy's source. */
+const REPO_TEMPLATES = new URL('../../../../templates/', import.meta.url);
+
+/**
+ * The folders searched for templates. Run from its TypeScript sources (in the monorepo), the CLI
+ * reads the monorepo's `templates/` first, so an edit there needs no build; run from `dist/` (an
+ * installed package), it reads the copy it ships.
+ */
+const TEMPLATE_DIRS = import.meta.url.endsWith('.ts') ? [REPO_TEMPLATES, PACKAGE_TEMPLATES] : [PACKAGE_TEMPLATES, REPO_TEMPLATES];
 
 const cache = new Map<string, Handlebars.TemplateDelegate>();
 
@@ -14,7 +23,7 @@ export function templatesDir(): string {
   return fileURLToPath(dir);
 }
 
-/** Renders a template (`controller.ts.hbs`) with `data`. Output is TypeScript source, so nothing is HTML-escaped. */
+/** Renders a template (`controller.ts.hbs`) with `data`. Output is source code, so nothing is HTML-escaped. */
 export function renderTemplate(name: string, data: Record<string, unknown>): string {
   let template = cache.get(name);
   if (!template) {

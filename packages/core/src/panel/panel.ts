@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { normalizePanelConfig, type PanelConfig, type PanelConfigInput } from '../config/panel-config.js';
 import { compileResources, type CompiledResource } from '../resources/compiled-resource.js';
 import { loadResourceClasses } from '../resources/load-resources.js';
@@ -20,7 +20,7 @@ export interface CreatePanelOptions extends PanelConfigInput {
   resources?: readonly ResourceClass[];
   /** The app root; default `process.cwd()`. Resources are read from `<appRoot>/app/panel/resources` by default. */
   appRoot?: string;
-  /** Where resource classes live when `resources` is not given. */
+  /** Where resource classes live when `resources` is not given; a relative path is taken from `appRoot`. */
   resourcesDir?: string;
   /** Plug-ins, such as `policyAuthorization()`. */
   plugins?: readonly PanelPlugin[];
@@ -65,7 +65,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     throw new PanelConfigError('createPanel: the database option is required. Fix: pass { database: await openDatabase({ url }) }.');
   }
   const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage']);
-  const classes = resources ?? (await loadResourceClasses(resourcesDir ?? join(appRoot, 'app', 'panel', 'resources')));
+  const classes = resources ?? (await loadResourceClasses(resolve(appRoot, resourcesDir ?? join('app', 'panel', 'resources'))));
   const compiled = compileResources(classes);
   const { client, reason } = resolveAuthorization(config, plugins);
   if (storage !== undefined && (typeof storage?.upload !== 'function' || typeof storage.download !== 'function')) {

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import type { CliIo } from '../main.js';
+import { AppConfigError, loadAppConfig } from '../config/app-config.js';
+import { routesAction } from '../actions/routes-action.js';
+
+interface RoutesFlags {
+  root: string;
+  at: string;
+  json?: boolean;
+}
+
+/** Declares `panel-api routes`: the routes the runtime would draw for the app, as a table or JSON. */
+export function registerRoutesCommand(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  program
+    .command('routes')
+    .description('print the routes the API would draw: method, path, controller#action and controller file')
+    .option('--root <dir>', 'the app root (holding app/panel/resources)', process.cwd())
+    .option('--at <path>', 'the mount path passed to mountPanelApi', 'api')
+    .option('--json', 'print the routes as a JSON array')
+    .action(async (flags: RoutesFlags) => {
+      let app;
+      try {
+        app = loadAppConfig({ root: flags.root });
+      } catch (error) {
+        if (!(error instanceof AppConfigError)) throw error;
+        io.err(error.message);
+        return setExitCode(2);
+      }
+      setExitCode(await routesAction({ app, at: flags.at, json: flags.json === true, print: io.out, printError: io.err }));
+    });
+}

@@ -1,0 +1,256 @@
+// The packing test: packs @panel/core, @panel/api and @panel/api-cli as `npm publish` would
+// (`npm pack`, which builds each through its prepack script), installs the tarballs into a fresh
+// app outside the monorepo, and follows docs/getting-started-outside.md there: its files are
+// written from the guide's code blocks, its commands are run, and their output is compared with
+// the guide's. It needs the npm registry (or npm's cache) for the packages' dependencies.
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guideBlocks, guideFiles, outputOf } from './support/guide-blocks.js';
+import { cleanEnv, run, startServer, withoutNpmWarnings, type RunningServer } from './support/processes.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const GUIDE = join(REPO_ROOT, 'docs', 'getting-started-outside.md');
+const PACKAGES = [
+  { name: '@panel/core', dir: 'packages/core' },
+  { name: '@panel/api', dir: 'packages/api' },
+  { name: '@panel/api-cli', dir: 'packages/cli' },
+];
+const BASE = 'app/controllers/panel/api/resources/v1/base-resources-controller.ts';
+const KEY = 'change-me';
+
+interface PackedFile {
+  readonly path: string;
+}
+interface Packed {
+  readonly name: string;
+  readonly filename: string;
+  readonly files: readonly PackedFile[];
+}
+
+async function json(path: string): Promise<Record<string, Record<string, string>>> {
+  return JSON.parse(await readFile(join(REPO_ROOT, path), 'utf8')) as Record<string, Record<string, string>>;
+}
+
+async function writeFiles(root: string, files: Iterable<[string, string]>): Promise<void> {
+  for (const [path, code] of files) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), code);
+  }
+}
+
+/** `GET`/`POST` on a running server with the guide's API key (or none). */
+async function request(server: RunningServer, path: string, options: { key?: string; body?: unknown } = {}): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = {};
+  if (options.key) headers.authorization = `ApiKey ${options.key}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${server.url}${path}`, { method: options.body === undefined ? 'GET' : 'POST', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  return { status: response.status, body: await response.json() };
+}
+
+/** The guide's JSON answers, less the values that differ on every run. */
+function withoutTimestamps(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'created_at' ? '<timestamp>' : v));
+}
+
+/** The plain JavaScript app of the guide's "Without TypeScript" section. */
+const PLAIN_APP: Record<string, string> = {
+  'app/panel/resources/book.js': `import { Resource, field } from '@panel/core';\n\nexport default class BookResource extends Resource {\n  fields() {\n    return [field.id(), field.text('title', { required: true })];\n  }\n}\n`,
+  'src/server.js': `import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { createPanel, openDatabase, runMigrations } from '@panel/core';
+import { mountPanelApi } from '@panel/api';
+
+const appRoot = fileURLToPath(new URL('..', import.meta.url));
+const database = await openDatabase();
+await runMigrations(database, {
+  '0001-create-books': {
+    async up(db) {
+      await db.schema.createTable('books').addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity()).addColumn('title', 'text', (c) => c.notNull()).execute();
+    },
+  },
+});
+const panel = await createPanel({ database, appRoot });
+const app = Fastify();
+await app.register(mountPanelApi, { panel });
+const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: '127.0.0.1' });
+console.log(\`Shop API on \${address}\`);
+`,
+};
+
+const PLAIN_BASE = `import { AuthenticationError, ResourcesController } from '@panel/api';
+
+export class BaseResourcesController extends ResourcesController {
+  async setupAuthentication() {
+    if (this.request.headers.authorization !== \`ApiKey \${process.env.SHOP_API_KEY}\`) throw new AuthenticationError();
+  }
+}
+`;
+
+// Each step spawns npm, tsx or a server on PGlite (3-5 s to start on an idle machine): generous
+// timeouts, so that a loaded CI machine running the other test files beside it does not fail it.
+describe('the packed packages, installed into a new app outside the monorepo (docs/getting-started-outside.md)', { timeout: 120_000 }, () => {
+  let work: string;
+  let app: string;
+  let packed: Packed[];
+  const blocks = guideBlocks('');
+  const servers: RunningServer[] = [];
+  const npx = (args: string[], cwd = app, extra: Record<string, string> = {}) => run('npx', args, { cwd, env: cleanEnv(extra) });
+  const serve = async (command: string, args: string[], cwd = app, extra: Record<string, string> = {}) => {
+    const server = await startServer(command, args, { cwd, env: cleanEnv({ PORT: '0', ...extra }) });
+    servers.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    blocks.push(...guideBlocks(await readFile(GUIDE, 'utf8')));
+    work = await mkdtemp(join(tmpdir(), 'panel-api-packing-'));
+    const tarballs = join(work, 'tarballs');
+    await mkdir(tarballs);
+    packed = [];
+    for (const { dir } of PACKAGES) {
+      const pack = await run('npm', ['pack', '--json', '--pack-destination', tarballs], { cwd: join(REPO_ROOT, dir) });
+      if (pack.exitCode !== 0) throw new Error(`npm pack in ${dir} failed:\n${pack.stderr}`);
+      packed.push(...(JSON.parse(pack.stdout) as Packed[]));
+    }
+
+    const root = await json('package.json');
+    const core = await json('packages/core/package.json');
+    const api = await json('packages/api/package.json');
+    const tarball = (name: string) => `file:${join(tarballs, packed.find((p) => p.name === name)!.filename)}`;
+    app = join(work, 'shop');
+    await mkdir(app);
+    const manifest = {
+      name: 'shop',
+      private: true,
+      type: 'module',
+      dependencies: { '@panel/core': tarball('@panel/core'), '@panel/api': tarball('@panel/api'), fastify: api.dependencies!.fastify, kysely: core.dependencies!.kysely },
+      devDependencies: {
+        '@panel/api-cli': tarball('@panel/api-cli'),
+        tsx: root.devDependencies!.tsx,
+        typescript: root.devDependencies!.typescript,
+        '@types/node': root.devDependencies!['@types/node'],
+      },
+    };
+    await writeFile(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app });
+    if (install.exitCode !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('packs the built files with their types, the CLI its bin and templates, and no TypeScript sources', () => {
+    const paths = (name: string) => packed.find((p) => p.name === name)!.files.map((f) => f.path);
+    for (const { name } of PACKAGES) {
+      expect(paths(name), name).toContain('dist/index.js');
+      expect(paths(name), name).toContain('dist/index.d.ts');
+      expect(paths(name), name).toContain('package.json');
+      expect(paths(name).filter((path) => path.startsWith('src/') || path.includes('.test.')), name).toEqual([]);
+    }
+    expect(paths('@panel/api-cli')).toEqual(expect.arrayContaining(['bin/panel-api.js', 'templates/controller.ts.hbs', 'templates/controller.js.hbs', 'templates/base-resources-controller.ts.hbs', 'templates/base-resources-controller.js.hbs']));
+  });
+
+  it('installs a CLI that runs from dist/ with plain node: no sources, no TypeScript runtime in its bin', async () => {
+    const cli = join(app, 'node_modules', '@panel', 'api-cli');
+    expect(existsSync(join(cli, 'src'))).toBe(false);
+    expect(await readdir(join(cli, 'templates'))).toContain('controller.ts.hbs');
+    const help = await run(process.execPath, [join(cli, 'bin', 'panel-api.js'), '--help'], { cwd: app });
+    expect(help.stdout).toContain('routes [options]');
+    expect(help.exitCode).toBe(0);
+  });
+
+  it('"npx panel-api generate --check" fails before generating; generate prints what the guide shows; --check then passes', async () => {
+    const files = guideFiles(blocks);
+    await writeFiles(app, [...files].filter(([path]) => path !== BASE));
+    await writeFile(join(app, 'tsconfig.json'), blocks.find((block) => block.lang === 'json' && block.code.includes('"compilerOptions"'))!.code);
+
+    const before = await npx(['panel-api', 'generate', '--check']);
+    expect(before.exitCode).toBe(1);
+    expect(withoutNpmWarnings(before.stderr)).toContain('✗ Missing BooksController  app/controllers/panel/api/resources/v1/books-controller.ts');
+
+    const generate = await npx(['panel-api', 'generate']);
+    expect(generate.stdout).toBe(outputOf(blocks, 'npx panel-api generate').code);
+    expect(generate.exitCode).toBe(0);
+
+    const after = await npx(['panel-api', 'generate', '--check']);
+    expect(after.stdout).toBe('✓ Up to date: 2 resources, 2 controllers in v1.\n');
+    expect(after.exitCode).toBe(0);
+  });
+
+  it('boots with tsx as the guide does and answers 401 {"error":"Unauthorized"} until setupAuthentication is overridden', async () => {
+    const server = await serve(join(app, 'node_modules', '.bin', 'tsx'), ['src/server.ts'], app, { SHOP_API_KEY: KEY });
+    expect(server.output()).toMatch(/^Shop API on http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(await request(server, '/api/resources/v1/books', { key: KEY })).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+    await server.stop();
+  });
+
+  it('answers 200 with the guide\'s records once the base controller overrides setupAuthentication, and generate leaves the edit alone', async () => {
+    const edited = guideFiles(blocks).get(BASE)!;
+    await writeFile(join(app, BASE), edited);
+    const regenerate = await npx(['panel-api', 'generate']);
+    expect(regenerate.stdout).toContain(`• Skipped BaseResourcesController  ${BASE} (exists; --force overwrites)`);
+    expect(await readFile(join(app, BASE), 'utf8')).toBe(edited);
+
+    const server = await serve(join(app, 'node_modules', '.bin', 'tsx'), ['src/server.ts'], app, { SHOP_API_KEY: KEY });
+    expect((await request(server, '/api/resources/v1/books')).status).toBe(401);
+    expect((await request(server, '/api/resources/v1/books', { key: 'wrong' })).status).toBe(401);
+    const [author, book, list] = blocks.filter((block) => block.lang === 'json' && !block.code.includes('compilerOptions')).map((block) => JSON.parse(block.code) as unknown);
+    const createdAuthor = await request(server, '/api/resources/v1/authors', { key: KEY, body: { author: { name: 'Ursula K. Le Guin' } } });
+    expect(createdAuthor).toEqual({ status: 201, body: author });
+    const createdBook = await request(server, '/api/resources/v1/books', { key: KEY, body: { book: { title: 'The Dispossessed', pages: 387, author_id: 1 } } });
+    expect(createdBook.status).toBe(201);
+    expect(withoutTimestamps(createdBook.body)).toEqual(withoutTimestamps(book));
+    const listed = await request(server, '/api/resources/v1/books', { key: KEY });
+    expect(listed.status).toBe(200);
+    expect(withoutTimestamps(listed.body)).toEqual(withoutTimestamps(list));
+    await server.stop();
+  });
+
+  it('"npx panel-api routes" prints the lines the guide shows', async () => {
+    const routes = await npx(['panel-api', 'routes']);
+    expect(routes.exitCode).toBe(0);
+    const shown = outputOf(blocks, 'npx panel-api routes').code.trimEnd().split('\n');
+    expect(routes.stdout.split('\n').slice(0, shown.length)).toEqual(shown);
+    expect(routes.stdout.trimEnd().split('\n')).toHaveLength(1 + 2 * 6);
+  });
+
+  it('builds with tsc against the published types and runs the compiled app with plain node (the production section)', async () => {
+    const build = await npx(['tsc', '-p', 'tsconfig.json']);
+    expect(build.stdout).toBe('');
+    expect(build.exitCode).toBe(0);
+    const server = await serve(process.execPath, ['dist/src/server.js'], app, { SHOP_API_KEY: KEY });
+    expect((await request(server, '/api/resources/v1/books', { key: KEY })).status).toBe(200);
+    expect((await request(server, '/api/resources/v1/books')).status).toBe(401);
+    await server.stop();
+  });
+
+  it('serves a plain JavaScript app with plain node: generate writes .js controllers for .js resources', async () => {
+    // Inside the installed app's folder, so that its node_modules resolve.
+    const plain = join(app, 'plain');
+    await writeFiles(plain, Object.entries(PLAIN_APP));
+    const generate = await npx(['panel-api', 'generate', '--root', plain]);
+    expect(generate.stdout).toBe(
+      [
+        '✓ Created BooksController  app/controllers/panel/api/resources/v1/books-controller.js',
+        '✓ Created BaseResourcesController  app/controllers/panel/api/resources/v1/base-resources-controller.js',
+        '',
+      ].join('\n'),
+    );
+    const closed = await serve(process.execPath, ['src/server.js'], plain);
+    expect((await request(closed, '/api/resources/v1/books', { key: KEY })).status).toBe(401);
+    await closed.stop();
+    await writeFile(join(plain, 'app/controllers/panel/api/resources/v1/base-resources-controller.js'), PLAIN_BASE);
+    const open = await serve(process.execPath, ['src/server.js'], plain, { SHOP_API_KEY: KEY });
+    expect(await request(open, '/api/resources/v1/books', { key: KEY })).toEqual({
+      status: 200,
+      body: { records: [], pagination: { page: 1, per_page: 24, total_pages: 1, total_count: 0, has_next_page: false, has_prev_page: false } },
+    });
+    await open.stop();
+  });
+});

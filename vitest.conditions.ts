@@ -1,0 +1,13 @@
+/**
+ * The export conditions the test runs resolve packages with: `@panel/source` first, so that
+ * `@panel/core`, `@panel/api` and `@panel/api-cli` resolve to their TypeScript sources (no build
+ * step in development), then Vite's defaults for Node (`module`, `node`, `development|production`).
+ * Every package's vitest.config.ts spreads `sourceConditions` into its config.
+ */
+export const PANEL_SOURCE_CONDITIONS = ['@panel/source', 'module', 'node', 'development|production'];
+
+/** The `resolve` and `ssr.resolve` settings that apply `PANEL_SOURCE_CONDITIONS`. */
+export const sourceConditions = {
+  resolve: { conditions: PANEL_SOURCE_CONDITIONS },
+  ssr: { resolve: { conditions: PANEL_SOURCE_CONDITIONS, externalConditions: ['@panel/source'] } },
+};
