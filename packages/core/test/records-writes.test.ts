@@ -9,8 +9,9 @@ async function seed({ db }: Library): Promise<void> {
 }
 
 /**
- * A `books` resource whose show view labels its author from a table that does not exist: the
- * write itself succeeds, then reading the record back fails inside the same transaction.
+ * A `books` resource whose show view labels its author from a table that does not exist:
+ * reading the record back fails inside the write's transaction (the write and its read-back
+ * are one statement, so the statement fails as a whole).
  */
 class BrokenBookResource extends Resource {
   static override resourceName = 'Book';
@@ -57,18 +58,38 @@ describeOnEachDatabase('writing records', (library) => {
     expect((created.created_at as Date).toISOString()).toBe('2026-11-22T10:40:10.397Z');
   });
 
-  it('runs a create in one transaction: begin, insert, read back, commit', async () => {
-    const { statements } = await countQueries(library().database, () => records().create({ resource: resource('Author'), view: 'show', values: { name: 'Mary' } }));
+  it('runs a create in one transaction: begin, the insert that reads the record back in the same statement, commit', async () => {
+    const { result, statements } = await countQueries(library().database, () => records().create({ resource: resource('Author'), view: 'show', values: { name: 'Mary' } }));
     expect(statements[0]).toBe('begin');
-    expect(statements[1]).toMatch(/^insert into "authors"/);
+    expect(statements[1]).toMatch(/^with "written" as \(insert into "authors" .* returning \*\) select "r"\.\*, /);
     expect(statements.at(-1)).toBe('commit');
-    expect(statements).toHaveLength(4);
+    expect(statements).toHaveLength(3);
+    expect(result).toMatchObject({ name: 'Mary', __has_many__books: 0, __has_one__biography: null });
   });
 
-  it('runs an update in one transaction: begin, find through the scope, update, read back, commit', async () => {
+  it('runs an update in one transaction: begin, find through the scope, the update that reads the record back, commit', async () => {
     const [id] = await insertRows(library().db, 'authors', [{ name: 'Nnedi' }]);
-    const { statements } = await countQueries(library().database, () => records().update({ resource: resource('Author'), view: 'show', id: id!, values: { handle: '@nnedi' } }));
+    const { result, statements } = await countQueries(library().database, () => records().update({ resource: resource('Author'), view: 'show', id: id!, values: { handle: '@nnedi' } }));
+    expect(statements.map((s) => s.split(' ')[0])).toEqual(['begin', 'select', 'with', 'commit']);
+    expect(statements[2]).toMatch(/^with "written" as \(update "authors" set "handle" = \$1 where "id" = \$2 returning \*\) select/);
+    expect(result).toMatchObject({ id, name: 'Nnedi', handle: '@nnedi' });
+  });
+
+  it('reads a record back in a second statement when an association of the view reads its own table', async () => {
+    class ChapterResource extends Resource {
+      static override table = 'books';
+      fields() {
+        return [field.id(), field.text('title'), field.belongsTo('sequel', { resource: 'Chapter', foreignKey: 'editor_id' })];
+      }
+    }
+    const registry = compileResources([ChapterResource]);
+    const own = new RecordsRepository(library().db, registry);
+    const [first] = await insertRows(library().db, 'books', [{ title: 'One' }]);
+    const { result, statements } = await countQueries(library().database, () =>
+      own.update({ resource: registry.get('Chapter')!, view: 'show', id: first!, values: { title: 'One, revised' } }),
+    );
     expect(statements.map((s) => s.split(' ')[0])).toEqual(['begin', 'select', 'update', 'select', 'commit']);
+    expect(result).toMatchObject({ id: first, title: 'One, revised' });
   });
 
   it('runs a destroy in one transaction: begin, find through the scope, delete, commit', async () => {
@@ -77,15 +98,16 @@ describeOnEachDatabase('writing records', (library) => {
     expect(statements.map((s) => s.split(' ')[0])).toEqual(['begin', 'select', 'delete', 'commit']);
   });
 
-  it('rolls a create back when reading the new record fails after the insert: the failure leaves no row', async () => {
+  it('rolls a create back when reading the new record fails: the failure leaves no row', async () => {
     const before = await countRows(library().db, 'books');
     const { records: brokenRecords, book } = broken();
     const { statements, result: error } = await countQueries(library().database, () =>
       brokenRecords.create({ resource: book, view: 'show', values: { title: 'Ghost written' } }).then(() => undefined, (e: unknown) => e),
     );
-    // 42P01 undefined_table: the insert ran, the read-back failed.
+    // 42P01 undefined_table: the statement that inserts and reads back failed.
     expect(error).toMatchObject({ code: '42P01' });
-    expect(statements.slice(0, 2).map((s) => s.split(' ').slice(0, 2).join(' '))).toEqual(['begin', 'insert into']);
+    expect(statements[0]).toBe('begin');
+    expect(statements[1]).toMatch(/^with "written" as \(insert into "books"/);
     expect(statements.at(-1)).toBe('rollback');
     expect(await countRows(library().db, 'books')).toBe(before);
   });

@@ -11,7 +11,7 @@ import {
   type View,
   type PolicyAction,
 } from '@panel/core';
-import { NotAuthorizedError } from '@panel/core';
+import { NotAuthorizedError, RecordInvalidError } from '@panel/core';
 import { AuthenticationError } from '../errors/api-errors.js';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { sortRequest } from '../params/sort-params.js';
@@ -268,16 +268,22 @@ export class ResourcesController {
     }
   }
 
-  /** PATCH or PUT /<route_key>/:id: updates the edit view's fields sent; answers the record on the show view. */
+  /**
+   * PATCH or PUT /<route_key>/:id: updates the edit view's fields sent; answers the record on
+   * the show view. The record is found through the scope and authorized inside the update's
+   * transaction (then the values are checked), so it is read once.
+   */
   async update(): Promise<unknown> {
     const id = this.recordId();
     const attributes = recordParams(this.resource, this.request.body);
-    const scope = this.policyScope();
-    await this.authorize('update', await this.panel.records.find({ resource: this.resource, view: 'show', id, scope }));
     const { values, errors } = parseWriteValues(this.resource, 'edit', attributes);
-    if (Object.keys(errors).length > 0) return this.updateFailAction(errors);
+    const beforeWrite = async ({ record }: { record: RecordRow }) => {
+      await this.authorize('update', record);
+      // The policy answers first: a refused user never learns what is wrong with the values.
+      if (Object.keys(errors).length > 0) throw new RecordInvalidError(errors);
+    };
     try {
-      return await this.updateSuccessAction(await this.panel.records.update({ resource: this.resource, view: 'show', id, values, scope }));
+      return await this.updateSuccessAction(await this.panel.records.update({ resource: this.resource, view: 'show', id, values, scope: this.policyScope(), beforeWrite }));
     } catch (error) {
       if (isPanelError(error, 'PANEL_ERR_RECORD_INVALID')) return this.updateFailAction((error as unknown as { errors: ErrorMessages }).errors);
       throw error;

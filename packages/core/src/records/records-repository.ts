@@ -1,9 +1,16 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { InsertQueryBuilder, Kysely, Transaction, UpdateQueryBuilder } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-resource.js';
 import type { View } from '../fields/field-types.js';
-import { RecordNotFoundError } from '../errors/panel-errors.js';
-import { ROW_ALIAS, selectRecords, type ScopeFunction } from './record-select.js';
+import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.js';
+import { validateInTransaction } from '../validation/validate-in-transaction.js';
+import { RecordErrors } from '../validation/record-errors.js';
+import { ROW_ALIAS, associationKey, selectRecords, type RecordsQuery, type ScopeFunction } from './record-select.js';
+import { StatementBatcher, statementKey } from './statement-batcher.js';
 import { constraintViolation } from './constraint-errors.js';
+import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
+import { hasFileFields, isFileField, resolveAttachedFiles } from '../attachments/attachment-select.js';
+import { attachmentUrl } from '../attachments/attachment-url.js';
+import type { PanelAttachments } from '../attachments/attachments-service.js';
 
 /** A row as the records layer returns it: columns, plus association values under `__<type>__<name>`. */
 export type RecordRow = Record<string, unknown>;
@@ -25,22 +32,46 @@ export type ColumnValues = Record<string, unknown>;
 
 const identity: ScopeFunction = (query) => query;
 
+/** The name of the written row in a write that reads itself back (`with written as (…)`). */
+const WRITTEN = 'written';
+
+/** An insert or update with `returning *`, as `#writeAndRead` takes it. */
+type WriteReturningAll = InsertQueryBuilder<any, any, any> | UpdateQueryBuilder<any, any, any, any>;
+
+/** Whether an association of the view reads the resource's own table (then a write cannot read itself back in one statement). */
+function readsOwnTable(resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>): boolean {
+  return resource.fieldsOn(view).some((field) => field.target !== undefined && registry.get(field.target)?.table === resource.table);
+}
+
 /**
  * The records layer: reads and writes a resource's table through Kysely. An index page costs
- * two statements (the page with its association values, and the count), whatever the page
- * size and the number of association fields. Writes run in one transaction and turn
- * constraint violations into `RecordInvalidError`.
+ * two statements run in parallel (the page with its association values, through a deferred
+ * join, and the count), whatever the page size, its depth and the number of association
+ * fields. Writes run in one transaction, read the record back in the statement that writes
+ * it, and turn constraint violations into `RecordInvalidError`.
  */
 export class RecordsRepository {
   readonly #db: Kysely<any>;
   readonly #registry: ReadonlyMap<string, CompiledResource>;
+  readonly #attachments: PanelAttachments | undefined;
+  readonly #counts = new StatementBatcher();
 
-  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>) {
+  /**
+   * `options.attachments` (what `createPanel` passes) makes the URLs of file values and
+   * removes a record's attachments when it is deleted; without it, URLs are under `/panel`
+   * and a delete leaves attachments alone.
+   */
+  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments } = {}) {
     this.#db = db;
     this.#registry = registry;
+    this.#attachments = options.attachments;
   }
 
-  /** One page of records, visible through `scope`, with the view's association values. */
+  /**
+   * One page of records, visible through `scope`, with the view's association values. The
+   * count is shared with identical counts requested while it waits to start (never with one
+   * already running), so that concurrent pages of the same list count once.
+   */
   async list(input: {
     resource: CompiledResource;
     view: View;
@@ -52,66 +83,136 @@ export class RecordsRepository {
     const { resource, view, page, perPage } = input;
     const scope = input.scope ?? identity;
     const order = input.sort ?? resource.defaultOrder;
-    let pageQuery = scope(selectRecords(this.#db, resource, view, this.#registry)).orderBy(`${ROW_ALIAS}.${order.column}`, order.direction);
-    if (order.column !== resource.primaryKey) pageQuery = pageQuery.orderBy(`${ROW_ALIAS}.${resource.primaryKey}`, order.direction);
+    const from = pageOfRecords(this.#db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
+    const pageQuery = selectRecords(this.#db, resource, view, this.#registry, 'view', from).orderBy(`${PAGE_ALIAS}.position`);
     // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
     const countQuery = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy().select((eb) => eb.fn.countAll<number>().as('count'));
-    const [rows, count] = await Promise.all([
-      pageQuery.limit(perPage).offset((page - 1) * perPage).execute(),
-      countQuery.executeTakeFirstOrThrow(),
-    ]);
-    return { rows: rows as RecordRow[], totalCount: Number((count as { count: number }).count) };
+    const [rows, count] = await Promise.all([pageQuery.execute(), this.#count(countQuery)]);
+    this.#resolveFiles(rows as RecordRow[], resource, view);
+    return { rows: rows as RecordRow[], totalCount: count };
   }
 
-  /** The record with that id visible through `scope`, or `RecordNotFoundError`. */
+  /** The record with that id visible through `scope` (every column, and the view's associations), or `RecordNotFoundError`. */
   async find(input: { resource: CompiledResource; view: View; id: number; scope?: ScopeFunction | undefined }, db: Kysely<any> = this.#db): Promise<RecordRow> {
     const { resource, view, id } = input;
     const scope = input.scope ?? identity;
-    const row = await scope(selectRecords(db, resource, view, this.#registry))
+    const row = await scope(selectRecords(db, resource, view, this.#registry, 'all'))
       .where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id)
       .executeTakeFirst();
     if (!row) throw new RecordNotFoundError(resource.name, id);
+    this.#resolveFiles([row as RecordRow], resource, view);
     return row as RecordRow;
   }
 
-  /** Inserts a record and returns it on `view`, in one transaction. */
+  /**
+   * Inserts a record and returns it on `view`, in one transaction that first runs the checks
+   * needing the database (uniqueness, `belongs_to` targets, the resource's `validate`).
+   */
   async create(input: { resource: CompiledResource; view: View; values: ColumnValues }): Promise<RecordRow> {
     const { resource, view, values } = input;
-    return this.#write(resource, 'write', async (trx) => {
+    return this.#write(resource, 'write', values, async (trx) => {
+      await this.#validate(trx, resource, values, undefined);
       const insert = trx.insertInto(resource.table);
-      const { id } = await (Object.keys(values).length === 0 ? insert.defaultValues() : insert.values(values))
-        .returning(resource.primaryKey)
-        .executeTakeFirstOrThrow();
-      return this.find({ resource, view, id: id as number }, trx);
+      return this.#writeAndRead(trx, resource, view, (Object.keys(values).length === 0 ? insert.defaultValues() : insert.values(values)).returningAll());
     });
   }
 
-  /** Updates a record visible through `scope` and returns it on `view`, in one transaction. */
-  async update(input: { resource: CompiledResource; view: View; id: number; values: ColumnValues; scope?: ScopeFunction | undefined }): Promise<RecordRow> {
-    const { resource, view, id, values, scope } = input;
-    return this.#write(resource, 'write', async (trx) => {
-      await this.find({ resource, view: 'edit', id, scope }, trx);
-      if (Object.keys(values).length > 0) {
-        await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
-      }
-      return this.find({ resource, view, id }, trx);
+  /**
+   * Updates a record visible through `scope` and returns it on `view`, in one transaction with
+   * the same checks as `create`. `beforeWrite` runs in the transaction with the record as it is
+   * before the update (every column, found through the scope), ahead of the checks and the
+   * write; it may throw to refuse the update (nothing has been written then). The API's update
+   * authorizes there, so that the record is read once rather than once more before the
+   * transaction.
+   */
+  async update(input: {
+    resource: CompiledResource;
+    view: View;
+    id: number;
+    values: ColumnValues;
+    scope?: ScopeFunction | undefined;
+    beforeWrite?: ((context: { record: RecordRow }) => void | Promise<void>) | undefined;
+  }): Promise<RecordRow> {
+    const { resource, view, id, values, scope, beforeWrite } = input;
+    return this.#write(resource, 'write', values, async (trx) => {
+      const existing = await this.find({ resource, view: 'edit', id, scope }, trx);
+      if (beforeWrite) await beforeWrite({ record: existing });
+      await this.#validate(trx, resource, values, existing);
+      if (Object.keys(values).length === 0) return this.find({ resource, view, id }, trx);
+      return this.#writeAndRead(trx, resource, view, trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).returningAll(), id);
     });
   }
 
-  /** Deletes a record visible through `scope`, in one transaction. */
+  /**
+   * Deletes a record visible through `scope`, in one transaction; the resource's
+   * `beforeDestroy` may refuse it. The record's attachments go in the same transaction; their
+   * bytes are purged from storage after it commits, never before.
+   */
   async destroy(input: { resource: CompiledResource; id: number; scope?: ScopeFunction | undefined }): Promise<void> {
     const { resource, id, scope } = input;
-    await this.#write(resource, 'delete', async (trx) => {
-      await this.find({ resource, view: 'show', id, scope }, trx);
+    const attachments = hasFileFields(resource) ? this.#attachments : undefined;
+    let purge: string[] = [];
+    await this.#write(resource, 'delete', {}, async (trx) => {
+      const record = await this.find({ resource, view: 'show', id, scope }, trx);
+      if (resource.hooks.beforeDestroy) {
+        const errors = new RecordErrors();
+        await resource.hooks.beforeDestroy({ record, errors, db: trx });
+        if (errors.has()) throw new RecordInvalidError(errors.toJSON());
+      }
+      if (attachments) purge = await attachments.detachRecord(trx, resource, id);
       await trx.deleteFrom(resource.table).where(resource.primaryKey, '=', id).execute();
     });
+    if (attachments) await attachments.purge(purge);
   }
 
-  async #write<T>(resource: CompiledResource, operation: 'write' | 'delete', work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+  /**
+   * Runs a count, shared with the identical counts (same SQL and parameters: same table,
+   * same scope) that other requests ask for before it starts; see `StatementBatcher`.
+   */
+  async #count(query: RecordsQuery): Promise<number> {
+    const compiled = query.compile();
+    const key = statementKey(compiled.sql, compiled.parameters);
+    const execute = () => this.#db.executeQuery(compiled);
+    const { rows } = await (key === undefined ? execute() : this.#counts.run(key, execute));
+    return Number((rows[0] as { count: number }).count);
+  }
+
+  /**
+   * Runs an insert or update that returns the row, and reads the row back on `view` (every
+   * column and the view's association values) in the same statement:
+   * `with written as (<write> returning *) select … from written as r`. The association
+   * subqueries see the tables as they were before the statement, which is what they are
+   * for every other table; a resource with an association to its own table (a post's parent
+   * post) could read its own row from before the write, so it reads back in a second statement.
+   */
+  async #writeAndRead(trx: Transaction<any>, resource: CompiledResource, view: View, write: WriteReturningAll, id?: number): Promise<RecordRow> {
+    const ownTable = readsOwnTable(resource, view, this.#registry);
+    const row = ownTable
+      ? ((await write.executeTakeFirst()) as RecordRow | undefined)
+      : await selectRecords(trx, resource, view, this.#registry, 'all', trx.with(WRITTEN, () => write).selectFrom(`${WRITTEN} as ${ROW_ALIAS}`)).executeTakeFirst();
+    // An update finds nothing when the row was deleted since it was read.
+    if (!row) throw new RecordNotFoundError(resource.name, id);
+    if (ownTable) return this.find({ resource, view, id: (row as RecordRow)[resource.primaryKey] as number }, trx);
+    this.#resolveFiles([row as RecordRow], resource, view);
+    return row as RecordRow;
+  }
+
+  #resolveFiles(rows: RecordRow[], resource: CompiledResource, view: View): void {
+    const fields = resource.fieldsOn(view).filter(isFileField).map((field) => ({ field, key: associationKey(field) }));
+    const attachments = this.#attachments;
+    resolveAttachedFiles(rows, fields, (blob) => (attachments ? attachments.url(blob) : attachmentUrl('/panel', blob)));
+  }
+
+  async #validate(trx: Transaction<any>, resource: CompiledResource, changes: ColumnValues, existing: RecordRow | undefined): Promise<void> {
+    const errors = await validateInTransaction({ trx, resource, registry: this.#registry, changes, existing });
+    if (errors.has()) throw new RecordInvalidError(errors.toJSON());
+  }
+
+  async #write<T>(resource: CompiledResource, operation: 'write' | 'delete', changes: ColumnValues, work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
     try {
       return await this.#db.transaction().execute(work);
     } catch (error) {
-      throw constraintViolation(error, resource, operation) ?? error;
+      throw constraintViolation(error, resource, operation, changes) ?? error;
     }
   }
 }

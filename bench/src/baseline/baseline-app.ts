@@ -1,0 +1,106 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { BaselineTables } from './baseline-database.js';
+import { SORTABLE, findPost, findUser, insertPost, listPosts, loadExtras, updatePost, userExists, type BaselineUser, type FullPostRow } from './blog-post-queries.js';
+import { indexJson, paginationJson, showJson } from './blog-post-json.js';
+import { parsePostInput } from './blog-post-input.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    benchUser?: BaselineUser;
+  }
+}
+
+const KEYS: ReadonlyMap<string, number> = new Map([
+  ['demo-admin-key', 1],
+  ['demo-reader-key', 2],
+]);
+
+const PATH = '/api/resources/v1/blog_posts';
+const PER_PAGE = 24;
+const MAX_PER_PAGE = 100;
+
+function positiveInteger(raw: unknown, fallback: number): number | undefined {
+  if (raw === undefined) return fallback;
+  return typeof raw === 'string' && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 1_000_000_000 ? Number(raw) : undefined;
+}
+
+const recordId = (raw: string): number | undefined => (/^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : undefined);
+
+async function showBody(db: Kysely<BaselineTables>, row: FullPostRow) {
+  return { record: showJson(row, await loadExtras(db, [row])) };
+}
+
+/**
+ * The baseline: the blog posts endpoints written by hand with Fastify and Kysely, answering
+ * the same requests as the demo's API with the same JSON. This is what a good developer
+ * writes first: the API key checked and its user loaded per request, the page and its count
+ * in parallel, then the authors, comment counts and files of the page in parallel.
+ */
+export function baselineApp(db: Kysely<BaselineTables>): FastifyInstance {
+  const app = Fastify({ logger: false });
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = /^ApiKey (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const userId = key === undefined ? undefined : KEYS.get(key);
+    const user = userId === undefined ? undefined : await findUser(db, userId);
+    if (!user) return reply.code(401).send({ error: 'Unauthorized' });
+    request.benchUser = user;
+  });
+
+  app.get(PATH, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const page = positiveInteger(query.page, 1);
+    const perPage = positiveInteger(query.per_page, PER_PAGE);
+    const sortBy = query.sort_by ?? 'created_at';
+    const direction = query.sort_direction ?? (query.sort_by === undefined ? 'desc' : 'asc');
+    if (page === undefined || perPage === undefined) return reply.code(400).send({ error: 'page and per_page must be positive integers' });
+    if ((sortBy !== 'created_at' && !SORTABLE.has(sortBy as string)) || (direction !== 'asc' && direction !== 'desc')) {
+      return reply.code(400).send({ error: 'bad sort' });
+    }
+    const { rows, total, extras } = await listPosts(db, {
+      user: request.benchUser!,
+      page,
+      perPage: Math.min(perPage, MAX_PER_PAGE),
+      sortBy: sortBy as string,
+      direction,
+    });
+    return { records: rows.map((row) => indexJson(row, extras)), pagination: paginationJson(page, Math.min(perPage, MAX_PER_PAGE), total) };
+  });
+
+  app.get(`${PATH}/:id`, async (request, reply) => {
+    const id = recordId((request.params as { id: string }).id);
+    const row = id === undefined ? undefined : await findPost(db, request.benchUser!, id);
+    if (!row) return reply.code(404).send({ error: 'Not Found' });
+    return showBody(db, row);
+  });
+
+  app.post(PATH, async (request, reply) => {
+    const attributes = (request.body as { blog_post?: Record<string, unknown> } | undefined)?.blog_post;
+    if (typeof attributes !== 'object' || attributes === null) return reply.code(400).send({ error: 'blog_post is missing' });
+    const { values, errors } = parsePostInput(attributes, true);
+    if (values.published === true && !values.published_on) (errors.published_on ??= []).push("can't be blank when the post is published");
+    if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) (errors.author ??= []).push('must exist');
+    if (Object.keys(errors).length > 0) return reply.code(422).send({ errors, message: 'Failed to create Blog post' });
+    return reply.code(201).send(await showBody(db, await insertPost(db, values)));
+  });
+
+  app.patch(`${PATH}/:id`, async (request, reply) => {
+    const user = request.benchUser!;
+    const id = recordId((request.params as { id: string }).id);
+    const existing = id === undefined ? undefined : await findPost(db, user, id);
+    if (!existing) return reply.code(404).send({ error: 'Not Found' });
+    if (!user.admin && existing.author_id !== user.id) return reply.code(403).send({ error: 'Forbidden' });
+    const attributes = (request.body as { blog_post?: Record<string, unknown> } | undefined)?.blog_post;
+    if (typeof attributes !== 'object' || attributes === null) return reply.code(400).send({ error: 'blog_post is missing' });
+    const { values, errors } = parsePostInput(attributes, false);
+    const merged = { ...existing, ...values };
+    if (merged.published === true && !merged.published_on) (errors.published_on ??= []).push("can't be blank when the post is published");
+    if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) (errors.author ??= []).push('must exist');
+    if (Object.keys(errors).length > 0) return reply.code(422).send({ errors, message: 'Failed to update Blog post' });
+    const row = Object.keys(values).length === 0 ? existing : await updatePost(db, existing.id, values);
+    return showBody(db, row);
+  });
+
+  return app;
+}

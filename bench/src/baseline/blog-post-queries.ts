@@ -1,0 +1,114 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { BaselineTables } from './baseline-database.js';
+
+/** A blog post row on the index (no body, no created_at). */
+export type PostRow = Pick<Selectable<BaselineTables['blog_posts']>, 'id' | 'title' | 'published' | 'published_on' | 'view_count' | 'rating' | 'author_id'>;
+/** A full blog post row, for show and the write answers. */
+export type FullPostRow = Selectable<BaselineTables['blog_posts']>;
+/** One attached file of a post. */
+export interface FileRow {
+  record_id: number;
+  name: string;
+  position: number;
+  key: string;
+  filename: string;
+  content_type: string;
+  byte_size: number;
+}
+
+/** What the posts of a page or a record need beside their columns: author names, comment counts and files. */
+export interface PostExtras {
+  readonly authorNames: ReadonlyMap<number, string>;
+  readonly commentCounts: ReadonlyMap<number, number>;
+  readonly files: readonly FileRow[];
+}
+
+/** The user a request acts for: admins see every post, others published posts and their own. */
+export interface BaselineUser {
+  readonly id: number;
+  readonly name: string;
+  readonly admin: boolean;
+}
+
+const INDEX_COLUMNS = ['id', 'title', 'published', 'published_on', 'view_count', 'rating', 'author_id'] as const;
+
+/** Columns an index may be sorted by (the sortable fields of the index view). */
+export const SORTABLE = new Set(['id', 'title', 'published', 'published_on', 'view_count', 'rating']);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function visibleTo<Q extends { where: (...args: any[]) => Q }>(query: Q, user: BaselineUser): Q {
+  if (user.admin) return query;
+  return query.where((eb: any) => eb.or([eb('published', '=', true), eb('author_id', '=', user.id)]));
+}
+
+/** The user with that id, or undefined. */
+export function findUser(db: Kysely<BaselineTables>, id: number): Promise<BaselineUser | undefined> {
+  return db.selectFrom('users').select(['id', 'name', 'admin']).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * One page and the total, then the page's author names, comment counts and files: the page
+ * query and the count in parallel, then the three batched look-ups in parallel (two round trips).
+ */
+export async function listPosts(
+  db: Kysely<BaselineTables>,
+  input: { user: BaselineUser; page: number; perPage: number; sortBy: string; direction: 'asc' | 'desc' },
+): Promise<{ rows: PostRow[]; total: number; extras: PostExtras }> {
+  const { user, page, perPage, sortBy, direction } = input;
+  let pageQuery = visibleTo(db.selectFrom('blog_posts').select(INDEX_COLUMNS), user).orderBy(sortBy as 'id', direction);
+  if (sortBy !== 'id') pageQuery = pageQuery.orderBy('id', direction);
+  const countQuery = visibleTo(db.selectFrom('blog_posts').select((eb) => eb.fn.countAll<number>().as('count')), user);
+  const [rows, count] = await Promise.all([pageQuery.limit(perPage).offset((page - 1) * perPage).execute(), countQuery.executeTakeFirstOrThrow()]);
+  return { rows, total: Number(count.count), extras: await loadExtras(db, rows) };
+}
+
+/** The author names, comment counts and files of some posts, in three queries run in parallel. */
+export async function loadExtras(db: Kysely<BaselineTables>, rows: readonly PostRow[]): Promise<PostExtras> {
+  const ids = rows.map((row) => row.id);
+  const authorIds = [...new Set(rows.map((row) => row.author_id).filter((id): id is number => id !== null))];
+  if (ids.length === 0) return { authorNames: new Map(), commentCounts: new Map(), files: [] };
+  const [authors, counts, files] = await Promise.all([
+    authorIds.length === 0 ? [] : db.selectFrom('users').select(['id', 'name']).where('id', 'in', authorIds).execute(),
+    db
+      .selectFrom('comments')
+      .select((eb) => ['blog_post_id', eb.fn.countAll<number>().as('count')])
+      .where('blog_post_id', 'in', ids)
+      .groupBy('blog_post_id')
+      .execute(),
+    db
+      .selectFrom('panel_attachments as a')
+      .innerJoin('panel_blobs as b', 'b.id', 'a.blob_id')
+      .select(['a.record_id', 'a.name', 'a.position', 'b.key', 'b.filename', 'b.content_type', 'b.byte_size'])
+      .where('a.record_type', '=', 'BlogPost')
+      .where('a.name', 'in', ['cover', 'attachments'])
+      .where('a.record_id', 'in', ids)
+      .orderBy('a.position')
+      .orderBy('a.id')
+      .execute(),
+  ]);
+  return {
+    authorNames: new Map(authors.map((author) => [author.id, author.name])),
+    commentCounts: new Map(counts.map((count) => [count.blog_post_id, Number(count.count)])),
+    files,
+  };
+}
+
+/** The post with that id if the user may see it. */
+export function findPost(db: Kysely<BaselineTables>, user: BaselineUser, id: number): Promise<FullPostRow | undefined> {
+  return visibleTo(db.selectFrom('blog_posts').selectAll(), user).where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether a user with that id exists. */
+export async function userExists(db: Kysely<BaselineTables>, id: number): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** Inserts a post and returns the stored row. */
+export function insertPost(db: Kysely<BaselineTables>, values: Partial<FullPostRow>): Promise<FullPostRow> {
+  return db.insertInto('blog_posts').values(values as FullPostRow).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Updates a post and returns the stored row. */
+export function updatePost(db: Kysely<BaselineTables>, id: number, values: Partial<FullPostRow>): Promise<FullPostRow> {
+  return db.updateTable('blog_posts').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+
+/** What one `npm run bench` run does. */
+export interface BenchOptions {
+  readonly url: string;
+  readonly schema: string;
+  /** Serving processes per server: 1, or the number of cores with `--cluster`. */
+  readonly workers: number;
+  readonly connections: number;
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+  /** Each endpoint's time is split into this many rounds, alternating which server goes first, so that both see the same background noise. */
+  readonly rounds: number;
+  /** Endpoint names to run (all when empty). */
+  readonly only: readonly string[];
+  /** Print `EXPLAIN (ANALYZE, BUFFERS)` of the index statements of both servers. */
+  readonly explain: boolean;
+}
+
+/** The usage line printed for `--help`. */
+export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--schema NAME]
+  DATABASE_URL  the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the data set goes to schema panel_bench`;
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number, instead got "${raw}".`);
+  return value;
+}
+
+/** Reads the command line (after `npm run bench --`). */
+export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEnv, cores: number): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      cluster: { type: 'boolean', default: false },
+      workers: { type: 'string' },
+      connections: { type: 'string' },
+      seconds: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      only: { type: 'string' },
+      explain: { type: 'boolean', default: false },
+      schema: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  const schema = values.schema ?? 'panel_bench';
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`--schema must be a lower-case identifier, instead got "${schema}".`);
+  return {
+    url: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+    schema,
+    workers: values.cluster ? positive('workers', values.workers, cores) : 1,
+    connections: positive('connections', values.connections, 10),
+    seconds: positive('seconds', values.seconds, 9),
+    warmupSeconds: positive('warmup', values.warmup, 1),
+    rounds: Math.max(1, positive('rounds', values.rounds, 3)),
+    only: values.only ? values.only.split(',').map((name) => name.trim()) : [],
+    explain: values.explain,
+  };
+}

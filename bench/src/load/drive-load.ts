@@ -1,0 +1,52 @@
+import autocannon from 'autocannon';
+import { AUTHORIZATION, type Endpoint } from './endpoints.js';
+
+/** How hard and how long each server is driven. */
+export interface LoadSettings {
+  readonly connections: number;
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+}
+
+/** The figures of one server on one endpoint. */
+export interface LoadFigures {
+  readonly requests: number;
+  /** How long the timed run lasted, seconds. */
+  readonly seconds: number;
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  /** Connection errors, timeouts and answers that are not 2xx. */
+  readonly errors: number;
+}
+
+/**
+ * Drives one endpoint of a server with autocannon: a warm-up, then the timed run, every
+ * connection taking the next request of the endpoint's sequence.
+ */
+export async function driveLoad(origin: string, endpoint: Endpoint, settings: LoadSettings): Promise<LoadFigures> {
+  let n = 0;
+  const result = await autocannon({
+    url: origin,
+    connections: settings.connections,
+    duration: settings.seconds,
+    headers: { authorization: AUTHORIZATION, 'content-type': 'application/json' },
+    ...(settings.warmupSeconds > 0 ? { warmup: { connections: settings.connections, duration: settings.warmupSeconds } } : {}),
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = endpoint.request(n++);
+          return { ...request, method: next.method, path: next.path, ...(next.body === undefined ? {} : { body: next.body }) };
+        },
+      },
+    ],
+  } as autocannon.Options);
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    requestsPerSecond: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}

@@ -1,0 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCH_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const OUT = join(BENCH_ROOT, 'dist');
+
+/** The packages the compiled servers import by name, and where their compiled sources are. */
+const PACKAGES: readonly { name: string; dir: string; manifest: Record<string, unknown> }[] = [
+  { name: '@panel/core', dir: 'packages/core', manifest: { type: 'module', exports: { '.': './src/index.js' } } },
+  { name: '@panel/api', dir: 'packages/api', manifest: { type: 'module', exports: { '.': './src/index.js' } } },
+  { name: '@panel/example-blog', dir: 'examples/blog', manifest: { type: 'module' } },
+];
+
+/**
+ * Compiles the servers (the bench's code, the demo app, and `@panel/core` and `@panel/api`
+ * from their current sources) to JavaScript under `bench/dist/`, with a `node_modules` there
+ * naming the compiled packages; returns the compiled `serve.js`. The server processes then run
+ * on plain `node`, as a deployment would: a TypeScript loader alone adds some 80 MB to a
+ * process and would hide the runtime's own memory.
+ */
+export function compileServers(): string {
+  rmSync(OUT, { recursive: true, force: true });
+  const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', join(BENCH_ROOT, 'tsconfig.servers.json')], { stdio: 'inherit' });
+  writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
+  for (const { name, dir, manifest } of PACKAGES) {
+    writeFileSync(join(OUT, dir, 'package.json'), `${JSON.stringify({ name, ...manifest })}\n`);
+    const link = join(OUT, 'node_modules', name);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(OUT, dir), link, 'dir');
+  }
+  return join(OUT, 'bench', 'src', 'servers', 'serve.js');
+}
