@@ -1,3 +1,5 @@
+import { defineProject } from 'vitest/config';
+
 /**
  * The export conditions the test runs resolve packages with: `@panel/source` first, so that
  * `@panel/core`, `@panel/api` and `@panel/api-cli` resolve to their TypeScript sources (no build
@@ -11,3 +13,13 @@ export const sourceConditions = {
   resolve: { conditions: PANEL_SOURCE_CONDITIONS },
   ssr: { resolve: { conditions: PANEL_SOURCE_CONDITIONS, externalConditions: ['@panel/source'] } },
 };
+
+/** The vitest project every package and example shares: sources through `@panel/source`, tests beside the code and under test/. */
+export const packageTestProject = defineProject({
+  ...sourceConditions,
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
