@@ -10,15 +10,19 @@ import { ResourcesController } from '@panel/api';
  * policies should see, for example:
  *
  * ```ts
+ * private user: User | undefined;
+ *
  * override async setupAuthentication(): Promise<void> {
  *   const token = /^Bearer (.+)$/.exec(this.request.headers.authorization ?? '')?.[1];
  *   this.user = token ? await findUserByToken(token) : undefined;
  *   if (!this.user) throw new AuthenticationError();
  * }
  *
- * override async currentUser(): Promise<unknown> {
- *   return this.user;
+ * override async currentUser(): Promise<User | null> {
+ *   return this.user ?? null;
  * }
  * ```
+ *
+ * (`User` and `findUserByToken` are your app's; `AuthenticationError` comes from `@panel/api`.)
  */
 export class BaseResourcesController extends ResourcesController {}
