@@ -10,7 +10,7 @@ export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, 
 export { openDatabase, type PanelDatabase, type OpenDatabaseOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
 export { ROW_ALIAS, associationKey, type RecordsQuery, type ScopeFunction } from './records/record-select.js';
-export { parseWriteValues, type ParsedWrite } from './records/write-values.js';
+export { parseWriteValues, MAX_RECORD_ID, type ParsedWrite } from './records/write-values.js';
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
 export { runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';

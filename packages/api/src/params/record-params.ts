@@ -1,4 +1,4 @@
-import type { CompiledResource } from '@panel/core';
+import { MAX_RECORD_ID, type CompiledResource } from '@panel/core';
 import { BadRequestError } from '../errors/api-errors.js';
 
 /**
@@ -14,11 +14,9 @@ export function recordParams(resource: CompiledResource, body: unknown): Record<
   return attributes as Record<string, unknown>;
 }
 
-const MAX_ID = 2_147_483_647;
-
 /** The `:id` path parameter as a record id, or undefined when it cannot name a record (then 404). */
 export function recordId(raw: unknown): number | undefined {
   if (typeof raw !== 'string' || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
   const id = Number(raw);
-  return id <= MAX_ID ? id : undefined;
+  return id <= MAX_RECORD_ID ? id : undefined;
 }

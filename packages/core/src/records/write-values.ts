@@ -4,8 +4,8 @@ import type { ColumnValues } from './records-repository.js';
 import { RecordErrors } from '../validation/record-errors.js';
 import { checkFieldRules } from '../validation/field-rules.js';
 
-/** The largest id a `belongs_to` can point at (ids are PostgreSQL integers). */
-const MAX_ID = 2_147_483_647;
+/** The largest record id: ids are PostgreSQL `integer`s, so a larger one can name no record. */
+export const MAX_RECORD_ID = 2_147_483_647;
 
 /** A parsed write: column values ready for the records layer, and per-field messages. */
 export interface ParsedWrite {
@@ -50,7 +50,7 @@ function parseValue(field: CompiledField, value: unknown): Parsed {
     }
     case 'belongs_to':
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return { ok: false, message: 'must be the id of a record (a positive integer)' };
-      return value > MAX_ID ? { ok: false, message: 'must exist' } : { ok: true, value };
+      return value > MAX_RECORD_ID ? { ok: false, message: 'must exist' } : { ok: true, value };
     default:
       return { ok: false, message: 'is read-only' };
   }
