@@ -1,17 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { secretsEqual } from '@panel/core';
 import { AuthenticationError, ResourcesController } from '@panel/api';
 import { demoKeys } from '../../../../../../src/demo-keys.js';
 import type { DemoUser } from '../../../../../panel/policies/demo-user.js';
 
-
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
 /** The id of the user whose key matches, compared in constant time (every key is checked). */
 function userIdForKey(presented: string): number | undefined {
-  const presentedDigest = digest(presented);
   let found: number | undefined;
   for (const [key, userId] of demoKeys()) {
-    if (timingSafeEqual(presentedDigest, digest(key))) found = userId;
+    if (secretsEqual(presented, key)) found = userId;
   }
   return found;
 }
