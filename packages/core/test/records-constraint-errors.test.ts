@@ -87,8 +87,8 @@ describeOnEachDatabase('constraint violations as RecordInvalidError', (library) 
     expect(await refusedWithoutChange(() => create('Review', { book_id: 1, stars: 6 }))).toEqual({ stars: ['is invalid'] });
   });
 
-  // Known bug, see the report: the check constraint is matched by the prefix <table>_<column>_,
-  // so shelves_size_limit_check is put on "size" (declared first), not on "size_limit".
+  // The check constraint is matched by the prefix <table>_<column>_: shelves_size_limit_check
+  // must land on "size_limit", not on "size" (declared first, and a prefix of it).
   it('maps a check violation to the field whose column the constraint names, not to a field whose name prefixes it', async () => {
     expect(await refusedWithoutChange(() => create('Shelf', { size: 'big', size_limit: 0 }))).toEqual({ size_limit: ['is invalid'] });
   });

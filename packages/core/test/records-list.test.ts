@@ -99,8 +99,8 @@ describeOnEachDatabase('RecordsRepository.list', (library) => {
     expect(page).toEqual({ rows: [], totalCount: 0 });
   });
 
-  // Known bug, see the report: the count query reuses the scope, so an `order by` in the scope
-  // becomes `select count(*) … order by r.title`, which PostgreSQL refuses (42803).
+  // The count query reuses the scope; an `order by` in the scope must not become
+  // `select count(*) … order by r.title`, which PostgreSQL refuses (42803).
   it('counts the records of a scope that orders its query', async () => {
     const page = await list('Book', { perPage: 2, scope: (query) => query.where('r.published', '=', true).orderBy('r.title') });
     expect(page.totalCount).toBe(9);

@@ -14,7 +14,7 @@ export interface ParsedWrite {
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 function isCalendarDate(value: string): boolean {
   const match = DATE.exec(value);
