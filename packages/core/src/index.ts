@@ -1,5 +1,9 @@
-export { field } from './fields/field-builders.js';
-export { VIEWS, type View, type FieldType, type FieldDefinition, type FieldOptions, type BelongsToOptions, type HasAssociationOptions } from './fields/field-types.js';
+export { field, defineField } from './fields/field-builders.js';
+export { VIEWS, type View, type FieldType, type BuiltinFieldType, type FieldDefinition, type FieldOptions, type BelongsToOptions, type HasAssociationOptions, type NumberFieldOptions } from './fields/field-types.js';
+export { defineFieldType } from './fields/define-field-type.js';
+export { BUILTIN_FIELD_TYPES, builtinFieldTypes, fieldTypeRegistry, type FieldTypeRegistry } from './fields/field-type-registry.js';
+export { associationKey } from './fields/association-key.js';
+export type { FieldTypeModule, FieldValue, FieldLayout, FieldSelectInput, FieldCheckInput, FieldLoadContext, ParsedValue, JsonSchema } from './resources/compiled-types.js';
 export { fieldViews, hasColumn, isWritableType } from './fields/field-visibility.js';
 export { Resource, isResourceClass, type ResourceClass, type DefaultOrder } from './resources/resource.js';
 export { compileResources, writableFields, type CompiledField, type CompiledResource } from './resources/compiled-resource.js';
@@ -9,7 +13,7 @@ export { normalizePanelConfig, type PanelConfig, type PanelConfigInput, type Lic
 export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, isPanelError, type PanelErrorCode, type ErrorMessages } from './errors/panel-errors.js';
 export { openDatabase, type PanelDatabase, type OpenDatabaseOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
-export { ROW_ALIAS, associationKey, type RecordsQuery, type ScopeFunction } from './records/record-select.js';
+export { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './records/record-select.js';
 export { parseWriteValues, MAX_RECORD_ID, type ParsedWrite } from './records/write-values.js';
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';

@@ -1,4 +1,4 @@
-import type { RecordsQuery } from '../records/record-select.js';
+import type { RecordsQuery } from '../records/records-query.js';
 
 /**
  * A policy's Scope: `resolve()` returns the query narrowed to the records the user may see.

@@ -6,6 +6,18 @@ import type {
   HasAssociationOptions,
 } from './field-types.js';
 
+/**
+ * A field definition of any type, built-in or an app's own (registered with
+ * `createPanel({ fieldTypes })`): what the `field` helpers build.
+ *
+ * @example
+ * defineField('rating', 'stars', { required: true })
+ */
+export function defineField(type: FieldType, name: string, options: object = {}): FieldDefinition {
+  if (typeof type !== 'string' || type === '') throw new TypeError(`defineField: the type must be a field type name such as "text", instead got ${JSON.stringify(type)}.`);
+  return define(type, name, options);
+}
+
 function define(type: FieldType, name: string, options: object = {}): FieldDefinition {
   if (typeof name !== 'string' || !/^[a-z_][a-z0-9_]*$/i.test(name)) {
     throw new TypeError(

@@ -4,8 +4,8 @@ export type View = 'index' | 'show' | 'new' | 'edit';
 /** Every view, in the order the panel shows them. */
 export const VIEWS: readonly View[] = Object.freeze(['index', 'show', 'new', 'edit']);
 
-/** The field types of the spec. */
-export type FieldType =
+/** The built-in field types. */
+export type BuiltinFieldType =
   | 'id'
   | 'text'
   | 'number'
@@ -18,7 +18,26 @@ export type FieldType =
   | 'file'
   | 'files';
 
-import type { FieldRules } from '../validation/field-rules.js';
+/** A field type name: a built-in one, or one an app registers with `createPanel({ fieldTypes })`. */
+export type FieldType = BuiltinFieldType | (string & {});
+
+/** Validation rules a field may declare beside `required`. */
+export interface FieldRules {
+  /** Longest text, in characters: "is too long (maximum is N characters)". */
+  maxLength?: number;
+  /** Shortest text, in characters: "is too short (minimum is N characters)". */
+  minLength?: number;
+  /** Smallest number: "must be greater than or equal to N". */
+  min?: number;
+  /** Largest number: "must be less than or equal to N". */
+  max?: number;
+  /** A pattern a text must match: "is invalid". */
+  format?: RegExp;
+  /** The values allowed: "is not included in the list". */
+  in?: readonly (string | number | boolean)[];
+  /** No other record may have the same value: "has already been taken" (checked in the write's transaction, and by a unique index). */
+  unique?: boolean;
+}
 
 /** Options every field accepts, with the validation rules of `FieldRules`. */
 export interface FieldOptions extends FieldRules {
@@ -64,5 +83,6 @@ export interface HasAssociationOptions extends FieldOptions {
 export interface FieldDefinition {
   readonly name: string;
   readonly type: FieldType;
-  readonly options: Readonly<FieldOptions & NumberFieldOptions & BelongsToOptions & HasAssociationOptions>;
+  /** The options as declared; an app's own field type may take options of its own. */
+  readonly options: Readonly<FieldOptions & NumberFieldOptions & BelongsToOptions & HasAssociationOptions & { readonly [option: string]: unknown }>;
 }

@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import { normalizePanelConfig, type PanelConfig, type PanelConfigInput } from '../config/panel-config.js';
 import { compileResources, type CompiledResource } from '../resources/compiled-resource.js';
+import { fieldTypeRegistry, type FieldTypeRegistry } from '../fields/field-type-registry.js';
+import type { FieldTypeModule } from '../resources/compiled-types.js';
 import { loadResourceClasses } from '../resources/load-resources.js';
 import type { ResourceClass } from '../resources/resource.js';
 import type { PanelDatabase } from '../database/panel-database.js';
@@ -26,6 +28,8 @@ export interface CreatePanelOptions extends PanelConfigInput {
   plugins?: readonly PanelPlugin[];
   /** Where attachment bytes live; default `diskStorage({ root: '<appRoot>/storage' })`. */
   storage?: StorageService;
+  /** The app's own field types (made with `defineFieldType`), beside the built-in ones. */
+  fieldTypes?: readonly FieldTypeModule[];
 }
 
 /** A running panel: its config, resources, database and records layer. Two panels in one process do not share state. */
@@ -37,6 +41,8 @@ export interface Panel {
   /** Files attached to records: `attach`, `detach`, the blobs, the storage service. */
   readonly attachments: PanelAttachments;
   readonly resources: ReadonlyMap<string, CompiledResource>;
+  /** The field types this panel knows: the built-in ones and the app's own. */
+  readonly fieldTypes: FieldTypeRegistry;
   /**
    * The authorization client in force, or null when policies do not apply (then queries are
    * unscoped and every action is allowed). It is in force only when all four hold: an
@@ -60,13 +66,14 @@ export interface Panel {
  * const panel = await createPanel({ database: await openDatabase(), perPage: 24 });
  */
 export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
-  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], storage, ...configInput } = options;
+  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], storage, fieldTypes: appFieldTypes, ...configInput } = options;
   if (!database || typeof database.db?.selectFrom !== 'function') {
     throw new PanelConfigError('createPanel: the database option is required. Fix: pass { database: await openDatabase({ url }) }.');
   }
-  const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage']);
+  const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage', 'fieldTypes']);
+  const fieldTypes = fieldTypeRegistry(appFieldTypes);
   const classes = resources ?? (await loadResourceClasses(resolve(appRoot, resourcesDir ?? join('app', 'panel', 'resources'))));
-  const compiled = compileResources(classes);
+  const compiled = compileResources(classes, fieldTypes);
   const { client, reason } = resolveAuthorization(config, plugins);
   if (storage !== undefined && (typeof storage?.upload !== 'function' || typeof storage.download !== 'function')) {
     throw new PanelConfigError('createPanel: storage must be a storage service such as diskStorage({ root }) or s3Storage({ … }).');
@@ -83,6 +90,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     records: new RecordsRepository(database.db, compiled, { attachments }),
     attachments,
     resources: compiled,
+    fieldTypes,
     resource(name: string) {
       const resource = compiled.get(name);
       if (!resource) {

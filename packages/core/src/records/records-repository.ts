@@ -1,19 +1,20 @@
 import type { InsertQueryBuilder, Kysely, Transaction, UpdateQueryBuilder } from 'kysely';
-import type { CompiledResource } from '../resources/compiled-resource.js';
+import type { CompiledResource } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.js';
 import { validateInTransaction } from '../validation/validate-in-transaction.js';
 import { RecordErrors } from '../validation/record-errors.js';
-import { ROW_ALIAS, associationKey, selectRecords, type RecordsQuery, type ScopeFunction } from './record-select.js';
+import { ROW_ALIAS, loadSelectedValues, selectRecords } from './record-select.js';
+import type { RecordsQuery, ScopeFunction } from './records-query.js';
+import type { ColumnValues, RecordRow } from './record-row.js';
 import { StatementBatcher, statementKey } from './statement-batcher.js';
 import { constraintViolation } from './constraint-errors.js';
 import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
-import { hasFileFields, isFileField, resolveAttachedFiles } from '../attachments/attachment-select.js';
+import { hasFileFields } from '../attachments/attachment-select.js';
 import { attachmentUrl } from '../attachments/attachment-url.js';
 import type { PanelAttachments } from '../attachments/attachments-service.js';
 
-/** A row as the records layer returns it: columns, plus association values under `__<type>__<name>`. */
-export type RecordRow = Record<string, unknown>;
+export type { ColumnValues, RecordRow } from './record-row.js';
 
 /** A column to sort an index by, already checked against the resource's sortable fields. */
 export interface RecordsSort {
@@ -26,9 +27,6 @@ export interface RecordsPage {
   readonly rows: RecordRow[];
   readonly totalCount: number;
 }
-
-/** Column → value, already parsed and validated. */
-export type ColumnValues = Record<string, unknown>;
 
 const identity: ScopeFunction = (query) => query;
 
@@ -198,9 +196,8 @@ export class RecordsRepository {
   }
 
   #resolveFiles(rows: RecordRow[], resource: CompiledResource, view: View): void {
-    const fields = resource.fieldsOn(view).filter(isFileField).map((field) => ({ field, key: associationKey(field) }));
     const attachments = this.#attachments;
-    resolveAttachedFiles(rows, fields, (blob) => (attachments ? attachments.url(blob) : attachmentUrl('/panel', blob)));
+    loadSelectedValues(rows, resource, view, { fileUrl: (blob) => (attachments ? attachments.url(blob) : attachmentUrl('/panel', blob)) });
   }
 
   async #validate(trx: Transaction<any>, resource: CompiledResource, changes: ColumnValues, existing: RecordRow | undefined): Promise<void> {

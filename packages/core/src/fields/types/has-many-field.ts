@@ -1,0 +1,25 @@
+import { defineFieldType } from '../define-field-type.js';
+import { associationKey } from '../association-key.js';
+import { resourceNameFromAssociation } from '../../naming/resource-naming.js';
+
+/** The other side of a foreign key: answered as `{ count }`, counted by a correlated subquery; read-only. */
+export const hasManyField = defineFieldType({
+  name: 'has_many',
+  builder: 'field.hasMany',
+  defaultViews: ['index', 'show'],
+  storage: 'none',
+  writable: false,
+  sortable: false,
+  compile: ({ name, options }, owner) => ({
+    target: options.resource ?? resourceNameFromAssociation(name),
+    foreignKey: options.foreignKey ?? `${owner.singularKey}_id`,
+  }),
+  select: ({ eb, resource, field, registry, rowAlias, as }) =>
+    eb
+      .selectFrom(`${registry.get(field.target!)!.table} as t`)
+      .select((inner) => inner.fn.countAll<number>().as('count'))
+      .whereRef(`t.${field.foreignKey}`, '=', `${rowAlias}.${resource.primaryKey}`)
+      .as(as),
+  serialize: ({ field, row }) => ({ count: Number(row[associationKey(field)] ?? 0) }),
+  schema: (_field, direction) => (direction === 'read' ? { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] } : undefined),
+});

@@ -1,0 +1,33 @@
+import { defineFieldType } from '../define-field-type.js';
+import { associationKey } from '../association-key.js';
+import { resourceNameFromAssociation } from '../../naming/resource-naming.js';
+import { nullable } from './column-value.js';
+
+/** The other side of a unique foreign key: answered as `{ id }` (the first by id) or null; read-only. */
+export const hasOneField = defineFieldType({
+  name: 'has_one',
+  builder: 'field.hasOne',
+  defaultViews: ['index', 'show'],
+  storage: 'none',
+  writable: false,
+  sortable: false,
+  compile: ({ name, options }, owner) => ({
+    target: options.resource ?? resourceNameFromAssociation(name),
+    foreignKey: options.foreignKey ?? `${owner.singularKey}_id`,
+  }),
+  select: ({ eb, resource, field, registry, rowAlias, as }) => {
+    const target = registry.get(field.target!)!;
+    return eb
+      .selectFrom(`${target.table} as t`)
+      .select(`t.${target.primaryKey}`)
+      .whereRef(`t.${field.foreignKey}`, '=', `${rowAlias}.${resource.primaryKey}`)
+      .orderBy(`t.${target.primaryKey}`)
+      .limit(1)
+      .as(as);
+  },
+  serialize: ({ field, row }) => {
+    const id = row[associationKey(field)];
+    return id === null || id === undefined ? null : { id };
+  },
+  schema: (_field, direction) => (direction === 'read' ? nullable('object', { properties: { id: { type: 'integer' } }, required: ['id'] }) : undefined),
+});

@@ -1,0 +1,13 @@
+import { defineFieldType } from '../define-field-type.js';
+
+/** The primary key: shown on index and show, never written, sortable. */
+export const idField = defineFieldType({
+  name: 'id',
+  builder: 'field.id',
+  defaultViews: ['index', 'show'],
+  storage: 'column',
+  writable: false,
+  sortable: true,
+  serialize: ({ field, row }) => row[field.column!] ?? null,
+  schema: (_field, direction) => (direction === 'read' ? { type: 'integer' } : undefined),
+});
