@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createPanel, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, type MountPanelApiOptions } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
+import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-columns.js';
 import { seed } from '../db/seed.js';
 import { seedFiles } from '../db/seed-files.js';
 import { randomBytes } from 'node:crypto';
@@ -13,7 +14,7 @@ import { panelPages } from './panel-pages.js';
 export const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The demo's migrations, by name. */
-export const migrations = { '0001-create-tables': createTables };
+export const migrations = { '0001-create-tables': createTables, '0002-add-field-type-columns': addFieldTypeColumns };
 
 /** What the demo app is built from. */
 export interface BuildDemoAppOptions {

@@ -4,6 +4,10 @@ import type {
   FieldOptions,
   FieldType,
   HasAssociationOptions,
+  HasAndBelongsToManyOptions,
+  JsonFieldOptions,
+  SelectFieldOptions,
+  TagsFieldOptions,
 } from './field-types.js';
 
 /**
@@ -66,4 +70,20 @@ export const field = Object.freeze({
   file: (name: string, options: FieldOptions = {}) => define('file', name, options),
   /** Several attached files, serialized as an array of file objects. */
   files: (name: string, options: FieldOptions = {}) => define('files', name, options),
+  /** A value from `options` (strings or `{ value, label }`), stored as text. */
+  select: (name: string, options: SelectFieldOptions) => define('select', name, options),
+  /** Long text; hidden on index by default. */
+  textarea: (name: string, options: FieldOptions = {}) => define('textarea', name, options),
+  /** Markdown source; hidden on index by default. */
+  markdown: (name: string, options: FieldOptions = {}) => define('markdown', name, options),
+  /** A write-only password, stored as a scrypt digest in `<name>_digest`; never serialized. */
+  password: (name: string, options: FieldOptions = {}) => define('password', name, options),
+  /** An array of strings in a `text[]` column. */
+  tags: (name: string, options: TagsFieldOptions = {}) => define('tags', name, options),
+  /** An object of string values in a `jsonb` column. */
+  keyValue: (name: string, options: JsonFieldOptions = {}) => define('key_value', name, options),
+  /** Any JSON object in a `jsonb` column. */
+  json: (name: string, options: JsonFieldOptions = {}) => define('json', name, options),
+  /** Many-to-many through a join table, serialized as `{ count }`. */
+  hasAndBelongsToMany: (name: string, options: HasAndBelongsToManyOptions = {}) => define('has_and_belongs_to_many', name, options),
 });

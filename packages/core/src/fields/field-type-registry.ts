@@ -11,6 +11,14 @@ import { hasOneField } from './types/has-one-field.js';
 import { idField } from './types/id-field.js';
 import { numberField } from './types/number-field.js';
 import { textField } from './types/text-field.js';
+import { selectField } from './types/select-field.js';
+import { textareaField } from './types/textarea-field.js';
+import { markdownField } from './types/markdown-field.js';
+import { passwordField } from './types/password-field.js';
+import { tagsField } from './types/tags-field.js';
+import { keyValueField } from './types/key-value-field.js';
+import { jsonField } from './types/json-field.js';
+import { hasAndBelongsToManyField } from './types/has-and-belongs-to-many-field.js';
 
 /** The field types every panel knows. A new built-in type is one module and one line here. */
 export const BUILTIN_FIELD_TYPES: readonly FieldTypeModule[] = Object.freeze([
@@ -25,6 +33,14 @@ export const BUILTIN_FIELD_TYPES: readonly FieldTypeModule[] = Object.freeze([
   hasOneField,
   fileField,
   filesField,
+  selectField,
+  textareaField,
+  markdownField,
+  passwordField,
+  tagsField,
+  keyValueField,
+  jsonField,
+  hasAndBelongsToManyField,
 ]);
 
 /** Field type modules by type name. */

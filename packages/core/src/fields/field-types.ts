@@ -16,7 +16,15 @@ export type BuiltinFieldType =
   | 'has_many'
   | 'has_one'
   | 'file'
-  | 'files';
+  | 'files'
+  | 'select'
+  | 'textarea'
+  | 'markdown'
+  | 'password'
+  | 'tags'
+  | 'key_value'
+  | 'json'
+  | 'has_and_belongs_to_many';
 
 /** A field type name: a built-in one, or one an app registers with `createPanel({ fieldTypes })`. */
 export type FieldType = BuiltinFieldType | (string & {});
@@ -77,6 +85,36 @@ export interface HasAssociationOptions extends FieldOptions {
   resource?: string;
   /** The foreign key column on the target table; defaults to `<this resource's singular key>_id`. */
   foreignKey?: string;
+}
+
+/** Options of a `select` field. */
+export interface SelectFieldOptions extends FieldOptions {
+  /** The values allowed: strings, or `{ value, label }` where the label is what a form shows. */
+  options: readonly (string | { readonly value: string; readonly label: string })[];
+}
+
+/** Options of a `tags` field. */
+export interface TagsFieldOptions extends FieldOptions {
+  /** The most tags a value holds; default 100. (`maxLength` is the longest tag; default 100.) */
+  maxTags?: number;
+}
+
+/** Options of a `key_value` or `json` field. */
+export interface JsonFieldOptions extends FieldOptions {
+  /** The largest object taken, in bytes of its JSON text; default 16384. */
+  maxBytes?: number;
+}
+
+/** Options of a `has_and_belongs_to_many` field. */
+export interface HasAndBelongsToManyOptions extends FieldOptions {
+  /** The target resource name; defaults to the singular camelized field name. */
+  resource?: string;
+  /** The join table; defaults to both route keys in alphabetical order, joined by `_` (`blog_posts_tags`). */
+  joinTable?: string;
+  /** The join table's column to this resource; defaults to `<this resource's singular key>_id`. */
+  foreignKey?: string;
+  /** The join table's column to the target; defaults to `<target's singular key>_id`. */
+  associationForeignKey?: string;
 }
 
 /** A field definition as a resource declares it. Build one with the `field` helpers. */

@@ -10,6 +10,7 @@ import type { ColumnValues, RecordRow } from './record-row.js';
 import { StatementBatcher, statementKey } from './statement-batcher.js';
 import { constraintViolation } from './constraint-errors.js';
 import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
+import { prepareValues } from './prepare-values.js';
 import { hasFileFields } from '../attachments/attachment-select.js';
 import { attachmentUrl } from '../attachments/attachment-url.js';
 import type { PanelAttachments } from '../attachments/attachments-service.js';
@@ -107,7 +108,8 @@ export class RecordsRepository {
    * needing the database (uniqueness, `belongs_to` targets, the resource's `validate`).
    */
   async create(input: { resource: CompiledResource; view: View; values: ColumnValues }): Promise<RecordRow> {
-    const { resource, view, values } = input;
+    const { resource, view } = input;
+    const values = await prepareValues(resource, input.values);
     return this.#write(resource, 'write', values, async (trx) => {
       await this.#validate(trx, resource, values, undefined);
       const insert = trx.insertInto(resource.table);
@@ -131,7 +133,8 @@ export class RecordsRepository {
     scope?: ScopeFunction | undefined;
     beforeWrite?: ((context: { record: RecordRow }) => void | Promise<void>) | undefined;
   }): Promise<RecordRow> {
-    const { resource, view, id, values, scope, beforeWrite } = input;
+    const { resource, view, id, scope, beforeWrite } = input;
+    const values = await prepareValues(resource, input.values);
     return this.#write(resource, 'write', values, async (trx) => {
       const existing = await this.find({ resource, view: 'edit', id, scope }, trx);
       if (beforeWrite) await beforeWrite({ record: existing });

@@ -33,8 +33,13 @@ export function parseWriteValues(resource: CompiledResource, view: 'new' | 'edit
     }
     const raw = attributes[field.writeKey];
     if ((kind.isBlank ?? isNull)(raw)) {
-      if (field.required) errors.add(field.name, "can't be blank");
-      else values[field.column!] = kind.blankValue ? kind.blankValue(raw) : null;
+      if (field.required) {
+        errors.add(field.name, "can't be blank");
+        continue;
+      }
+      // A type may keep the stored value on a blank write (a password left empty on an edit form).
+      const blank = kind.blankValue ? kind.blankValue(raw) : null;
+      if (blank !== undefined) values[field.column!] = blank;
       continue;
     }
     const parsed = kind.parse!(raw, field);

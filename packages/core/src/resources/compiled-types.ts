@@ -165,7 +165,7 @@ export interface FieldTypeModule {
   parse?(value: unknown, field: CompiledField): ParsedValue;
   /** Whether a write value counts as blank (then `required` applies); default: null or undefined. */
   isBlank?(value: unknown): boolean;
-  /** The value stored for a blank write on a field that is not required; default null. */
+  /** The value stored for a blank write on a field that is not required; default null; undefined leaves the stored value as it is. */
   blankValue?(value: unknown): unknown;
   /** Turns a parsed value into the stored one before the transaction (a password into its digest). */
   prepare?(value: unknown, field: CompiledField): Promise<unknown>;

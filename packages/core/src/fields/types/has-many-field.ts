@@ -1,6 +1,13 @@
 import { defineFieldType } from '../define-field-type.js';
 import { associationKey } from '../association-key.js';
 import { resourceNameFromAssociation } from '../../naming/resource-naming.js';
+import type { FieldValue } from '../../resources/compiled-types.js';
+
+/** The JSON Schema of a `{ count }` value. */
+export const COUNT_SCHEMA = Object.freeze({ type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] });
+
+/** `{ count }` of an association counted in SQL. */
+export const countJson = ({ field, row }: FieldValue): unknown => ({ count: Number(row[associationKey(field)] ?? 0) });
 
 /** The other side of a foreign key: answered as `{ count }`, counted by a correlated subquery; read-only. */
 export const hasManyField = defineFieldType({
@@ -20,6 +27,6 @@ export const hasManyField = defineFieldType({
       .select((inner) => inner.fn.countAll<number>().as('count'))
       .whereRef(`t.${field.foreignKey}`, '=', `${rowAlias}.${resource.primaryKey}`)
       .as(as),
-  serialize: ({ field, row }) => ({ count: Number(row[associationKey(field)] ?? 0) }),
-  schema: (_field, direction) => (direction === 'read' ? { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] } : undefined),
+  serialize: countJson,
+  schema: (_field, direction) => (direction === 'read' ? COUNT_SCHEMA : undefined),
 });
