@@ -8,6 +8,7 @@ export type { FieldTypeModule, FieldValue, FieldLayout, FieldSelectInput, FieldC
 export { fieldViews, hasColumn, isWritableType } from './fields/field-visibility.js';
 export { Resource, isResourceClass, type ResourceClass, type DefaultOrder } from './resources/resource.js';
 export { compileResources, writableFields, type CompiledField, type CompiledResource } from './resources/compiled-resource.js';
+export { recordSchema, writeSchema } from './resources/record-schema.js';
 export { loadResourceClasses, isSourceModule } from './resources/load-resources.js';
 export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';
 export { normalizePanelConfig, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
