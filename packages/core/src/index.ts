@@ -1,7 +1,7 @@
 export { field, defineField } from './fields/field-builders.js';
 export { VIEWS, type View, type FieldType, type BuiltinFieldType, type FieldDefinition, type FieldOptions, type BelongsToOptions, type HasAssociationOptions, type NumberFieldOptions, type SelectFieldOptions, type TagsFieldOptions, type JsonFieldOptions, type HasAndBelongsToManyOptions } from './fields/field-types.js';
 export { hashPassword, verifyPassword, PASSWORD_SCRYPT_COST } from './passwords/password-hash.js';
-export { defineFieldType } from './fields/define-field-type.js';
+export { defineFieldType, type FieldTypeDefinition } from './fields/define-field-type.js';
 export { BUILTIN_FIELD_TYPES, builtinFieldTypes, fieldTypeRegistry, type FieldTypeRegistry } from './fields/field-type-registry.js';
 export { associationKey } from './fields/association-key.js';
 export type { FieldTypeModule, FieldValue, FieldLayout, FieldSelectInput, FieldCheckInput, FieldLoadContext, ParsedValue, JsonSchema } from './resources/compiled-types.js';

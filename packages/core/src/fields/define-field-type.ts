@@ -1,18 +1,34 @@
 import { PanelConfigError } from '../errors/panel-errors.js';
 import type { FieldTypeModule } from '../resources/compiled-types.js';
+
+/**
+ * What `defineFieldType` takes: a `FieldTypeModule` whose usual members may be left out —
+ * `defaultViews` (every view), `storage` (`'column'`), `writable` (whether it has `parse`) and
+ * `sortable` (false).
+ */
+export type FieldTypeDefinition = Omit<FieldTypeModule, 'defaultViews' | 'storage' | 'writable' | 'sortable'> &
+  Partial<Pick<FieldTypeModule, 'defaultViews' | 'storage' | 'writable' | 'sortable'>>;
 import { VIEWS } from './field-types.js';
 
 const REQUIRED_METHODS = ['serialize', 'schema'] as const;
 
 /**
- * Declares a field type module, checked and frozen. A mistake in it is a boot error naming
- * what is missing. See `FieldTypeModule` for what each member does.
+ * Declares a field type module, with the defaults of `FieldTypeDefinition` filled in, checked
+ * and frozen. A mistake in it is a boot error naming what is missing. See `FieldTypeModule`
+ * for what each member does.
  *
  * @example
- * export const ratingField = defineFieldType({ name: 'rating', defaultViews: VIEWS, storage: 'column', writable: true, sortable: true, … });
+ * export const ratingField = defineFieldType({ name: 'rating', sortable: true, serialize, schema, parse });
  * const panel = await createPanel({ database, fieldTypes: [ratingField] });
  */
-export function defineFieldType<T extends FieldTypeModule>(module: T): T {
+export function defineFieldType(definition: FieldTypeDefinition): FieldTypeModule {
+  const module: FieldTypeModule = {
+    defaultViews: VIEWS,
+    storage: 'column',
+    writable: typeof definition?.parse === 'function',
+    sortable: false,
+    ...definition,
+  };
   const name = (module as { name?: unknown })?.name;
   const what = `Field type ${typeof name === 'string' ? `"${name}"` : JSON.stringify(name)}`;
   if (typeof name !== 'string' || !/^[a-z][a-z0-9_]*$/.test(name)) {
@@ -33,5 +49,5 @@ export function defineFieldType<T extends FieldTypeModule>(module: T): T {
   if (module.writable && (module.storage !== 'column' || typeof module.parse !== 'function')) {
     throw new PanelConfigError(`${what}: a writable type is stored in a column and parses its write values. Fix: set storage 'column' and add parse(), or set writable: false.`);
   }
-  return Object.freeze({ ...module });
+  return Object.freeze(module);
 }

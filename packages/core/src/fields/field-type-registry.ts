@@ -4,8 +4,8 @@ import { belongsToField } from './types/belongs-to-field.js';
 import { booleanField } from './types/boolean-field.js';
 import { dateField } from './types/date-field.js';
 import { datetimeField } from './types/datetime-field.js';
-import { fileField } from './types/file-field.js';
-import { filesField } from './types/files-field.js';
+import { fileField, filesField } from './types/file-field.js';
+
 import { hasManyField } from './types/has-many-field.js';
 import { hasOneField } from './types/has-one-field.js';
 import { idField } from './types/id-field.js';

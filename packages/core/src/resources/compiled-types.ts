@@ -127,9 +127,6 @@ export interface FieldLoadContext {
  * @example
  * export const ratingField = defineFieldType({
  *   name: 'rating',
- *   defaultViews: VIEWS,
- *   storage: 'column',
- *   writable: true,
  *   sortable: true,
  *   serialize: ({ field, row }) => row[field.column!] ?? null,
  *   schema: () => ({ type: ['integer', 'null'], minimum: 1, maximum: 5 }),

@@ -1,4 +1,3 @@
-import { VIEWS } from '../field-types.js';
 import { defineFieldType } from '../define-field-type.js';
 import { MAX_RECORD_ID } from '../max-record-id.js';
 import { associationKey } from '../association-key.js';
@@ -12,10 +11,6 @@ import { nullable } from './column-value.js';
 export const belongsToField = defineFieldType({
   name: 'belongs_to',
   builder: 'field.belongsTo',
-  defaultViews: VIEWS,
-  storage: 'column',
-  writable: true,
-  sortable: false,
   compile: ({ name, options }) => {
     const column = options.foreignKey ?? `${name}_id`;
     return { column, writeKey: column, target: options.resource ?? resourceNameFromAssociation(name), label: options.label };

@@ -1,4 +1,3 @@
-import { VIEWS } from '../field-types.js';
 import { defineFieldType } from '../define-field-type.js';
 import { columnValue, nullable } from './column-value.js';
 
@@ -6,9 +5,6 @@ import { columnValue, nullable } from './column-value.js';
 export const booleanField = defineFieldType({
   name: 'boolean',
   builder: 'field.boolean',
-  defaultViews: VIEWS,
-  storage: 'column',
-  writable: true,
   sortable: true,
   serialize: columnValue,
   schema: () => nullable('boolean'),

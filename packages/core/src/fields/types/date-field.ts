@@ -1,4 +1,3 @@
-import { VIEWS } from '../field-types.js';
 import { defineFieldType } from '../define-field-type.js';
 import { isCalendarDate } from '../calendar-date.js';
 import { nullable } from './column-value.js';
@@ -7,9 +6,6 @@ import { nullable } from './column-value.js';
 export const dateField = defineFieldType({
   name: 'date',
   builder: 'field.date',
-  defaultViews: VIEWS,
-  storage: 'column',
-  writable: true,
   sortable: true,
   serialize: ({ field, row }) => {
     const value = row[field.column!] ?? null;

@@ -1,4 +1,3 @@
-import { VIEWS } from '../field-types.js';
 import { defineFieldType } from '../define-field-type.js';
 import { isCalendarDate } from '../calendar-date.js';
 import { nullable } from './column-value.js';
@@ -10,9 +9,6 @@ const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+
 export const datetimeField = defineFieldType({
   name: 'datetime',
   builder: 'field.datetime',
-  defaultViews: VIEWS,
-  storage: 'column',
-  writable: true,
   sortable: true,
   serialize: ({ field, row }) => {
     const value = row[field.column!];

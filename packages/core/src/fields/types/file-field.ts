@@ -2,7 +2,7 @@ import { defineFieldType } from '../define-field-type.js';
 import { associationKey } from '../association-key.js';
 import { attachedFile, attachedFilesSubquery, type SelectedBlob } from '../../attachments/attachment-select.js';
 import type { AttachedFile } from '../../attachments/attachment-tables.js';
-import type { JsonSchema } from '../../resources/compiled-types.js';
+import type { FieldTypeModule, JsonSchema } from '../../resources/compiled-types.js';
 
 /** The JSON Schema of one file object. */
 export const FILE_SCHEMA: JsonSchema = Object.freeze({
@@ -11,33 +11,47 @@ export const FILE_SCHEMA: JsonSchema = Object.freeze({
   required: ['filename', 'content_type', 'byte_size', 'url'],
 });
 
-/** The blobs a file subquery selected: JSON text from one driver, parsed JSON from the other. */
-export const parsedJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
-
 /** `{ filename, content_type, byte_size, url }` of a loaded file, or null. */
-export function fileJson(value: unknown): unknown {
+function fileJson(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   const { filename, content_type, byte_size, url } = value as AttachedFile;
   return { filename, content_type, byte_size, url };
 }
 
 /**
- * One attached file, loaded with the row (the last attached blob), answered as `{ filename,
- * content_type, byte_size, url }` or null, where `url` is the permanent attachment URL; attached
- * through `panel.attachments`, never written through the API.
+ * The two attachment types, which differ only in how many blobs they answer: `file`, the last
+ * attached blob as a file object or null; `files`, an array of file objects by position (empty
+ * when none). Both are loaded with the row by one correlated subquery, attached through
+ * `panel.attachments`, never written through the API; `url` is the permanent attachment URL.
  */
-export const fileField = defineFieldType({
-  name: 'file',
-  builder: 'field.file',
-  defaultViews: ['index', 'show'],
-  storage: 'none',
-  writable: false,
-  sortable: false,
-  select: ({ eb, resource, field, rowAlias, as }) => attachedFilesSubquery(eb, resource, field, rowAlias, as),
-  load: (value, { fileUrl }) => {
-    const blob = parsedJson(value);
-    return blob ? attachedFile(blob as SelectedBlob, fileUrl) : null;
-  },
-  serialize: ({ field, row }) => fileJson(row[associationKey(field)]),
-  schema: (_field, direction) => (direction === 'read' ? { ...FILE_SCHEMA, type: ['object', 'null'] } : undefined),
-});
+function attachmentType(name: 'file' | 'files'): FieldTypeModule {
+  const many = name === 'files';
+  return defineFieldType({
+    name,
+    builder: `field.${name}`,
+    defaultViews: ['index', 'show'],
+    storage: 'none',
+    select: ({ eb, resource, field, rowAlias, as }) => attachedFilesSubquery(eb, resource, field, rowAlias, as),
+    load: (value, { fileUrl }) => {
+      // JSON text from one driver, parsed JSON from the other.
+      const blobs = typeof value === 'string' ? JSON.parse(value) : value;
+      if (many) return Array.isArray(blobs) ? blobs.map((blob: SelectedBlob) => attachedFile(blob, fileUrl)) : [];
+      return blobs ? attachedFile(blobs as SelectedBlob, fileUrl) : null;
+    },
+    serialize: ({ field, row }) => {
+      const value = row[associationKey(field)];
+      if (many) return Array.isArray(value) ? value.map(fileJson) : [];
+      return fileJson(value);
+    },
+    schema: (_field, direction) => {
+      if (direction === 'write') return undefined;
+      return many ? { type: 'array', items: FILE_SCHEMA } : { ...FILE_SCHEMA, type: ['object', 'null'] };
+    },
+  });
+}
+
+/** One attached file: `{ filename, content_type, byte_size, url }` or null. */
+export const fileField = attachmentType('file');
+
+/** Several attached files: an array of file objects by position. */
+export const filesField = attachmentType('files');

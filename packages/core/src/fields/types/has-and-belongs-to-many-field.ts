@@ -24,8 +24,6 @@ export const hasAndBelongsToManyField = defineFieldType({
   builder: 'field.hasAndBelongsToMany',
   defaultViews: ['index', 'show'],
   storage: 'none',
-  writable: false,
-  sortable: false,
   compile: ({ name, options }, owner) => {
     const target = options.resource ?? resourceNameFromAssociation(name);
     const other = resourceNaming(target);

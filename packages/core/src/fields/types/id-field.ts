@@ -5,8 +5,6 @@ export const idField = defineFieldType({
   name: 'id',
   builder: 'field.id',
   defaultViews: ['index', 'show'],
-  storage: 'column',
-  writable: false,
   sortable: true,
   serialize: ({ field, row }) => row[field.column!] ?? null,
   schema: (_field, direction) => (direction === 'read' ? { type: 'integer' } : undefined),

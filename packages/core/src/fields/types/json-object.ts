@@ -1,4 +1,5 @@
-import type { FieldTypeModule, JsonSchema, ParsedValue } from '../../resources/compiled-types.js';
+import type { JsonSchema, ParsedValue } from '../../resources/compiled-types.js';
+import type { FieldTypeDefinition } from '../define-field-type.js';
 import { columnValue } from './column-value.js';
 
 /** The largest JSON object a field takes, in bytes of its JSON text, unless it says otherwise (`maxBytes`). */
@@ -11,16 +12,12 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * object; a write must be an object no larger than `maxBytes` (default 16 KiB) of JSON text;
  * never sorted. `checkValues` adds a type's own rule on the object's values.
  */
-export function jsonObjectType(input: { name: string; builder: string; values: JsonSchema; checkValues?: (object: Record<string, unknown>) => string | undefined }): FieldTypeModule {
+export function jsonObjectType(input: { name: string; builder: string; values: JsonSchema; checkValues?: (object: Record<string, unknown>) => string | undefined }): FieldTypeDefinition {
   const { name, builder, values, checkValues } = input;
   return {
     name,
     builder,
-    defaultViews: ['index', 'show', 'new', 'edit'],
-    storage: 'column',
-    writable: true,
-    sortable: false,
-    serialize: columnValue,
+          serialize: columnValue,
     schema: () => ({ type: ['object', 'null'], additionalProperties: values }),
     parse: (value, field): ParsedValue => {
       if (!isPlainObject(value)) return { ok: false, message: 'must be an object' };

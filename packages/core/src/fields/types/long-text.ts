@@ -1,4 +1,5 @@
-import type { FieldTypeModule, JsonSchema } from '../../resources/compiled-types.js';
+import type { JsonSchema } from '../../resources/compiled-types.js';
+import type { FieldTypeDefinition } from '../define-field-type.js';
 import { columnValue, nullable } from './column-value.js';
 import { isBlankString, parseString, stringWriteSchema } from './text-field.js';
 
@@ -7,15 +8,12 @@ import { isBlankString, parseString, stringWriteSchema } from './text-field.js';
  * (as Avo does), not sortable; a blank write keeps the string as sent. `keywords` are added to
  * both schemas (markdown's `contentMediaType`).
  */
-export function longTextType(name: string, builder: string, keywords: JsonSchema = {}): FieldTypeModule {
+export function longTextType(name: string, builder: string, keywords: JsonSchema = {}): FieldTypeDefinition {
   return {
     name,
     builder,
     defaultViews: ['show', 'new', 'edit'],
-    storage: 'column',
-    writable: true,
-    sortable: false,
-    serialize: columnValue,
+          serialize: columnValue,
     schema: (field, direction) => ({ ...(direction === 'read' ? nullable('string') : stringWriteSchema(field)), ...keywords }),
     parse: parseString,
     isBlank: isBlankString,

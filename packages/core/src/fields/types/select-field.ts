@@ -1,4 +1,4 @@
-import { VIEWS, type FieldDefinition } from '../field-types.js';
+import type { FieldDefinition } from '../field-types.js';
 import { defineFieldType } from '../define-field-type.js';
 import { columnValue } from './column-value.js';
 import type { CompiledField } from '../../resources/compiled-types.js';
@@ -31,9 +31,6 @@ function checkOptions(definition: FieldDefinition): string | undefined {
 export const selectField = defineFieldType({
   name: 'select',
   builder: 'field.select',
-  defaultViews: VIEWS,
-  storage: 'column',
-  writable: true,
   sortable: true,
   checkOptions,
   compile: (definition) => ({ extra: { values: Object.freeze(selectValues(definition.options.options)) } }),

@@ -1,4 +1,3 @@
-import { VIEWS } from '../field-types.js';
 import { defineFieldType } from '../define-field-type.js';
 import { columnValue } from './column-value.js';
 
@@ -13,10 +12,6 @@ export const TAGS_LIMITS = Object.freeze({ maxTags: 100, maxLength: 100 });
 export const tagsField = defineFieldType({
   name: 'tags',
   builder: 'field.tags',
-  defaultViews: VIEWS,
-  storage: 'column',
-  writable: true,
-  sortable: false,
   serialize: columnValue,
   schema: (field, direction) => {
     const items = { type: 'string', ...(direction === 'write' ? { minLength: 1, maxLength: field.definition.options.maxLength ?? TAGS_LIMITS.maxLength } : {}) };

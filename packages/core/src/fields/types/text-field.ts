@@ -1,4 +1,3 @@
-import { VIEWS } from '../field-types.js';
 import { defineFieldType } from '../define-field-type.js';
 import { columnValue, nullable } from './column-value.js';
 import type { CompiledField, JsonSchema, ParsedValue } from '../../resources/compiled-types.js';
@@ -23,9 +22,6 @@ export const isBlankString = (value: unknown): boolean => value === null || valu
 export const textField = defineFieldType({
   name: 'text',
   builder: 'field.text',
-  defaultViews: VIEWS,
-  storage: 'column',
-  writable: true,
   sortable: true,
   serialize: columnValue,
   schema: (field, direction) => (direction === 'read' ? nullable('string') : stringWriteSchema(field)),
