@@ -1,11 +1,5 @@
-import {
-  isPanelError,
-  parseWriteValues,
-  type ErrorMessages,
-  type RecordRow,
-  type View,
-} from '@panel/core';
-import { RecordInvalidError, RecordNotFoundError } from '@panel/core';
+import { Current, isPanelError, operations, type ErrorMessages, type OperationInput, type RecordRow, type View } from '@panel/core';
+import { RecordNotFoundError } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { sortRequest } from '../params/sort-params.js';
 import { recordId, recordParams } from '../params/record-params.js';
@@ -17,42 +11,44 @@ export type { ControllerContext, Rendered } from './controller-base.js';
 /** The name of the cookie that keeps the last `per_page` a client sent. */
 export const PER_PAGE_COOKIE = 'per_page';
 
+const invalidErrors = (error: unknown): ErrorMessages | undefined =>
+  isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined;
+
 /**
  * The runtime controller every generated controller inherits (through the generated
  * `BaseResourcesController`). One instance serves one request: the before-action chain runs
  * (`setupAuthentication` first), then `Current.user` is assigned from the configured
- * `currentUserMethod`, then the action. Every step is a method an app may override, calling
- * `super` and adjusting, or replacing it.
+ * `currentUserMethod`, then the action. Each action reads the request, runs its operation
+ * (`operations` of `@panel/core`: authorization, validation, hooks, transaction) and renders
+ * through the result callbacks. Every step is a method an app may override, calling `super`
+ * and adjusting, or replacing it.
  */
 export class ResourcesController extends ControllerBase {
   /** GET /<route_key>: a page of records on the index view with the pagination envelope. */
   async index(): Promise<unknown> {
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, this.request.cookies?.[PER_PAGE_COOKIE], this.panel.config, this.defaults);
     const sort = sortRequest(this.resource, this.query);
-    await this.authorize('index');
+    const { rows, totalCount } = await operations.list({ ...this.operationInput(), page: request.page, perPage: request.perPage, sort });
     if (request.perPageFromQuery) {
       this.reply.setCookie(PER_PAGE_COOKIE, String(request.perPage), { path: this.mountPath, httpOnly: true, sameSite: 'lax' });
     }
-    const { rows, totalCount } = await this.panel.records.list({ resource: this.resource, view: 'index', page: request.page, perPage: request.perPage, sort, scope: this.policyScope() });
     return this.render(200, { records: this.serializeRecords(rows, 'index'), pagination: pagination(request.page, request.perPage, totalCount) });
   }
 
   /** GET /<route_key>/:id: one record on the show view. */
   async show(): Promise<unknown> {
-    const row = await this.panel.records.find({ resource: this.resource, view: 'show', id: this.recordId(), scope: this.policyScope() });
-    await this.authorize('show', row);
+    const row = await operations.show({ ...this.operationInput(), id: this.recordId() });
     return this.render(200, { record: this.serializeRecord(row, 'show') });
   }
 
   /** POST /<route_key>: creates a record from the new view's fields; answers it on the show view. */
   async create(): Promise<unknown> {
-    const { values, errors } = parseWriteValues(this.resource, 'new', recordParams(this.resource, this.request.body));
-    await this.authorize('create', values);
-    if (Object.keys(errors).length > 0) return this.createFailAction(errors);
+    const attributes = recordParams(this.resource, this.request.body);
     try {
-      return await this.createSuccessAction(await this.panel.records.create({ resource: this.resource, view: 'show', values }));
+      return await this.createSuccessAction(await operations.create({ ...this.operationInput(), attributes }));
     } catch (error) {
-      if (isPanelError(error, 'PANEL_ERR_RECORD_INVALID')) return this.createFailAction((error as unknown as { errors: ErrorMessages }).errors);
+      const errors = invalidErrors(error);
+      if (errors) return this.createFailAction(errors);
       throw error;
     }
   }
@@ -65,32 +61,33 @@ export class ResourcesController extends ControllerBase {
   async update(): Promise<unknown> {
     const id = this.recordId();
     const attributes = recordParams(this.resource, this.request.body);
-    const { values, errors } = parseWriteValues(this.resource, 'edit', attributes);
-    const beforeWrite = async ({ record }: { record: RecordRow }) => {
-      await this.authorize('update', record);
-      // The policy answers first: a refused user never learns what is wrong with the values.
-      if (Object.keys(errors).length > 0) throw new RecordInvalidError(errors);
-    };
     try {
-      return await this.updateSuccessAction(await this.panel.records.update({ resource: this.resource, view: 'show', id, values, scope: this.policyScope(), beforeWrite }));
+      return await this.updateSuccessAction(await operations.update({ ...this.operationInput(), id, attributes }));
     } catch (error) {
-      if (isPanelError(error, 'PANEL_ERR_RECORD_INVALID')) return this.updateFailAction((error as unknown as { errors: ErrorMessages }).errors);
+      const errors = invalidErrors(error);
+      if (errors) return this.updateFailAction(errors);
       throw error;
     }
   }
 
   /** DELETE /<route_key>/:id. */
   async destroy(): Promise<unknown> {
-    const id = this.recordId();
-    const scope = this.policyScope();
-    await this.authorize('destroy', await this.panel.records.find({ resource: this.resource, view: 'show', id, scope }));
     try {
-      await this.panel.records.destroy({ resource: this.resource, id, scope });
+      await operations.destroy({ ...this.operationInput(), id: this.recordId() });
     } catch (error) {
-      if (isPanelError(error, 'PANEL_ERR_RECORD_INVALID')) return this.destroyFailAction((error as unknown as { errors: ErrorMessages }).errors);
+      const errors = invalidErrors(error);
+      if (errors) return this.destroyFailAction(errors);
       throw error;
     }
     return this.destroySuccessAction();
+  }
+
+  /**
+   * What this request's operations take: the panel, the resource, `Current.user` as the actor,
+   * and this controller's `authorize` and `policyScope`, so that overriding them still applies.
+   */
+  protected operationInput(): OperationInput {
+    return { panel: this.panel, resource: this.resource, actor: Current.user, authorize: (action, record) => this.authorize(action, record), scope: this.policyScope() };
   }
 
   /** The `:id` of the request; an id that cannot name a record is a 404. */
