@@ -11,7 +11,7 @@ export { compileResources, writableFields, type CompiledField, type CompiledReso
 export { recordSchema, writeSchema } from './resources/record-schema.js';
 export { loadResourceClasses, isSourceModule } from './resources/load-resources.js';
 export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';
-export { normalizePanelConfig, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
+export { normalizePanelConfig, DEFAULT_ROOT_PATH, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
 export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, isPanelError, type PanelErrorCode, type ErrorMessages } from './errors/panel-errors.js';
 export { openDatabase, type PanelDatabase, type OpenDatabaseOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';

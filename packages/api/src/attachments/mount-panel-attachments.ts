@@ -1,5 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { attachmentsPath, isPanelError, PanelConfigError, type Panel } from '@panel/core';
+import type { FastifyPluginAsync } from 'fastify';
+import { attachmentsPath, FileNotFoundError, isPanelError, PanelConfigError, type Panel } from '@panel/core';
+import { apiErrorHandler } from '../errors/error-reply.js';
 import { contentDisposition, dispositionFor } from './content-disposition.js';
 
 /** Options of `mountPanelAttachments`. */
@@ -10,8 +11,6 @@ export interface MountPanelAttachmentsOptions {
 
 /** A year: the bytes under a key never change (replacing a file makes a new blob with a new key). */
 export const ATTACHMENT_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-
-const notFound = (reply: FastifyReply) => reply.code(404).type('application/json; charset=utf-8').send({ error: 'Not Found' });
 
 /**
  * Serves the standard attachment URL, `GET <rootPath>/attachments/<key>/<filename>` (and
@@ -32,17 +31,15 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
   if (!panel || typeof panel.attachments?.blob !== 'function') {
     throw new PanelConfigError('mountPanelAttachments: the panel option is required. Fix: app.register(mountPanelAttachments, { panel }).');
   }
-  app.setErrorHandler((error, request, reply) => {
-    request.log.error({ err: error }, 'Panel attachment request failed');
-    return reply.code(500).type('application/json; charset=utf-8').send({ error: 'Internal Server Error' });
-  });
+  // The API's error mapping: a missing file is 404 { "error": "Not Found" }, anything else a logged 500.
+  app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
   app.route<{ Params: { key: string; filename: string } }>({
     method: ['GET', 'HEAD'],
     url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`,
     handler: async (request, reply) => {
       const { key, filename } = request.params;
       const blob = await panel.attachments.blob(key);
-      if (!blob || blob.filename !== filename) return notFound(reply);
+      if (!blob || blob.filename !== filename) throw new FileNotFoundError(key);
       const etag = `"${blob.checksum}"`;
       reply.headers({ 'cache-control': ATTACHMENT_CACHE_CONTROL, etag });
       if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return reply.code(304).send();
@@ -57,7 +54,8 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
       try {
         body = await panel.attachments.storage.download(blob.key);
       } catch (error) {
-        if (isPanelError(error, 'PANEL_ERR_FILE_NOT_FOUND')) return notFound(reply.removeHeader('cache-control').removeHeader('etag'));
+        // A 404 must not be cached as the immutable bytes would be.
+        if (isPanelError(error, 'PANEL_ERR_FILE_NOT_FOUND')) reply.removeHeader('cache-control').removeHeader('etag');
         throw error;
       }
       return reply.header('content-length', blob.byte_size).send(body);

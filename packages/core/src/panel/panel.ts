@@ -87,7 +87,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     config,
     appRoot,
     database,
-    records: new RecordsRepository(database.db, compiled, { attachments }),
+    records: new RecordsRepository(database.db, compiled, { attachments, rootPath: config.rootPath }),
     attachments,
     resources: compiled,
     fieldTypes,

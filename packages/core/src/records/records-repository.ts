@@ -13,6 +13,7 @@ import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
 import { prepareValues } from './prepare-values.js';
 import { hasFileFields } from '../attachments/attachment-select.js';
 import { attachmentUrl } from '../attachments/attachment-url.js';
+import { DEFAULT_ROOT_PATH } from '../config/panel-config.js';
 import type { PanelAttachments } from '../attachments/attachments-service.js';
 
 export type { ColumnValues, RecordRow } from './record-row.js';
@@ -55,15 +56,19 @@ export class RecordsRepository {
   readonly #attachments: PanelAttachments | undefined;
   readonly #counts = new StatementBatcher();
 
+  readonly #rootPath: string;
+
   /**
    * `options.attachments` (what `createPanel` passes) makes the URLs of file values and
-   * removes a record's attachments when it is deleted; without it, URLs are under `/panel`
-   * and a delete leaves attachments alone.
+   * removes a record's attachments when it is deleted; without it, URLs are under
+   * `options.rootPath` (default the config's default root path) and a delete leaves
+   * attachments alone.
    */
-  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments } = {}) {
+  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments; rootPath?: string } = {}) {
     this.#db = db;
     this.#registry = registry;
     this.#attachments = options.attachments;
+    this.#rootPath = options.rootPath ?? DEFAULT_ROOT_PATH;
   }
 
   /**
@@ -200,7 +205,7 @@ export class RecordsRepository {
 
   #resolveFiles(rows: RecordRow[], resource: CompiledResource, view: View): void {
     const attachments = this.#attachments;
-    loadSelectedValues(rows, resource, view, { fileUrl: (blob) => (attachments ? attachments.url(blob) : attachmentUrl('/panel', blob)) });
+    loadSelectedValues(rows, resource, view, { fileUrl: (blob) => (attachments ? attachments.url(blob) : attachmentUrl(this.#rootPath, blob)) });
   }
 
   async #validate(trx: Transaction<any>, resource: CompiledResource, changes: ColumnValues, existing: RecordRow | undefined): Promise<void> {
