@@ -35,7 +35,6 @@ const INDEX_COLUMNS = ['id', 'title', 'published', 'published_on', 'view_count',
 /** Columns an index may be sorted by (the sortable fields of the index view). */
 export const SORTABLE = new Set(['id', 'title', 'published', 'published_on', 'view_count', 'rating']);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function visibleTo<Q extends { where: (...args: any[]) => Q }>(query: Q, user: BaselineUser): Q {
   if (user.admin) return query;
   return query.where((eb: any) => eb.or([eb('published', '=', true), eb('author_id', '=', user.id)]));

@@ -2,13 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { registerGeneratorCommands } from './commands/generator-commands.js';
 import { registerRoutesCommand } from './commands/routes-command.js';
 
-/** Where the CLI writes; tests pass their own. */
-export interface CliIo {
-  /** The report: one line per file created, skipped or planned. */
-  out: (line: string) => void;
-  /** Why a run failed. */
-  err: (line: string) => void;
-}
+import type { CliIo } from './cli-io.js';
+
+export type { CliIo } from './cli-io.js';
 
 /**
  * Runs `panel-api` with `argv` (without the node and script entries) and resolves to the exit code.

@@ -21,7 +21,7 @@ export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
 export { runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';
 export { panelMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE } from './database/panel-migrations.js';
-export { type StorageService, type UploadInput } from './storage/storage-service.js';
+export type { StorageService, UploadInput } from './storage/storage-service.js';
 export { diskStorage, type DiskStorageOptions, type DiskStorageService } from './storage/disk-storage.js';
 export { s3Storage, type S3StorageOptions, type S3StorageService } from './storage/s3-storage.js';
 export { signS3Request, sha256Hex, type S3Credentials, type S3RequestToSign } from './storage/s3-signature.js';

@@ -50,7 +50,7 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
         'content-security-policy': "default-src 'none'; sandbox",
       });
       if (request.method === 'HEAD') return reply.header('content-length', blob.byte_size).send();
-      let body;
+      let body: Awaited<ReturnType<typeof panel.attachments.storage.download>>;
       try {
         body = await panel.attachments.storage.download(blob.key);
       } catch (error) {

@@ -153,7 +153,8 @@ export class ControllerBase {
         let halted = false;
         for (const method of beforeActionsFor(cls, this.actionName)) {
           await this.#call(method);
-          if ((halted = this.rendered !== undefined || this.reply.sent)) break;
+          halted = this.rendered !== undefined || this.reply.sent;
+          if (halted) break;
         }
         if (!halted) {
           await this.#assignCurrentUser();

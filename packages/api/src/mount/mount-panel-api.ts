@@ -42,7 +42,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
       jsonParser(api, options.bodyLimit);
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
-      api.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'Not Found' }));
+      api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
       const table = drawRoutes(api, panel, controllers, options);
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
       // Custom routes are part of the engine: without the api feature they are 404 too.

@@ -20,7 +20,10 @@ const selectionsByResource = new WeakMap<CompiledResource, Map<View, ViewSelecti
 /** The subqueries of a view's fields (association labels and counts, files…), correlated to the row alias `r`. */
 function viewSelections(resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>): ViewSelections {
   let byView = selectionsByResource.get(resource);
-  if (!byView) selectionsByResource.set(resource, (byView = new Map()));
+  if (!byView) {
+    byView = new Map();
+    selectionsByResource.set(resource, byView);
+  }
   const cached = byView.get(view);
   if (cached) return cached;
   const eb = expressionBuilder<any, any>();

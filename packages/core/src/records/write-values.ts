@@ -26,7 +26,7 @@ export function parseWriteValues(resource: CompiledResource, view: 'new' | 'edit
   const errors = new RecordErrors();
   for (const field of writableFields(resource, view)) {
     const { kind } = field;
-    const present = Object.prototype.hasOwnProperty.call(attributes, field.writeKey);
+    const present = Object.hasOwn(attributes, field.writeKey);
     if (!present) {
       if (view === 'new' && field.required) errors.add(field.name, "can't be blank");
       continue;
