@@ -8,6 +8,7 @@ import { ControllerError } from '../errors/api-errors.js';
 import { beforeActionsFor } from '../controller/callback-chain.js';
 import { sortRequest } from '../params/sort-params.js';
 import { relative } from 'node:path';
+import { responseSchemas } from '../serialization/response-schemas.js';
 
 /** One route the runtime draws. */
 export interface RouteEntry {
@@ -78,7 +79,7 @@ export interface DrawOptions {
   readonly defaults: Readonly<Record<string, string>>;
 }
 
-/** Draws the route table on a Fastify scope; each request gets a fresh controller instance. */
+/** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
   const { mountPath, via, constraints, defaults } = options;
   const table = routeTable(panel, controllers).filter((route) => via === undefined || via.has(route.method));
@@ -93,6 +94,8 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       method: route.method,
       url: route.path,
       ...(constraints ? { constraints } : {}),
+      // Fastify compiles a serializer per status from these: the success body from the fields.
+      schema: { response: responseSchemas(resource, route.action, Controller) },
       handler: (request, reply) => new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults }).process(),
     });
   }
