@@ -7,3 +7,5 @@ export { resolveTokenPepper, pepperProblem, PEPPER_ENV, MIN_PEPPER_LENGTH, type 
 export { apiTokensSchemaV1, TOKENS_TABLE, GRANTS_TABLE } from './schema/api-tokens-schema.js';
 export type { ApiTokensDatabase, TokensTable, GrantsTable } from './schema/api-tokens-tables.js';
 export { ApiTokensError, TokenPepperError, TokenTransitionError, GrantInvalidError, TokenNotFoundError, type ApiTokensErrorCode } from './errors/api-tokens-errors.js';
+export { configurePanelApi, type PanelApiTokensOptions, type PanelApiTokensConfig } from './config/configure-panel-api.js';
+export { mayManageTokens, DENY_EVERYONE, type ManageTokensIf } from './config/manage-tokens-gate.js';
