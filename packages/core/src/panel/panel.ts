@@ -71,10 +71,10 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     throw new PanelConfigError('createPanel: the database option is required. Fix: pass { database: await openDatabase({ url }) }.');
   }
   const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage', 'session']);
-  const sessionOptions = normalizeSessionOptions(session);
   if (session !== undefined && config.sessionSecret === null) {
     throw new PanelConfigError('Panel config: session options are set but sessionSecret is missing. Fix: set sessionSecret to a secret of 32 characters or more (from your environment), or remove the session options.');
   }
+  const sessionOptions = normalizeSessionOptions(session);
   if (config.sessionSecret !== null) await PanelSessions.checkTables(database);
   const classes = resources ?? (await loadResourceClasses(resolve(appRoot, resourcesDir ?? join('app', 'panel', 'resources'))));
   const compiled = compileResources(classes);
