@@ -51,6 +51,9 @@ export function loadPanelSession(panel: Panel, request: FastifyRequest, reply: F
 
 async function readAndRefresh(panel: Panel, request: FastifyRequest, reply: FastifyReply): Promise<OpenedSession | null> {
   const sessions = panel.sessions;
+  if (sessions && request.cookies === undefined) {
+    throw new TypeError('loadPanelSession: this route cannot read cookies. Fix: await app.register(fastifyCookie) (from @fastify/cookie) before the routes that use the panel session.');
+  }
   const value = request.cookies?.[sessionCookieName(panel, request)];
   if (!sessions || value === undefined) return null;
   const session = await sessions.verify(value);
