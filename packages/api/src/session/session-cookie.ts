@@ -36,7 +36,7 @@ export function sessionCookieOptions(panel: Panel, request: FastifyRequest): Ses
 
 /**
  * The request's panel session, checked in full: sealed with a listed secret, within its
- * lifetime and idle timeout, and not revoked (its user's generation, one indexed lookup). Null
+ * lifetime and idle timeout, and neither signed out nor revoked (one statement). Null
  * when there is none. Read once per request; when the cookie is due (activity over a minute
  * old, or sealed with an older secret), the reply carries it sealed again.
  */
@@ -67,7 +67,7 @@ export function writePanelSession(panel: Panel, request: FastifyRequest, reply: 
   loaded.set(request, Promise.resolve(panel.sessions?.read(value) ?? null));
 }
 
-/** Clears the session cookie in this browser (revocation is `panel.sessions.revokeAll`). */
+/** Clears the session cookie in this browser only; `panel.sessions.revoke` refuses the copies elsewhere. */
 export function clearPanelSession(panel: Panel, request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(sessionCookieName(panel, request), sessionCookieOptions(panel, request));
   loaded.set(request, Promise.resolve(null));
