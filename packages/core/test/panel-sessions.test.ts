@@ -81,6 +81,15 @@ for (const kind of testDatabaseKinds()) {
       expect(sessions().isRecentlyConfirmed(null)).toBe(false);
     });
 
+    it('the throttle counts an IPv6 client by its /64, and refuses an address over its limit before counting the account', async () => {
+      clock.now += 60 * MINUTE;
+      for (let i = 1; i <= 20; i += 1) expect(await sessions().throttle.attempt({ email: `spray-${i}@example.com`, address: `2001:db8:7:7::${i.toString(16)}` })).toEqual({ allowed: true });
+      expect(await sessions().throttle.attempt({ email: 'fresh@example.com', address: '2001:db8:7:7:ffff::1' })).toMatchObject({ allowed: false });
+      const { rows } = await sql<{ key: string }>`select key from ${sql.table(SIGN_IN_FAILURES_TABLE)} where key like 'account:fresh%' or key like 'address:2001%'`.execute(database!.db);
+      expect(rows.map((r) => r.key)).toEqual(['address:2001:db8:7:7::/64']);
+      expect(await sessions().throttle.attempt({ email: 'fresh@example.com', address: '2001:db8:7:8::1' })).toEqual({ allowed: true });
+    });
+
     it('the throttle starts a new window once the last is over, and prune forgets the finished windows', async () => {
       const attempt = { email: 'pat@example.com', address: '192.0.2.1' };
       for (let i = 0; i < 5; i += 1) expect(await sessions().throttle.attempt(attempt)).toEqual({ allowed: true });

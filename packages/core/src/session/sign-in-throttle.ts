@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { addressKey } from './address-key.js';
 import { SIGN_IN_FAILURES_TABLE } from './session-tables.js';
 
 /** How many failed sign-ins are allowed, per what, and over how long. */
@@ -10,6 +11,9 @@ export interface SignInThrottleOptions {
   /** Milliseconds since the epoch. */
   readonly now: () => number;
 }
+
+/** How many attempts (per throttle) between two prunes of the finished windows. */
+const PRUNE_EVERY = 100;
 
 /** Who is signing in: the email typed and the client's address (`request.ip`). */
 export interface SignInAttempt {
@@ -36,6 +40,7 @@ export class SignInThrottle {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly #db: Kysely<any>;
   readonly #options: SignInThrottleOptions;
+  #attempts = 0;
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   constructor(db: Kysely<any>, options: SignInThrottleOptions) {
@@ -44,17 +49,21 @@ export class SignInThrottle {
   }
 
   /**
-   * Counts an attempt against its account and address, and says whether it may proceed: not
-   * when either key already counts its maximum of failures in the current window.
+   * Counts an attempt against its address, then its account, and says whether it may proceed:
+   * not when either key already counts its maximum of failures in the current window. An
+   * address over its limit is refused before its account is counted, so one client cannot fill
+   * the table with made-up emails. Every hundredth attempt also prunes the finished windows.
    */
   async attempt(attempt: SignInAttempt): Promise<SignInVerdict> {
     const now = this.#options.now();
     const windowMs = this.#options.signInWindow * 1000;
-    const limits = this.#keys(attempt);
+    if ((this.#attempts = (this.#attempts + 1) % PRUNE_EVERY) === 0) await this.prune();
+    const [account, address] = this.#keys(attempt);
     let retryAfter = 0;
-    for (const [key, max] of limits) {
+    for (const [key, max] of [address, account]) {
       const row = await this.#count(key, now, windowMs);
       if (row.failures > max) retryAfter = Math.max(retryAfter, Math.ceil((row.windowStartedAt + windowMs - now) / 1000));
+      if (retryAfter > 0) break;
     }
     return retryAfter > 0 ? { allowed: false, retryAfter } : { allowed: true };
   }
@@ -69,7 +78,7 @@ export class SignInThrottle {
   #keys({ email, address }: SignInAttempt): [[string, number], [string, number]] {
     return [
       [`account:${email.trim().toLowerCase().slice(0, 320)}`, this.#options.maxFailedSignInsPerAccount],
-      [`address:${address.slice(0, 64)}`, this.#options.maxFailedSignInsPerAddress],
+      [`address:${addressKey(address)}`, this.#options.maxFailedSignInsPerAddress],
     ];
   }
 
