@@ -4,7 +4,12 @@ import { PanelError } from '@panel/core';
  * The errors of the API runtime, each with a stable `code`. Detect them by code
  * (`error.code === 'PANEL_API_ERR_UNAUTHENTICATED'`), not only with `instanceof`.
  */
-export type ApiErrorCode = 'PANEL_API_ERR_UNAUTHENTICATED' | 'PANEL_API_ERR_BAD_REQUEST' | 'PANEL_API_ERR_CONTROLLER' | 'PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN';
+export type ApiErrorCode =
+  | 'PANEL_API_ERR_UNAUTHENTICATED'
+  | 'PANEL_API_ERR_BAD_REQUEST'
+  | 'PANEL_API_ERR_CONTROLLER'
+  | 'PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN'
+  | 'PANEL_API_ERR_CONFIRMATION_REQUIRED';
 
 /** The base of the API runtime's errors: a `PanelError` with an API code. */
 export class ApiError extends PanelError<ApiErrorCode> {}
@@ -30,6 +35,16 @@ export class BadRequestError extends ApiError {
 export class InvalidAuthenticityTokenError extends ApiError {
   constructor() {
     super('PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN', "Can't verify CSRF token authenticity.");
+  }
+}
+
+/**
+ * A sensitive action (creating a token, changing grants) without a recent password
+ * confirmation in the panel session (sudo mode): 403, with where to confirm.
+ */
+export class ConfirmationRequiredError extends ApiError {
+  constructor() {
+    super('PANEL_API_ERR_CONFIRMATION_REQUIRED', 'Password confirmation required');
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_ROOT_PATH, type PanelErrorCode } from '@panel/core';
 import type { ApiErrorCode } from './api-errors.js';
+import { confirmPath } from '../session/session-paths.js';
 
 /** Every error code of Panel: core's and the API's. */
 export type ErrorCode = PanelErrorCode | ApiErrorCode;
@@ -31,7 +32,7 @@ const NOT_FOUND = Object.freeze({ error: 'Not Found' });
 /** What one code answers: its status and JSON body, or (with `redirect`) a 302 to the panel's root with a flash. */
 interface HttpAnswer {
   readonly status: number;
-  readonly body?: (error: unknown) => Record<string, unknown>;
+  readonly body?: (error: unknown, context: ErrorReplyContext) => Record<string, unknown>;
   readonly redirect?: { readonly flash: string };
 }
 
@@ -46,6 +47,7 @@ const HTTP_ANSWERS: Readonly<Partial<Record<ErrorCode, HttpAnswer>>> = Object.fr
   PANEL_API_ERR_UNAUTHENTICATED: { status: 401, body: () => ({ error: 'Unauthorized' }) },
   PANEL_API_ERR_BAD_REQUEST: { status: 400, body: message },
   PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN: { status: 422, body: message },
+  PANEL_API_ERR_CONFIRMATION_REQUIRED: { status: 403, body: (_error, { rootPath }) => ({ error: 'Password confirmation required', confirm_path: confirmPath(rootPath) }) },
   PANEL_ERR_RECORD_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
   PANEL_ERR_FILE_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
   PANEL_ERR_RECORD_INVALID: { status: 422, body: (error) => ({ errors: (error as { errors: unknown }).errors, message: 'Validation failed' }) },
@@ -70,7 +72,7 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
   const code = codeOf(error);
   const answer = code === undefined ? undefined : HTTP_ANSWERS[code as ErrorCode];
   if (answer?.redirect) return { status: answer.status, body: undefined, location: context.rootPath, flash: answer.redirect.flash };
-  if (answer) return { status: answer.status, body: answer.body!(error) };
+  if (answer) return { status: answer.status, body: answer.body!(error, context) };
   const status = (error as FastifyError | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: message(error) };
   return { status: 500, body: { error: 'Internal Server Error' } };
