@@ -1,2 +1,3 @@
-export { testDatabaseKinds, testDatabaseUrl, openTestDatabase, countQueries, DEFAULT_DATABASE_URL } from './test-databases.js';
+export { testDatabaseKinds, testDatabaseUrl, openTestDatabase, createTestSchema, type TestSchema, countQueries, DEFAULT_DATABASE_URL } from './test-databases.js';
 export { startS3Server, type TestS3Server } from './s3-server.js';
+export { startTcpFaultProxy, type TcpFaultProxy, type ProxyMode } from './tcp-fault-proxy.js';
