@@ -12,9 +12,18 @@ function unsupportedEncoding(encoding: string): Error & { statusCode: number; co
 /**
  * What every request under the mount goes through first: its answer carries the request id
  * (`X-Request-Id`), and a body in a `Content-Encoding` other than `identity` is refused with
- * 415 rather than read as if it were plain JSON (the API decompresses nothing).
+ * 415 rather than read as if it were plain JSON (the API decompresses nothing). Once the
+ * server is closing, answers say `Connection: close`, so an in-flight request's keep-alive
+ * socket ends with its answer and the shutdown does not wait for the keep-alive timeout.
  */
 export function requestHygiene(api: FastifyInstance): void {
+  let closing = false;
+  api.addHook('preClose', async () => {
+    closing = true;
+  });
+  api.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   api.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
