@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { type InjectOptions } from 'fastify';
 import { expect, it } from 'vitest';
 import { mountPanelApi, panelServerOptions } from '@panel/api';
 import { ADMIN, describeOnEachDatabase } from './demo-app-support.js';
@@ -30,7 +30,7 @@ describeOnEachDatabase('request hygiene', (demo) => {
   });
 
   it('"every response under the mount — Node\'s own early errors aside — is JSON", whatever went wrong', async () => {
-    const requests: [string, Parameters<ReturnType<typeof demo>['app']['inject']>[0]][] = [
+    const requests: [string, InjectOptions][] = [
       ['unknown path', { method: 'GET', url: '/api/nowhere' }],
       ['unknown method', { method: 'OPTIONS', url: POSTS }],
       ['no credentials', { method: 'GET', url: POSTS }],
