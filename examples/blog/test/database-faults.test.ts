@@ -12,11 +12,11 @@ import { ADMIN } from './demo-app-support.js';
 /**
  * The fault-injection suite: the demo on PostgreSQL, through a TCP proxy that cuts every
  * connection, refuses new ones, or stalls the traffic. Timeouts are short here so that the
- * bounds are quick to check: connect 500 ms, statement 1000 ms, query 1500 ms.
+ * bounds are quick to check: connect 1000 ms, statement 1000 ms, query 2000 ms.
  */
-const TIMEOUTS = { connectionTimeoutMillis: 500, statementTimeoutMillis: 1_000, queryTimeoutMillis: 1_500 } as const;
-/** The slowest a refused request may be: the longest timeout and a margin for a loaded machine. */
-const BOUND_MILLIS = 3_000;
+const TIMEOUTS = { connectionTimeoutMillis: 1_000, statementTimeoutMillis: 1_000, queryTimeoutMillis: 2_000 } as const;
+/** The slowest a refused request may be: the longest timeout (a request's first query meets it) and a margin for a loaded machine. */
+const BOUND_MILLIS = 5_000;
 const POSTS = '/api/resources/v1/blog_posts';
 
 interface LogLine {
@@ -74,10 +74,18 @@ describePostgres('the demo survives the database and the network [postgres, thro
     const response = await request();
     return { response, millis: performance.now() - started };
   };
-  /** Several requests at once, so that the pool holds several connections. */
+  /**
+   * Several requests at once, so that the pool holds several connections. On a loaded machine
+   * opening four at once can outlast the short connect timeout: it tries again (a 503 there is
+   * the rule working, not the point of this step).
+   */
   const warmPool = async () => {
-    const answers = await Promise.all([1, 2, 3, 4].map(() => get(`${POSTS}?per_page=2`)));
-    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    let statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      statuses = (await Promise.all([1, 2, 3, 4].map(() => get(`${POSTS}?per_page=2`)))).map((a) => a.statusCode);
+      if (statuses.every((status) => status === 200)) return;
+    }
+    expect(statuses).toEqual([200, 200, 200, 200]);
   };
   const expectServiceUnavailable = (answer: { response: { statusCode: number; headers: Record<string, unknown>; json(): unknown }; millis: number }, what: string) => {
     expect(answer.response.statusCode, what).toBe(503);
@@ -239,5 +247,5 @@ describe.each(testDatabaseKinds())('health checks [%s]', (kind) => {
       await app.close();
       await rm(storageRoot, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

@@ -21,7 +21,7 @@ describe('the demo on PostgreSQL through a restart, with the default timeouts [p
   beforeAll(async () => {
     cluster = await startPrivatePostgres();
     server = await startDemoServer({ DATABASE_URL: cluster.url });
-  }, 120_000);
+  }, 150_000);
 
   afterAll(async () => {
     server?.kill();

@@ -111,5 +111,5 @@ describe('graceful shutdown of the demo server [pglite, a child process]', () =>
     } finally {
       server.kill();
     }
-  }, 90_000);
+  }, 150_000);
 });

@@ -41,7 +41,8 @@ function codeOf(error: unknown): string | undefined {
 /**
  * The one place that turns an error into an HTTP answer. Known codes get their status and a
  * JSON body; Fastify's own client errors (malformed JSON, body too large, unsupported media
- * type) keep their 4xx status; anything else is a 500 whose body says nothing of the cause.
+ * type) keep their 4xx status; an unavailable database is 503 with `Retry-After`; anything
+ * else is a 500 whose body says nothing of the cause.
  */
 export function errorReply(error: unknown, context: ErrorReplyContext = { rootPath: '/panel' }): ErrorReply {
   const code = codeOf(error);
@@ -60,8 +61,6 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
     default:
       break;
   }
-  // A driver error that reached here untyped (a closed database, the app's own pool) is classified the same way.
-  if (databaseUnavailableReason(error) !== undefined) return SERVICE_UNAVAILABLE;
   if (code !== undefined && ERROR_STATUS[code] !== undefined) {
     return { status: ERROR_STATUS[code]!, body: { error: (error as Error).message } };
   }
@@ -69,6 +68,8 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, body: { error: (error as Error).message } };
   }
+  // A driver error that reached here untyped (a closed database, the app's own pool) is classified the same way.
+  if (databaseUnavailableReason(error) !== undefined) return SERVICE_UNAVAILABLE;
   return { status: 500, body: { error: 'Internal Server Error' } };
 }
 

@@ -26,6 +26,8 @@ class GuardedConnection implements DatabaseConnection {
   }
 }
 
+// The drivers run begin, commit, rollback and savepoints through the connection they are given:
+// the guarded one, which Kysely also wraps with its query log. Only releasing needs the driver's own.
 const unwrap = (connection: DatabaseConnection) => (connection instanceof GuardedConnection ? connection.inner : connection);
 
 /** The driver around another: same work, unavailable-database errors typed. */
@@ -41,31 +43,31 @@ class GuardedDriver implements Driver {
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return guard(() => this.inner.beginTransaction(unwrap(connection), settings));
+    return guard(() => this.inner.beginTransaction(connection, settings));
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return guard(() => this.inner.commitTransaction(unwrap(connection)));
+    return guard(() => this.inner.commitTransaction(connection));
   }
 
   // A rollback on a lost connection fails too; PostgreSQL has already rolled the transaction back.
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return guard(() => this.inner.rollbackTransaction(unwrap(connection)));
+    return guard(() => this.inner.rollbackTransaction(connection));
   }
 
   savepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
     if (!this.inner.savepoint) throw new Error('The `savepoint` method is not supported by this driver');
-    return guard(() => this.inner.savepoint!(unwrap(connection), name, compileQuery));
+    return guard(() => this.inner.savepoint!(connection, name, compileQuery));
   }
 
   rollbackToSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
     if (!this.inner.rollbackToSavepoint) throw new Error('The `rollbackToSavepoint` method is not supported by this driver');
-    return guard(() => this.inner.rollbackToSavepoint!(unwrap(connection), name, compileQuery));
+    return guard(() => this.inner.rollbackToSavepoint!(connection, name, compileQuery));
   }
 
   releaseSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
     if (!this.inner.releaseSavepoint) throw new Error('The `releaseSavepoint` method is not supported by this driver');
-    return guard(() => this.inner.releaseSavepoint!(unwrap(connection), name, compileQuery));
+    return guard(() => this.inner.releaseSavepoint!(connection, name, compileQuery));
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
