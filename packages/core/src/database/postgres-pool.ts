@@ -2,6 +2,7 @@ import pg from 'pg';
 import { PANEL_TYPE_PARSERS } from './type-parsers.js';
 import type { DatabaseTimeouts } from './database-timeouts.js';
 import type { DatabaseLogger } from './database-logger.js';
+import { databaseUnavailableReason } from './database-unavailable.js';
 
 /** What the PostgreSQL pool is built from (the checked options of `openDatabase`). */
 export interface PostgresPoolOptions {
@@ -16,24 +17,34 @@ export interface PostgresPoolOptions {
 type QueryArguments = Parameters<pg.Client['query']>;
 
 /**
- * A pg client that closes its connection when a statement gets no answer within the query
- * timeout. pg only stops waiting; the connection would stay busy with the lost statement, and
- * every later statement on it would queue behind it. Closed, it leaves the pool, and the next
- * request opens a fresh one.
+ * A pg client that remembers why its last statement failed, and closes its connection when a
+ * statement gets no answer within the query timeout. pg only stops waiting; the connection would
+ * stay busy with the lost statement, and every later statement on it would queue behind it.
+ * Ended, it leaves the pool when released, and the next query opens a fresh one.
  */
-class TimeoutClosingClient extends pg.Client {
+class PanelPoolClient extends pg.Client {
+  /** The error of the statement running or last run, when it failed (cleared when a statement starts). */
+  lastQueryError: unknown;
+
   // The overloads of pg's query() are many; this passes every call through unchanged.
   override query(...args: unknown[]): never {
+    this.lastQueryError = undefined;
     const result = (pg.Client.prototype.query as (...a: QueryArguments) => unknown).apply(this, args as QueryArguments);
     if (result instanceof Promise) {
       return result.catch((error: unknown) => {
-        if ((error as Error | null)?.message === 'Query read timeout') {
-          (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-        }
+        this.lastQueryError = error;
+        if ((error as Error | null)?.message === 'Query read timeout') this.#abandon();
         throw error;
       }) as never;
     }
     return result as never;
+  }
+
+  #abandon(): void {
+    // end() marks the client as ending at once (so the pool drops it on release); the socket
+    // is destroyed rather than left to a polite close the frozen peer would never answer.
+    this.end().catch(() => undefined);
+    (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
   }
 }
 
@@ -54,13 +65,18 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
   const { timeouts, logger } = options;
   // One line per failed connection: PostgreSQL's FATAL message (57P01) and the socket's end that follows are one event.
   const logged = new WeakSet<object>();
-  const report = (error: unknown, client: object, where: 'idle' | 'busy') => {
+  const busy = new WeakSet<object>();
+  const report = (error: unknown, client: object) => {
     if (logged.has(client)) return;
     logged.add(client);
-    logger.warn({ ...describe(error), connection: where }, 'Panel database: a PostgreSQL connection failed and was removed from the pool; the next query opens a new one');
+    // A busy connection's FATAL message (57P01) went to its statement; the event only says the socket ended.
+    const last = (client as PanelPoolClient).lastQueryError;
+    const cause = (error as { code?: unknown } | null)?.code === undefined && databaseUnavailableReason(last) !== undefined ? last : error;
+    const where = busy.has(client) || cause !== error ? 'busy' : 'idle';
+    logger.warn({ ...describe(cause), connection: where }, 'Panel database: a PostgreSQL connection failed and was removed from the pool; the next query opens a new one');
   };
   const pool = new pg.Pool({
-    Client: TimeoutClosingClient,
+    Client: PanelPoolClient,
     connectionString: options.url,
     max: options.maxConnections,
     application_name: options.applicationName,
@@ -77,10 +93,12 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
         PANEL_TYPE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client's error reaches the pool first, then the client's own listener: still one line.
-  pool.on('error', (error, client) => report(error, client, 'idle'));
+  // An idle client's error reaches both the pool's listener and the client's own: still one line.
+  pool.on('error', (error, client) => report(error, client));
   pool.on('connect', (client) => {
-    client.on('error', (error) => report(error, client, 'busy'));
+    client.on('error', (error) => report(error, client));
   });
+  pool.on('acquire', (client) => busy.add(client));
+  pool.on('release', (_error, client) => busy.delete(client));
   return pool;
 }
