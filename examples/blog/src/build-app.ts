@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type StorageService } from '@panel/core';
+import { createPanel, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import { seed } from '../db/seed.js';
@@ -23,8 +23,15 @@ export interface BuildDemoAppOptions {
   logger?: PanelServerOptionsInput['logger'];
   /** Server timeouts over `panelServerOptions()`'s defaults. */
   server?: Omit<PanelServerOptionsInput, 'logger'>;
-  /** The secret sealing the panel's session cookie; default `PANEL_SESSION_SECRET`, else a random one per process. */
-  sessionSecret?: string;
+  /**
+   * The secret sealing the panel's session cookie, or a list (the first seals, all open); default
+   * `PANEL_SESSION_SECRETS` (comma-separated, newest first) or `PANEL_SESSION_SECRET`, else a random one per process.
+   */
+  sessionSecret?: string | readonly string[];
+  /** The panel session's lifetimes, cookie security, throttle and clock. */
+  session?: SessionOptionsInput;
+  /** Fastify's `trustProxy`: behind a proxy, `X-Forwarded-Proto: https` makes the session cookie `Secure`. */
+  trustProxy?: boolean;
   /** Where attachment bytes live; default `diskStorage` under the demo's `storage/` folder. */
   storage?: StorageService;
   /** Options passed on to `mountPanelApi`. */
@@ -52,10 +59,16 @@ export async function prepareDatabase(database: PanelDatabase): Promise<boolean>
   return true;
 }
 
+/** The session secrets of the environment: `PANEL_SESSION_SECRETS` (comma-separated, newest first), else `PANEL_SESSION_SECRET`. */
+function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string | string[] | undefined {
+  const list = env.PANEL_SESSION_SECRETS?.split(',').map((s) => s.trim()).filter(Boolean);
+  return list && list.length > 0 ? list : env.PANEL_SESSION_SECRET || undefined;
+}
+
 /** Builds the demo: opens, migrates and seeds the database, creates the panel and mounts the API at `/api`. */
 export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<DemoApp> {
   // The server comes first so that the database reports lost connections in the same logs.
-  const app = Fastify(panelServerOptions({ ...options.server, logger: options.logger ?? false }));
+  const app = Fastify({ ...panelServerOptions({ ...options.server, logger: options.logger ?? false }), trustProxy: options.trustProxy ?? false });
   const databaseLogger = options.logger ? { logger: app.log.child({ component: 'database' }) } : {};
   const database = options.database && 'db' in options.database ? options.database : await openDatabase({ ...databaseLogger, ...options.database });
   const seeded = await prepareDatabase(database);
@@ -65,7 +78,8 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     plugins: [policyAuthorization()],
     authorizationClient: 'policies',
     license: { features: ['api', 'authorization'] },
-    sessionSecret: options.sessionSecret ?? process.env.PANEL_SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    sessionSecret: options.sessionSecret ?? secretsFromEnv() ?? randomBytes(32).toString('hex'),
+    ...(options.session ? { session: options.session } : {}),
     ...(options.storage ? { storage: options.storage } : {}),
   });
   if (seeded) await seedFiles(panel.attachments);

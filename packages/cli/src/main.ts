@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerGeneratorCommands } from './commands/generator-commands.js';
 import { registerRoutesCommand } from './commands/routes-command.js';
+import { registerInstallCommand } from './commands/install-command.js';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {
@@ -27,6 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
   };
   registerGeneratorCommands(program, io, setExitCode);
   registerRoutesCommand(program, io, setExitCode);
+  registerInstallCommand(program, io, setExitCode);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

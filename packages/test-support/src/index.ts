@@ -2,3 +2,4 @@ export { testDatabaseKinds, testDatabaseUrl, openTestDatabase, createTestSchema,
 export { startS3Server, type TestS3Server } from './s3-server.js';
 export { startTcpFaultProxy, type TcpFaultProxy, type ProxyMode } from './tcp-fault-proxy.js';
 export { startPrivatePostgres, postgresBinDir, type PrivatePostgres } from './private-postgres.js';
+export { pgliteSnapshot, PGLITE_SNAPSHOT_FILE } from './pglite-snapshot.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseKind, type PanelDatabase } from '@panel/core';
+import { pgliteSnapshot } from './pglite-snapshot.js';
 
 /** The PostgreSQL server the suite uses unless `DATABASE_URL` says otherwise. */
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -64,11 +65,12 @@ export async function createTestSchema(): Promise<TestSchema> {
 }
 
 /**
- * Opens a database for one test file: a fresh in-memory PGlite, or a new schema of its own on
- * the PostgreSQL server (dropped on close), so parallel files never collide.
+ * Opens a database for one test file: a fresh in-memory PGlite (loaded from a snapshot of a
+ * newly initialized one, which is faster than initdb), or a new schema of its own on the
+ * PostgreSQL server (dropped on close), so parallel files never collide.
  */
 export async function openTestDatabase(kind: DatabaseKind): Promise<PanelDatabase> {
-  if (kind === 'pglite') return openDatabase();
+  if (kind === 'pglite') return openDatabase({ loadDataDir: await pgliteSnapshot() });
   const { url, schema, drop } = await createTestSchema();
   const database = await openDatabase({ url, schema, maxConnections: 4 });
   return {
