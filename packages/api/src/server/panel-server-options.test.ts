@@ -27,7 +27,7 @@ describe('panelServerOptions()', () => {
   });
 
   it('refuse a timeout that is not a whole number of milliseconds', () => {
-    expect(() => panelServerOptions({ requestTimeout: -1 })).toThrow('panelServerOptions: requestTimeout must be a whole number of milliseconds (0 turns it off), instead got -1.');
+    expect(() => panelServerOptions({ requestTimeout: -1 })).toThrow('panelServerOptions: requestTimeout must be a whole number of milliseconds (0 turns it off), instead got -1. Fix: leave it out for the default 30000.');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { PanelConfigError } from '@panel/core';
 import { requestIdFor } from './request-id.js';
 import { REDACTED_LOG_PATHS, requestLogSerializers } from './request-log-serializers.js';
 
@@ -61,7 +62,7 @@ export function panelServerOptions(input: PanelServerOptionsInput = {}): PanelSe
   const settings = { ...PANEL_SERVER_DEFAULTS, ...definedOnly(input) };
   for (const [name, value] of Object.entries(settings)) {
     if (!Number.isInteger(value) || (value as number) < 0) {
-      throw new TypeError(`panelServerOptions: ${name} must be a whole number of milliseconds (0 turns it off), instead got ${JSON.stringify(value)}.`);
+      throw new PanelConfigError(`panelServerOptions: ${name} must be a whole number of milliseconds (0 turns it off), instead got ${JSON.stringify(value)}. Fix: leave it out for the default ${PANEL_SERVER_DEFAULTS[name as keyof typeof PANEL_SERVER_DEFAULTS]}.`);
     }
   }
   const { logger } = input;
