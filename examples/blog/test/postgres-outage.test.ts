@@ -1,19 +1,22 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPrivatePostgres, type PrivatePostgres } from '@panel/test-support';
+import { startPrivatePostgres, testDatabaseKinds, type PrivatePostgres } from '@panel/test-support';
 import { ADMIN } from './demo-app-support.js';
 import { startDemoServer, type DemoServerProcess } from './demo-server-process.js';
 
 /**
  * The issue's "Done when", on the demo as `npm start` runs it (a child process, the default
  * timeouts) against a PostgreSQL cluster this test owns, stops and starts again. It never
- * touches the shared server. It fails (never skips) when no cluster can be created.
+ * touches the shared server. It runs whenever PostgreSQL is among the test databases, and then
+ * fails (never skips) when no cluster can be created; `PANEL_TEST_DATABASES=pglite` leaves it out on purpose.
  */
 const POSTS = '/api/resources/v1/blog_posts?per_page=5';
 const OUTAGE_LIMIT_MILLIS = 10_000;
 const RECOVERY_LIMIT_MILLIS = 10_000;
 
-describe('the demo on PostgreSQL through a restart, with the default timeouts [private cluster]', () => {
+const describePostgres = testDatabaseKinds().includes('postgres') ? describe : describe.skip;
+
+describePostgres('the demo on PostgreSQL through a restart, with the default timeouts [private cluster]', () => {
   let cluster: PrivatePostgres;
   let server: DemoServerProcess;
   const figures: Record<string, string> = {};
