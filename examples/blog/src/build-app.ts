@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createPanel, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
-import { mountPanelApi, mountPanelAttachments, type MountPanelApiOptions } from '@panel/api';
+import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import { seed } from '../db/seed.js';
 import { seedFiles } from '../db/seed-files.js';
@@ -19,8 +19,10 @@ export const migrations = { '0001-create-tables': createTables };
 export interface BuildDemoAppOptions {
   /** The database to open: PGlite in memory by default, PostgreSQL with `url`. */
   database?: OpenDatabaseOptions | PanelDatabase;
-  /** Fastify's logger option. */
-  logger?: boolean;
+  /** Logs: `true` for JSON lines on standard output, or pino options (`{ level, stream }`); default none. */
+  logger?: PanelServerOptionsInput['logger'];
+  /** Server timeouts over `panelServerOptions()`'s defaults. */
+  server?: Omit<PanelServerOptionsInput, 'logger'>;
   /**
    * The secret sealing the panel's session cookie, or a list (the first seals, all open); default
    * `PANEL_SESSION_SECRETS` (comma-separated, newest first) or `PANEL_SESSION_SECRET`, else a random one per process.
@@ -65,7 +67,10 @@ function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string | string[]
 
 /** Builds the demo: opens, migrates and seeds the database, creates the panel and mounts the API at `/api`. */
 export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<DemoApp> {
-  const database = options.database && 'db' in options.database ? options.database : await openDatabase(options.database ?? {});
+  // The server comes first so that the database reports lost connections in the same logs.
+  const app = Fastify({ ...panelServerOptions({ ...options.server, logger: options.logger ?? false }), trustProxy: options.trustProxy ?? false });
+  const databaseLogger = options.logger ? { logger: app.log.child({ component: 'database' }) } : {};
+  const database = options.database && 'db' in options.database ? options.database : await openDatabase({ ...databaseLogger, ...options.database });
   const seeded = await prepareDatabase(database);
   const panel = await createPanel({
     database,
@@ -78,7 +83,6 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     ...(options.storage ? { storage: options.storage } : {}),
   });
   if (seeded) await seedFiles(panel.attachments);
-  const app = Fastify({ logger: options.logger ?? false, trustProxy: options.trustProxy ?? false });
   await app.register(fastifyCookie);
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   await app.register(mountPanelApi, { panel, at: 'api', ...options.api });

@@ -6,8 +6,12 @@ export { compileResources, writableFields, type CompiledField, type CompiledReso
 export { loadResourceClasses, isSourceModule } from './resources/load-resources.js';
 export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';
 export { normalizePanelConfig, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
-export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, isPanelError, type PanelErrorCode, type ErrorMessages } from './errors/panel-errors.js';
+export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, DatabaseUnavailableError, isPanelError, type PanelErrorCode, type DatabaseUnavailableReason, type ErrorMessages } from './errors/panel-errors.js';
 export { openDatabase, type PanelDatabase, type OpenDatabaseOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
+export { DEFAULT_DATABASE_TIMEOUTS, normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database/database-timeouts.js';
+export { databaseUnavailableReason, asDatabaseUnavailable } from './database/database-unavailable.js';
+export { consoleDatabaseLogger, type DatabaseLogger } from './database/database-logger.js';
+export { pingDatabase } from './database/ping-database.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
 export { ROW_ALIAS, associationKey, type RecordsQuery, type ScopeFunction } from './records/record-select.js';
 export { parseWriteValues, MAX_RECORD_ID, type ParsedWrite } from './records/write-values.js';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { attachmentsPath, isPanelError, PanelConfigError, type Panel } from '@panel/core';
 import { contentDisposition, dispositionFor } from './content-disposition.js';
+import { apiErrorHandler } from '../errors/error-reply.js';
 
 /** Options of `mountPanelAttachments`. */
 export interface MountPanelAttachmentsOptions {
@@ -32,10 +33,8 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
   if (!panel || typeof panel.attachments?.blob !== 'function') {
     throw new PanelConfigError('mountPanelAttachments: the panel option is required. Fix: app.register(mountPanelAttachments, { panel }).');
   }
-  app.setErrorHandler((error, request, reply) => {
-    request.log.error({ err: error }, 'Panel attachment request failed');
-    return reply.code(500).type('application/json; charset=utf-8').send({ error: 'Internal Server Error' });
-  });
+  // The API's one mapping: a database outage is the same 503 with Retry-After, anything else a JSON error.
+  app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
   app.route<{ Params: { key: string; filename: string } }>({
     method: ['GET', 'HEAD'],
     url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`,

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseUnavailableReason } from '@panel/core';
 import { ERROR_STATUS } from './api-errors.js';
 import { confirmPath } from '../session/session-paths.js';
 
@@ -11,7 +12,18 @@ export interface ErrorReply {
   readonly location?: string;
   /** A flash message for the panel to show after a redirect. */
   readonly flash?: string;
+  /** Headers the answer carries (`Retry-After` on a 503). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
+
+/**
+ * The `Retry-After` of a 503 when the database is unavailable, in seconds: long enough for a
+ * failover or a restart to make progress, short enough that a client does not wait for nothing.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+// The database cannot answer now (down, restarting, failing over, too slow): the request may work later.
+const SERVICE_UNAVAILABLE: ErrorReply = Object.freeze({ status: 503, body: { error: 'Service Unavailable' }, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
 
 /** What the error mapping needs to know of the panel. */
 export interface ErrorReplyContext {
@@ -30,7 +42,8 @@ function codeOf(error: unknown): string | undefined {
 /**
  * The one place that turns an error into an HTTP answer. Known codes get their status and a
  * JSON body; Fastify's own client errors (malformed JSON, body too large, unsupported media
- * type) keep their 4xx status; anything else is a 500 whose body says nothing of the cause.
+ * type) keep their 4xx status; an unavailable database is 503 with `Retry-After`; anything
+ * else is a 500 whose body says nothing of the cause.
  */
 export function errorReply(error: unknown, context: ErrorReplyContext = { rootPath: '/panel' }): ErrorReply {
   const code = codeOf(error);
@@ -46,6 +59,8 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
       return { status: 404, body: { error: 'Not Found' } };
     case 'PANEL_ERR_RECORD_INVALID':
       return { status: 422, body: { errors: (error as { errors: unknown }).errors, message: 'Validation failed' } };
+    case 'PANEL_ERR_DATABASE_UNAVAILABLE':
+      return SERVICE_UNAVAILABLE;
     default:
       break;
   }
@@ -56,6 +71,8 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, body: { error: (error as Error).message } };
   }
+  // A driver error that reached here untyped (a closed database, the app's own pool) is classified the same way.
+  if (databaseUnavailableReason(error) !== undefined) return SERVICE_UNAVAILABLE;
   return { status: 500, body: { error: 'Internal Server Error' } };
 }
 
@@ -66,7 +83,12 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
 export function apiErrorHandler(context: ErrorReplyContext) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const answer = errorReply(error, context);
-    if (answer.status >= 500) request.log.error({ err: error }, 'Panel API request failed');
+    if (answer.status === 503) {
+      // An outage is not a bug: one line with the driver's code, no stack, however many requests it refuses.
+      const cause = (error as { cause?: { code?: unknown } }).cause;
+      request.log.warn({ code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code }, 'Panel API request refused: the database is unavailable');
+    } else if (answer.status >= 500) request.log.error({ err: error }, 'Panel API request failed');
+    if (answer.headers) reply.headers(answer.headers);
     if (answer.location !== undefined) {
       if (answer.flash) reply.setCookie(FLASH_COOKIE, answer.flash, { path: context.rootPath, httpOnly: true, sameSite: 'lax' });
       return reply.code(answer.status).header('location', answer.location).send();

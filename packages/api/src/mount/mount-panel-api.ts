@@ -4,6 +4,9 @@ import { apiErrorHandler } from '../errors/error-reply.js';
 import { discoverControllers } from '../routing/discover-controllers.js';
 import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
 import { normalizeMountOptions, type MountPanelApiOptions } from './mount-options.js';
+import { requestHygiene } from './request-hygiene.js';
+import { drawHealthRoutes } from './health-routes.js';
+import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,12 +37,14 @@ function jsonParser(api: FastifyInstance, bodyLimit: number): void {
 const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app, rawOptions) => {
   const options = normalizeMountOptions(rawOptions);
   const { panel, mountPath } = options;
+  warnWithoutRequestTimeout(app);
   if (!app.hasDecorator('panelApiRoutes')) app.decorate('panelApiRoutes', []);
   const licensed = panel.config.license.features.includes('api');
   const controllers = licensed ? await discoverControllers(panel, options.controllersDir) : [];
   await app.register(
     async (api) => {
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
+      requestHygiene(api);
       jsonParser(api, options.bodyLimit);
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
       api.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'Not Found' }));
@@ -47,6 +52,8 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
       // Custom routes are part of the engine: without the api feature they are 404 too.
       if (options.routes && licensed) await options.routes(api);
+      // The health checks are part of the engine (404 without the api feature, like every route); the app's own routes win.
+      if (options.healthPath !== false && licensed) drawHealthRoutes(api, panel, options.healthPath);
     },
     { prefix: mountPath },
   );
