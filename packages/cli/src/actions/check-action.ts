@@ -1,8 +1,12 @@
+import { posix } from 'node:path';
 import { resourceNaming } from '@panel/core';
 import { RESOURCES_DIR } from '../config/app-config.js';
 import { FileTree } from '../tree/file-tree.js';
 import { messages } from '../messages.js';
 import { planGenerator, prepareRun, type GenerateContext } from './generate-action.js';
+import { BASE_CONTROLLER_STEM } from '../discovery/scan-controllers.js';
+import { fieldProblems } from '../discovery/field-problems.js';
+import { problemLine } from '../discovery/source-problem.js';
 
 /** A check run: a generator context (nothing is written) and which versions to check. */
 export interface CheckContext extends GenerateContext {
@@ -20,7 +24,9 @@ function fixCommand(context: CheckContext, version: string): string {
  * `--check`: writes nothing; exits 1 listing every problem when a resource has no controller
  * (by the runtime's rule: no controller of the version serves it), the base controller is
  * missing (`generate` only), a controller serves a resource that no longer exists, or two
- * controllers serve one resource; exits 0 with one line otherwise. Controllers are the app's to
+ * controllers serve one resource, a controller imports a file that does not exist (its base
+ * controller, deleted or never generated), or a resource declares what `createPanel` refuses
+ * (a field name twice, an association to an unknown resource); exits 0 with one line otherwise. Controllers are the app's to
  * edit, so their contents are never compared with the templates.
  */
 export async function checkAction(context: CheckContext): Promise<number> {
@@ -55,6 +61,17 @@ export async function checkAction(context: CheckContext): Promise<number> {
       }
       seen.set(controller.resourceName, at);
     }
+  }
+  for (const broken of first.scan.controllers.brokenImports.filter((b) => versions.includes(b.version))) {
+    const isBase = posix.basename(broken.missing).replace(/\.m?[jt]s$/, '') === BASE_CONTROLLER_STEM;
+    const message = isBase ? messages.missingBaseImport(broken.specifier, broken.missing, broken.version) : messages.brokenImport(broken.specifier, broken.missing);
+    problems.push(problemLine({ file: broken.file, line: broken.line, message }));
+    fixes.add(isBase ? messages.fixMissing(`panel-api generate${broken.version === 'v1' ? '' : ` --version ${broken.version}`}`) : messages.fixSource());
+  }
+  // What createPanel would refuse at boot, when the source says it plainly (a mistyped belongsTo target).
+  for (const problem of fieldProblems(first.scan.resources.resources)) {
+    problems.push(problemLine(problem));
+    fixes.add(messages.fixSource());
   }
   if (problems.length > 0) {
     for (const problem of problems) context.printError(problem);
