@@ -46,8 +46,6 @@ export const messages = Object.freeze({
   bootFailed: (message: string) => `Cannot list the routes: ${message}`,
 
   brokenImport: (specifier: string, missing: string) => `imports ${specifier}, but ${missing}.ts (or .js) does not exist. Fix: restore the file, or correct the import.`,
-  missingBaseImport: (specifier: string, missing: string, version: string) =>
-    `imports its base class from ${specifier}, but ${missing}.ts (or .js) does not exist. Fix: run \`panel-api generate${version === 'v1' ? '' : ` --version ${version}`}\` to create the BaseResourcesController.`,
   duplicateField: (resource: string, fieldName: string) => `Resource ${resource}: the field "${fieldName}" is declared twice. Fix: remove one of them.`,
   unknownTarget: (resource: string, fieldName: string, target: string, builder: string, known: readonly string[]) =>
     `Resource ${resource}: the field "${fieldName}" points at the resource "${target}", which does not exist (known resources: ${known.join(', ')}). ` +

@@ -1,15 +1,21 @@
-import { basename, dirname, relative } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ControllerError } from '../errors/api-errors.js';
 
 /** The stem of the base controller's file in each version folder, as `panel-api generate` writes it. */
 const BASE_CONTROLLER_STEM = 'base-resources-controller';
 
-/** The file a `ERR_MODULE_NOT_FOUND` message names (a path or a file URL), when it names one. */
-function missingFile(message: string): string | undefined {
+/**
+ * The file a `ERR_MODULE_NOT_FOUND` message names, when it names one: Node gives an absolute path
+ * or URL, other loaders the specifier as written, resolved here from the importing file.
+ */
+function missingFile(message: string, file: string): string | undefined {
   const named = /Cannot find module '([^']+)'/.exec(message)?.[1];
   if (named === undefined) return undefined;
-  return named.startsWith('file:') ? fileURLToPath(named) : named;
+  if (named.startsWith('file:')) return fileURLToPath(named);
+  if (!named.startsWith('.')) return named;
+  const importer = / imported from (\S+)/.exec(message)?.[1];
+  return resolve(dirname(importer === undefined ? file : importer.startsWith('file:') ? fileURLToPath(importer) : importer), named);
 }
 
 /**
@@ -23,7 +29,7 @@ export async function importControllerModule(file: string, appRoot: string, vers
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
     if ((error as NodeJS.ErrnoException)?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    const missing = missingFile((error as Error).message);
+    const missing = missingFile((error as Error).message, file);
     const at = relative(appRoot, file);
     if (missing !== undefined && dirname(missing) === dirname(file) && basename(missing).replace(/\.m?[jt]s$/, '') === BASE_CONTROLLER_STEM) {
       const stem = relative(appRoot, missing).replace(/\.m?[jt]s$/, '');
