@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type StorageService } from '@panel/core';
+import { createPanel, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, type MountPanelApiOptions } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import { seed } from '../db/seed.js';
@@ -21,8 +21,15 @@ export interface BuildDemoAppOptions {
   database?: OpenDatabaseOptions | PanelDatabase;
   /** Fastify's logger option. */
   logger?: boolean;
-  /** The secret sealing the panel's session cookie; default `PANEL_SESSION_SECRET`, else a random one per process. */
-  sessionSecret?: string;
+  /**
+   * The secret sealing the panel's session cookie, or a list (the first seals, all open); default
+   * `PANEL_SESSION_SECRETS` (comma-separated, newest first) or `PANEL_SESSION_SECRET`, else a random one per process.
+   */
+  sessionSecret?: string | readonly string[];
+  /** The panel session's lifetimes, cookie security, throttle and clock. */
+  session?: SessionOptionsInput;
+  /** Fastify's `trustProxy`: behind a proxy, `X-Forwarded-Proto: https` makes the session cookie `Secure`. */
+  trustProxy?: boolean;
   /** Where attachment bytes live; default `diskStorage` under the demo's `storage/` folder. */
   storage?: StorageService;
   /** Options passed on to `mountPanelApi`. */
@@ -50,6 +57,12 @@ export async function prepareDatabase(database: PanelDatabase): Promise<boolean>
   return true;
 }
 
+/** The session secrets of the environment: `PANEL_SESSION_SECRETS` (comma-separated, newest first), else `PANEL_SESSION_SECRET`. */
+function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string | string[] | undefined {
+  const list = env.PANEL_SESSION_SECRETS?.split(',').map((s) => s.trim()).filter(Boolean);
+  return list && list.length > 0 ? list : env.PANEL_SESSION_SECRET || undefined;
+}
+
 /** Builds the demo: opens, migrates and seeds the database, creates the panel and mounts the API at `/api`. */
 export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<DemoApp> {
   const database = options.database && 'db' in options.database ? options.database : await openDatabase(options.database ?? {});
@@ -60,12 +73,13 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     plugins: [policyAuthorization()],
     authorizationClient: 'policies',
     license: { features: ['api', 'authorization'] },
-    sessionSecret: options.sessionSecret ?? process.env.PANEL_SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    sessionSecret: options.sessionSecret ?? secretsFromEnv() ?? randomBytes(32).toString('hex'),
+    ...(options.session ? { session: options.session } : {}),
     // The demo's own folder, wherever it is started from (an app's default is <current directory>/storage).
     storage: options.storage ?? diskStorage({ root: fileURLToPath(new URL('../storage', import.meta.url)) }),
   });
   if (seeded) await seedFiles(panel.attachments);
-  const app = Fastify({ logger: options.logger ?? false });
+  const app = Fastify({ logger: options.logger ?? false, trustProxy: options.trustProxy ?? false });
   await app.register(fastifyCookie);
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   await app.register(mountPanelApi, { panel, at: 'api', ...options.api });

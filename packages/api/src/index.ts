@@ -5,7 +5,10 @@ export { contentDisposition, dispositionFor, type Disposition } from './attachme
 export { ResourcesController, PER_PAGE_COOKIE, type ControllerContext, type Rendered } from './controller/resources-controller.js';
 export type { ActionName, CallbackConditions, ErrorMatcher, RescueHandler } from './controller/callback-chain.js';
 export { CSRF_HEADER, type CsrfStrategy } from './controller/csrf-protection.js';
-export { AuthenticationError, InvalidAuthenticityTokenError, BadRequestError, ControllerError, ApiError, ERROR_STATUS, type ApiErrorCode } from './errors/api-errors.js';
+export { AuthenticationError, InvalidAuthenticityTokenError, ConfirmationRequiredError, BadRequestError, ControllerError, ApiError, ERROR_STATUS, type ApiErrorCode } from './errors/api-errors.js';
+export { loadPanelSession, writePanelSession, clearPanelSession, sessionCookieName, sessionCookieOptions, secureSessionCookie, HOST_COOKIE_PREFIX, type SessionCookieOptions } from './session/session-cookie.js';
+export { requireRecentConfirmation } from './session/recent-confirmation.js';
+export { confirmPath, signInPath, safeReturnPath } from './session/session-paths.js';
 export { errorReply, apiErrorHandler, FLASH_COOKIE, type ErrorReply, type ErrorReplyContext } from './errors/error-reply.js';
 export { discoverControllers, CONTROLLERS_DIR, type DiscoveredController, type DiscoveryPanel } from './routing/discover-controllers.js';
 export { routeTable, type RouteEntry } from './routing/draw-routes.js';

@@ -1,14 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, policyAuthorization, type CreatePanelOptions, type PanelDatabase } from '@panel/core';
+import { createPanel, policyAuthorization, runPanelMigrations, type CreatePanelOptions, type PanelDatabase } from '@panel/core';
 import { mountPanelApi, type MountPanelApiOptions } from '../src/index.js';
 
 /** The fixture app's root (its app/panel/resources and app/controllers). */
 export const LIBRARY_ROOT = fileURLToPath(new URL('./fixtures/library/', import.meta.url));
 
-/** Creates the fixture tables and rows: authors 1–3; books 1–4 owned by users 1 and 2. */
+/** Runs the framework's migrations (the session tables) and creates the fixture tables and rows: authors 1–3; books 1–4 owned by users 1 and 2. */
 export async function prepareLibrary(database: PanelDatabase): Promise<void> {
+  await runPanelMigrations(database);
   const { db } = database;
   await db.schema.createTable('authors').addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity()).addColumn('name', 'text', (c) => c.notNull()).execute();
   await db.schema

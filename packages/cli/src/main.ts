@@ -3,6 +3,7 @@ import { registerGeneratorCommands } from './commands/generator-commands.js';
 import { registerRoutesCommand } from './commands/routes-command.js';
 import { cliVersion } from './cli-version.js';
 import { messages } from './messages.js';
+import { registerInstallCommand } from './commands/install-command.js';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {
@@ -37,6 +38,7 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
   };
   registerGeneratorCommands(program, io, setExitCode);
   registerRoutesCommand(program, io, setExitCode);
+  registerInstallCommand(program, io, setExitCode);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -53,4 +53,21 @@ export const messages = Object.freeze({
   fixSource: () => 'correct each file at the line shown',
 
   cliVersion: (version: string, node: string) => `@panel/api-cli ${version} (Node ${node})`,
+
+  installWrote: (path: string, overwrite: boolean) => `✓ ${overwrite ? 'Updated' : 'Created'} ${path}`,
+  installWould: (path: string, overwrite: boolean) => `${overwrite ? '~ Would update' : '+ Would create'} ${path}`,
+  installPresent: (what: string, path: string) => `• ${what} already installed  ${path}`,
+  installRegisterByHand: (registry: string, name: string) =>
+    `Note: ${registry} has no \`migrations\` object to register "${name}" in; add the new file to the migrations your app passes to runMigrations.`,
+  installNoRegistry: (registry: string, name: string) =>
+    `Note: there is no ${registry}; add "${name}" to the migrations your app passes to runMigrations.`,
+  installNameTaken: (path: string, line: number) =>
+    `${path}:${line}: the name panelApi is taken, so the configuration block cannot be added. Fix: rename that declaration, or add export const panelApi = configurePanelApi({ manageTokensIf: () => false }) yourself.`,
+  installNextSteps: () => [
+    'Next:',
+    '  1. Run the migrations (runMigrations in your app).',
+    '  2. Set PANEL_API_TOKEN_PEPPER to 32 or more random characters (openssl rand -hex 32), or pass pepper to configurePanelApi.',
+    '  3. Pass the configuration to the API: app.register(mountPanelApi, { panel, tokens: panelApi }).',
+    '  4. Open manageTokensIf to the users who may manage API tokens.',
+  ],
 });

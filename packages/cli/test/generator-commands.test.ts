@@ -142,9 +142,10 @@ describe('panel-api with no resources', () => {
 
 describe('panel-api usage errors', () => {
   it('exits 2 for an unknown command', async () => {
-    const run = await runPanelApi(['install']);
+    // `install` exists since Edition B (`panel-api install`); any other unknown name is a usage error.
+    const run = await runPanelApi(['deploy']);
     expect(run.exitCode).toBe(2);
-    expect(run.err).toEqual(["error: unknown command 'install'"]);
+    expect(run.err).toEqual(["error: unknown command 'deploy'"]);
   });
 
   it('exits 2 for an unknown option', async () => {

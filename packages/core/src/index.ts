@@ -14,7 +14,7 @@ export { parseWriteValues, MAX_RECORD_ID, type ParsedWrite } from './records/wri
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
 export { runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';
-export { panelMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE } from './database/panel-migrations.js';
+export { panelMigrations, panelSessionMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE, PANEL_SESSION_MIGRATION_TABLE } from './database/panel-migrations.js';
 export { type StorageService, type UploadInput } from './storage/storage-service.js';
 export { diskStorage, type DiskStorageOptions, type DiskStorageService } from './storage/disk-storage.js';
 export { s3Storage, type S3StorageOptions, type S3StorageService } from './storage/s3-storage.js';
@@ -29,7 +29,26 @@ export { sanitizeFilename, checkedContentType, MAX_FILENAME_LENGTH } from './att
 export { Policy, PolicyScope, type PolicyClass, type PolicyScopeClass } from './authorization/policy.js';
 export { policyAuthorization, POLICIES_CLIENT } from './authorization/policy-authorization.js';
 export type { AuthorizationClient, PanelPlugin, PolicyAction } from './authorization/authorization-client.js';
-export { createSessionCodec, secretsEqual, newCsrfToken, MIN_SECRET_LENGTH, type SessionCodec, type SessionData } from './session/session-codec.js';
+export {
+  createSessionCodec,
+  checkSessionSecrets,
+  secretsEqual,
+  newCsrfToken,
+  MIN_SECRET_LENGTH,
+  SESSION_FORMAT_VERSION,
+  DEFAULT_SESSION_LIFETIME,
+  DEFAULT_SESSION_IDLE_TIMEOUT,
+  type SessionCodec,
+  type SessionCodecOptions,
+  type SessionData,
+  type SessionStamps,
+  type OpenedSession,
+} from './session/session-codec.js';
+export { PanelSessions } from './session/panel-sessions.js';
+export { normalizeSessionOptions, type SessionOptions, type SessionOptionsInput, type SecureCookies } from './session/session-options.js';
+export { SessionRevocations, type SessionUserId } from './session/session-revocations.js';
+export { SignInThrottle, type SignInAttempt, type SignInVerdict, type SignInThrottleOptions } from './session/sign-in-throttle.js';
+export { SESSION_GENERATIONS_TABLE, REVOKED_SESSIONS_TABLE, SIGN_IN_FAILURES_TABLE } from './session/session-tables.js';
 export { RecordErrors } from './validation/record-errors.js';
 export { checkFieldRules, type FieldRules } from './validation/field-rules.js';
 export type { ValidationContext, DestroyContext } from './validation/validate-in-transaction.js';

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Current, NotAuthorizedError, type CompiledResource, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
-import { AuthenticationError } from '../errors/api-errors.js';
+import { Current, NotAuthorizedError, type CompiledResource, type OpenedSession, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
+import { AuthenticationError, ConfirmationRequiredError } from '../errors/api-errors.js';
+import { loadPanelSession } from '../session/session-cookie.js';
 import {
   beforeActionsFor,
   declareBeforeAction,
@@ -97,11 +98,13 @@ export class ControllerBase {
   }
 
   #session: SessionData | null | undefined;
+  /** The session cookie as loaded before the callbacks: checked for expiry, rotation and revocation. */
+  #opened: OpenedSession | null = null;
 
   /**
    * The panel's session for this request (read from its sealed cookie): empty when there is
-   * none, when sessions are off, or when an unsafe request came without a valid CSRF token
-   * (the null session).
+   * none, when sessions are off, when the cookie expired, went idle or was revoked, or when an
+   * unsafe request came without a valid CSRF token (the null session).
    */
   get session(): SessionData {
     if (this.#session === undefined) this.#session = this.#readSession();
@@ -109,14 +112,27 @@ export class ControllerBase {
   }
 
   #readSession(): SessionData | null {
-    const codec = this.panel.sessions;
-    return codec ? codec.open(this.request.cookies?.[this.panel.config.sessionCookie]) : null;
+    return this.#opened?.data ?? null;
   }
 
   /** The before-action that applies the class's CSRF strategy (see `setupCsrfProtection`). */
   verifyAuthenticityToken(): void {
     const session = this.#readSession();
     this.#session = verifyAuthenticity(this.constructor, this.request, session) ? session : null;
+  }
+
+  /**
+   * A before-action for sensitive actions (sudo mode): throws `ConfirmationRequiredError` (403
+   * with the confirm page's path) unless the panel session's user typed their password within
+   * `session.confirmWindow` seconds. A request without a session, or with the null session,
+   * is refused too.
+   *
+   * @example
+   * static { this.beforeAction('requireRecentConfirmation', { only: ['create'] }); }
+   */
+  requireRecentConfirmation(): void {
+    const sessions = this.panel.sessions;
+    if (!sessions || this.session.userId === undefined || !sessions.isRecentlyConfirmed(this.#opened)) throw new ConfirmationRequiredError();
   }
 
   /** Path parameters (`id`). */
@@ -149,6 +165,7 @@ export class ControllerBase {
   async process(): Promise<FastifyReply> {
     return Current.run(async () => {
       try {
+        if (this.panel.sessions) this.#opened = await loadPanelSession(this.panel, this.request, this.reply);
         const cls = this.constructor as typeof ControllerBase;
         let halted = false;
         for (const method of beforeActionsFor(cls, this.actionName)) {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS } from './api-errors.js';
+import { confirmPath } from '../session/session-paths.js';
 
 /** A reply as the error mapping decides it. */
 export interface ErrorReply {
@@ -39,6 +40,8 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
       return { status: 302, body: undefined, location: context.rootPath, flash: 'You are not authorized to perform this action.' };
     case 'PANEL_API_ERR_UNAUTHENTICATED':
       return { status: 401, body: { error: 'Unauthorized' } };
+    case 'PANEL_API_ERR_CONFIRMATION_REQUIRED':
+      return { status: 403, body: { error: 'Password confirmation required', confirm_path: confirmPath(context.rootPath) } };
     case 'PANEL_ERR_RECORD_NOT_FOUND':
       return { status: 404, body: { error: 'Not Found' } };
     case 'PANEL_ERR_RECORD_INVALID':

@@ -1,4 +1,5 @@
 import { PanelConfigError } from '../errors/panel-errors.js';
+import { checkSessionSecrets } from '../session/session-codec.js';
 
 /** The features a license can enable. */
 export type LicenseFeature = 'api' | 'authorization';
@@ -22,8 +23,11 @@ export interface PanelConfigInput {
   authorizationClient?: string | null;
   /** The license; default `{ features: ['api'] }`. */
   license?: License;
-  /** The secret that seals the panel's session cookie (32 characters or more); without it, sessions are off. */
-  sessionSecret?: string | null;
+  /**
+   * The secret that seals the panel's session cookie (32 characters or more), or a list of them
+   * for rotation: the first seals, every one opens. Without it, sessions are off.
+   */
+  sessionSecret?: string | readonly string[] | null;
   /** The session cookie's name. Default `panel_session`. */
   sessionCookie?: string;
 }
@@ -36,7 +40,7 @@ export interface PanelConfig {
   readonly currentUserMethod: string | null;
   readonly authorizationClient: string | null;
   readonly license: License;
-  readonly sessionSecret: string | null;
+  readonly sessionSecret: string | readonly string[] | null;
   readonly sessionCookie: string;
 }
 
@@ -98,9 +102,11 @@ export function normalizePanelConfig(input: PanelConfigInput = {}, otherOptions:
   if (typeof license !== 'object' || license === null || !Array.isArray(license.features) || license.features.some((f) => !FEATURES.includes(f))) {
     throw new PanelConfigError(`Panel config: license must be { features: [...] } with features among ${FEATURES.map((f) => `"${f}"`).join(', ')}, instead got ${show(license)}.`);
   }
-  if (input.sessionSecret !== undefined && input.sessionSecret !== null && typeof input.sessionSecret !== 'string') {
+  if (input.sessionSecret !== undefined && input.sessionSecret !== null && typeof input.sessionSecret !== 'string' && !Array.isArray(input.sessionSecret)) {
     throw new PanelConfigError(`Panel config: sessionSecret must be a string, instead got ${show(input.sessionSecret)}.`);
   }
+  const sessionSecret = input.sessionSecret === undefined || input.sessionSecret === null ? null : input.sessionSecret;
+  const secrets = sessionSecret === null ? null : checkSessionSecrets(sessionSecret);
   return Object.freeze({
     perPage,
     maxPerPage,
@@ -108,7 +114,7 @@ export function normalizePanelConfig(input: PanelConfigInput = {}, otherOptions:
     currentUserMethod: identifier('currentUserMethod', input.currentUserMethod, 'currentUser', 'the name of a controller method', 'currentUser'),
     authorizationClient: identifier('authorizationClient', input.authorizationClient, null, "an authorization plug-in's identifier", 'policies'),
     license: Object.freeze({ features: Object.freeze([...license.features]) }),
-    sessionSecret: input.sessionSecret ?? null,
+    sessionSecret: typeof sessionSecret === 'string' ? sessionSecret : secrets,
     sessionCookie: cookieName(input.sessionCookie),
   });
 }

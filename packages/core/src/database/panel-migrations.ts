@@ -1,9 +1,13 @@
 import * as createBlobsAndAttachments from './migrations/0001-create-blobs-and-attachments.js';
+import * as createSessionTables from './migrations/0001-create-session-tables.js';
 import { runMigrations, type Migration } from './run-migrations.js';
 import type { PanelDatabase } from './panel-database.js';
 
 /** The table that records which of the framework's own migrations ran (apart from the app's `kysely_migration`). */
 export const PANEL_MIGRATION_TABLE = 'panel_migration';
+
+/** The table that records which of the panel session's migrations ran. */
+export const PANEL_SESSION_MIGRATION_TABLE = 'panel_session_migration';
 
 /**
  * The framework's own migrations, by name: today the blobs and attachments tables behind
@@ -14,13 +18,25 @@ export const panelMigrations: Readonly<Record<string, Migration>> = Object.freez
 });
 
 /**
- * Applies the framework's own migrations, recorded in their own table (`panel_migration`),
- * so that their names never need to sort among the app's. Safe to run at every start.
+ * The panel session's migrations, by name: the session generations and failed sign-ins
+ * tables. They keep a history of their own (`panel_session_migration`), as each framework
+ * component does, so that one component's numbering never has to sort among another's.
+ */
+export const panelSessionMigrations: Readonly<Record<string, Migration>> = Object.freeze({
+  '0001-create-session-tables': createSessionTables,
+});
+
+/**
+ * Applies the framework's own migrations (files, then sessions), each set recorded in its own
+ * table (`panel_migration`, `panel_session_migration`), so that their names never need to sort
+ * among the app's. Returns the names that ran (session ones prefixed `session/`). Safe to run at every start.
  *
  * @example
  * await runPanelMigrations(database);
  * await runMigrations(database, appMigrations);
  */
-export function runPanelMigrations(database: PanelDatabase): Promise<string[]> {
-  return runMigrations(database, panelMigrations, { table: PANEL_MIGRATION_TABLE });
+export async function runPanelMigrations(database: PanelDatabase): Promise<string[]> {
+  const ran = await runMigrations(database, panelMigrations, { table: PANEL_MIGRATION_TABLE });
+  const sessions = await runMigrations(database, panelSessionMigrations, { table: PANEL_SESSION_MIGRATION_TABLE });
+  return [...ran, ...sessions.map((name) => `session/${name}`)];
 }

@@ -7,7 +7,8 @@ import type { PanelDatabase } from '../database/panel-database.js';
 import { RecordsRepository } from '../records/records-repository.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import type { AuthorizationClient, PanelPlugin } from '../authorization/authorization-client.js';
-import { createSessionCodec, type SessionCodec } from '../session/session-codec.js';
+import { PanelSessions } from '../session/panel-sessions.js';
+import { normalizeSessionOptions, type SessionOptionsInput } from '../session/session-options.js';
 import type { StorageService } from '../storage/storage-service.js';
 import { diskStorage } from '../storage/disk-storage.js';
 import { PanelAttachments } from '../attachments/attachments-service.js';
@@ -31,6 +32,8 @@ export interface CreatePanelOptions extends PanelConfigInput {
    * becomes `dist/` once the app is compiled: files uploaded in development would vanish.
    */
   storage?: StorageService;
+  /** The panel session's lifetimes, cookie security, sign-in throttle and clock (needs `sessionSecret`). */
+  session?: SessionOptionsInput;
 }
 
 /** A running panel: its config, resources, database and records layer. Two panels in one process do not share state. */
@@ -49,8 +52,11 @@ export interface Panel {
    * `authorizationClient` names that plug-in, and a `currentUserMethod` is configured.
    */
   readonly authorization: AuthorizationClient | null;
-  /** The session cookie codec, or null when no `sessionSecret` is configured (then every session is empty). */
-  readonly sessions: SessionCodec | null;
+  /**
+   * The panel's sessions (sealed cookie, revocation, sudo mode, sign-in throttle), or null when
+   * no `sessionSecret` is configured (then every session is empty).
+   */
+  readonly sessions: PanelSessions | null;
   /** Why `authorization` is null, for diagnostics; undefined when it is in force. */
   readonly authorizationInactiveReason: string | undefined;
   /** The resource with that name (`BlogPost`), or a `PanelConfigError` naming the known ones. */
@@ -65,11 +71,16 @@ export interface Panel {
  * const panel = await createPanel({ database: await openDatabase(), perPage: 24 });
  */
 export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
-  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], storage, ...configInput } = options;
+  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], storage, session, ...configInput } = options;
   if (!database || typeof database.db?.selectFrom !== 'function') {
     throw new PanelConfigError('createPanel: the database option is required. Fix: pass { database: await openDatabase({ url }) }.');
   }
-  const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage']);
+  const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage', 'session']);
+  if (session !== undefined && config.sessionSecret === null) {
+    throw new PanelConfigError('Panel config: session options are set but sessionSecret is missing. Fix: set sessionSecret to a secret of 32 characters or more (from your environment), or remove the session options.');
+  }
+  const sessionOptions = normalizeSessionOptions(session);
+  if (config.sessionSecret !== null) await PanelSessions.checkTables(database);
   const classes = resources ?? (await loadResourceClasses(resolve(appRoot, resourcesDir ?? join('app', 'panel', 'resources'))));
   const compiled = compileResources(classes);
   const { client, reason } = resolveAuthorization(config, plugins);
@@ -83,7 +94,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
   return Object.freeze({
     authorization: client,
     authorizationInactiveReason: reason,
-    sessions: config.sessionSecret === null ? null : createSessionCodec(config.sessionSecret),
+    sessions: config.sessionSecret === null ? null : new PanelSessions(database, config.sessionSecret, sessionOptions),
     config,
     appRoot,
     database,

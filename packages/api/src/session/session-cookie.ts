@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OpenedSession, Panel } from '@panel/core';
+
+/** The prefix browsers honour only on a `Secure`, `Path=/` cookie without a domain: no subdomain can plant or overwrite it. */
+export const HOST_COOKIE_PREFIX = '__Host-';
+
+/** The cookie options of the panel session. */
+export interface SessionCookieOptions {
+  readonly path: '/';
+  readonly httpOnly: true;
+  readonly sameSite: 'lax';
+  readonly secure: boolean;
+}
+
+const loaded = new WeakMap<FastifyRequest, Promise<OpenedSession | null>>();
+
+/**
+ * Whether this request's session cookie is `Secure`: `session.secureCookies` when it is a
+ * boolean; with `'auto'` (the default), when the request came over HTTPS as Fastify sees it
+ * (`request.protocol`, which honours `X-Forwarded-Proto` only under `trustProxy`).
+ */
+export function secureSessionCookie(panel: Panel, request: FastifyRequest): boolean {
+  const setting = panel.sessions?.options.secureCookies ?? 'auto';
+  return setting === 'auto' ? request.protocol === 'https' : setting;
+}
+
+/** The session cookie's name for this request: `sessionCookie`, with the `__Host-` prefix when it is `Secure`. */
+export function sessionCookieName(panel: Panel, request: FastifyRequest): string {
+  return (secureSessionCookie(panel, request) ? HOST_COOKIE_PREFIX : '') + panel.config.sessionCookie;
+}
+
+/** `HttpOnly`, `SameSite=Lax`, `Path=/`, and `Secure` when served over HTTPS (see `secureSessionCookie`). */
+export function sessionCookieOptions(panel: Panel, request: FastifyRequest): SessionCookieOptions {
+  return { path: '/', httpOnly: true, sameSite: 'lax', secure: secureSessionCookie(panel, request) };
+}
+
+/**
+ * The request's panel session, checked in full: sealed with a listed secret, within its
+ * lifetime and idle timeout, and neither signed out nor revoked (one statement). Null
+ * when there is none. Read once per request; when the cookie is due (activity over a minute
+ * old, or sealed with an older secret), the reply carries it sealed again.
+ */
+export function loadPanelSession(panel: Panel, request: FastifyRequest, reply: FastifyReply): Promise<OpenedSession | null> {
+  let session = loaded.get(request);
+  if (!session) {
+    session = readAndRefresh(panel, request, reply);
+    loaded.set(request, session);
+  }
+  return session;
+}
+
+async function readAndRefresh(panel: Panel, request: FastifyRequest, reply: FastifyReply): Promise<OpenedSession | null> {
+  const sessions = panel.sessions;
+  if (sessions && request.cookies === undefined) {
+    throw new TypeError('loadPanelSession: this route cannot read cookies. Fix: await app.register(fastifyCookie) (from @fastify/cookie) before the routes that use the panel session.');
+  }
+  const value = request.cookies?.[sessionCookieName(panel, request)];
+  if (!sessions || value === undefined) return null;
+  const session = await sessions.verify(value);
+  if (session && sessions.needsRefresh(session) && !reply.sent) writePanelSession(panel, request, reply, sessions.reseal(session));
+  return session;
+}
+
+/** Sets the session cookie to `value` (from `sessions.start`, `confirm` or `reseal`) for the rest of this request too. */
+export function writePanelSession(panel: Panel, request: FastifyRequest, reply: FastifyReply, value: string): void {
+  reply.setCookie(sessionCookieName(panel, request), value, sessionCookieOptions(panel, request));
+  loaded.set(request, Promise.resolve(panel.sessions?.read(value) ?? null));
+}
+
+/** Clears the session cookie in this browser only; `panel.sessions.revoke` refuses the copies elsewhere. */
+export function clearPanelSession(panel: Panel, request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(sessionCookieName(panel, request), sessionCookieOptions(panel, request));
+  loaded.set(request, Promise.resolve(null));
+}

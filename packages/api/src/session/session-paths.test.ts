@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { confirmPath, safeReturnPath, signInPath } from './session-paths.js';
+
+describe('session paths', () => {
+  it('puts the confirm and sign-in pages under the root path', () => {
+    expect([confirmPath('/panel'), signInPath('/panel')]).toEqual(['/panel/confirm', '/panel/login']);
+    expect([confirmPath('/'), signInPath('/')]).toEqual(['/confirm', '/login']);
+  });
+
+  it('follows a return_to only to a path of this site', () => {
+    expect(safeReturnPath('/panel/security?tab=1', '/panel')).toBe('/panel/security?tab=1');
+    for (const target of ['//evil.example/', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/panel\r\nSet-Cookie: x=1', '', 42, undefined, `/${'a'.repeat(2048)}`]) {
+      expect(safeReturnPath(target, '/panel'), String(target)).toBe('/panel');
+    }
+  });
+});

@@ -1,0 +1,19 @@
+/** The panel page where a signed-in user types their password again (sudo mode): `<rootPath>/confirm`. */
+export function confirmPath(rootPath: string): string {
+  return `${rootPath === '/' ? '' : rootPath}/confirm`;
+}
+
+/** The panel's sign-in page: `<rootPath>/login`. */
+export function signInPath(rootPath: string): string {
+  return `${rootPath === '/' ? '' : rootPath}/login`;
+}
+
+/**
+ * Where to go back after signing in or confirming: `target` when it is a path of this site
+ * (one leading `/`, no scheme, no `//` or `/\` that a browser would take for another host),
+ * else `fallback`.
+ */
+export function safeReturnPath(target: unknown, fallback: string): string {
+  if (typeof target !== 'string' || target.length > 2048 || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback;
+  return /[\u0000-\u001f\\]/.test(target) ? fallback : target;
+}
