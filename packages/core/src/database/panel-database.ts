@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
-import { PGliteDialect } from 'kysely-pglite-dialect';
+import { PGliteDialect } from './pglite-dialect.js';
 import { PANEL_TYPE_PARSERS } from './type-parsers.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database-timeouts.js';
