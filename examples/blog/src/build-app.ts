@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
-import { mountPanelApi, mountPanelAttachments, type MountPanelApiOptions } from '@panel/api';
+import { createPanel, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
+import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-columns.js';
 import { seed } from '../db/seed.js';
@@ -20,8 +20,10 @@ export const migrations = { '0001-create-tables': createTables, '0002-add-field-
 export interface BuildDemoAppOptions {
   /** The database to open: PGlite in memory by default, PostgreSQL with `url`. */
   database?: OpenDatabaseOptions | PanelDatabase;
-  /** Fastify's logger option. */
-  logger?: boolean;
+  /** Logs: `true` for JSON lines on standard output, or pino options (`{ level, stream }`); default none. */
+  logger?: PanelServerOptionsInput['logger'];
+  /** Server timeouts over `panelServerOptions()`'s defaults. */
+  server?: Omit<PanelServerOptionsInput, 'logger'>;
   /**
    * The secret sealing the panel's session cookie, or a list (the first seals, all open); default
    * `PANEL_SESSION_SECRETS` (comma-separated, newest first) or `PANEL_SESSION_SECRET`, else a random one per process.
@@ -66,7 +68,10 @@ function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string | string[]
 
 /** Builds the demo: opens, migrates and seeds the database, creates the panel and mounts the API at `/api`. */
 export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<DemoApp> {
-  const database = options.database && 'db' in options.database ? options.database : await openDatabase(options.database ?? {});
+  // The server comes first so that the database reports lost connections in the same logs.
+  const app = Fastify({ ...panelServerOptions({ ...options.server, logger: options.logger ?? false }), trustProxy: options.trustProxy ?? false });
+  const databaseLogger = options.logger ? { logger: app.log.child({ component: 'database' }) } : {};
+  const database = options.database && 'db' in options.database ? options.database : await openDatabase({ ...databaseLogger, ...options.database });
   const seeded = await prepareDatabase(database);
   const panel = await createPanel({
     database,
@@ -76,10 +81,10 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     license: { features: ['api', 'authorization'] },
     sessionSecret: options.sessionSecret ?? secretsFromEnv() ?? randomBytes(32).toString('hex'),
     ...(options.session ? { session: options.session } : {}),
-    ...(options.storage ? { storage: options.storage } : {}),
+    // The demo's own folder, wherever it is started from (an app's default is <current directory>/storage).
+    storage: options.storage ?? diskStorage({ root: fileURLToPath(new URL('../storage', import.meta.url)) }),
   });
   if (seeded) await seedFiles(panel.attachments);
-  const app = Fastify({ logger: options.logger ?? false, trustProxy: options.trustProxy ?? false });
   await app.register(fastifyCookie);
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   await app.register(mountPanelApi, { panel, at: 'api', ...options.api });

@@ -1,23 +1,40 @@
+import type { AddressInfo } from 'node:net';
 import { buildDemoApp } from './build-app.js';
 import { demoKeys } from './demo-keys.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 const url = process.env.DATABASE_URL;
+/** How long a shutdown waits for in-flight requests before giving up (exit code 1). */
+const DRAIN_MILLIS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000);
 
 const { app } = await buildDemoApp({ database: url ? { url } : {}, logger: process.env.LOG === '1' });
 await app.listen({ port, host });
 
 const [adminKey, readerKey] = [...demoKeys().keys()];
-const base = `http://${host}:${port}`;
+const base = `http://${host}:${(app.server.address() as AddressInfo).port}`;
 console.log(`Panel API demo on ${base} (database: ${url ? 'PostgreSQL' : 'embedded PGlite, in memory'})`);
 console.log(`  panel:  ${base}/panel`);
 console.log(`  API:    ${base}/api/resources/v1/blog_posts`);
+console.log(`  health: ${base}/api/health, ${base}/api/health/ready`);
 console.log(`  keys:   ${adminKey} (Ada Admin, user 1), ${readerKey} (Rita Reader, user 2)`);
 console.log(`  try:    curl -H 'Authorization: ApiKey ${adminKey}' '${base}/api/resources/v1/blog_posts?per_page=5'`);
 
+// Graceful shutdown: stop accepting, let in-flight requests finish (new ones on open sockets get
+// 503), close the database, exit 0; a drain that takes longer than DRAIN_MILLIS exits 1.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void app.close().then(() => process.exit(0));
+    const deadline = setTimeout(() => {
+      console.error(`Shutdown: requests still running after ${DRAIN_MILLIS} ms; exiting.`);
+      process.exit(1);
+    }, DRAIN_MILLIS);
+    deadline.unref();
+    void app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      },
+    );
   });
 }

@@ -24,13 +24,15 @@ export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   return env.DATABASE_URL || DEFAULT_DATABASE_URL;
 }
 
-/**
- * Opens a database for one test file: a fresh in-memory PGlite (loaded from a snapshot of a
- * newly initialized one, which is faster than initdb), or a new schema of its own on the
- * PostgreSQL server (dropped on close), so parallel files never collide.
- */
-export async function openTestDatabase(kind: DatabaseKind): Promise<PanelDatabase> {
-  if (kind === 'pglite') return openDatabase({ loadDataDir: await pgliteSnapshot() });
+/** A schema of its own on the PostgreSQL test server, and how to drop it. */
+export interface TestSchema {
+  readonly url: string;
+  readonly schema: string;
+  drop(): Promise<void>;
+}
+
+/** Creates a new schema on the PostgreSQL test server (a failing test, naming the fix, when the server is unreachable). */
+export async function createTestSchema(): Promise<TestSchema> {
   const url = testDatabaseUrl();
   const schema = `panel_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -47,11 +49,10 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<PanelDatabas
   } finally {
     await admin.end();
   }
-  const database = await openDatabase({ url, schema, maxConnections: 4 });
   return {
-    ...database,
-    close: async () => {
-      await database.close();
+    url,
+    schema,
+    drop: async () => {
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
       try {
@@ -59,6 +60,24 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<PanelDatabas
       } finally {
         await cleanup.end();
       }
+    },
+  };
+}
+
+/**
+ * Opens a database for one test file: a fresh in-memory PGlite (loaded from a snapshot of a
+ * newly initialized one, which is faster than initdb), or a new schema of its own on the
+ * PostgreSQL server (dropped on close), so parallel files never collide.
+ */
+export async function openTestDatabase(kind: DatabaseKind): Promise<PanelDatabase> {
+  if (kind === 'pglite') return openDatabase({ loadDataDir: await pgliteSnapshot() });
+  const { url, schema, drop } = await createTestSchema();
+  const database = await openDatabase({ url, schema, maxConnections: 4 });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await drop();
     },
   };
 }

@@ -31,7 +31,7 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
   if (!panel || typeof panel.attachments?.blob !== 'function') {
     throw new PanelConfigError('mountPanelAttachments: the panel option is required. Fix: app.register(mountPanelAttachments, { panel }).');
   }
-  // The API's error mapping: a missing file is 404 { "error": "Not Found" }, anything else a logged 500.
+  // The API's one mapping: a missing file is 404 { "error": "Not Found" }, a database outage the same 503 with Retry-After, anything else a JSON error.
   app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
   app.route<{ Params: { key: string; filename: string } }>({
     method: ['GET', 'HEAD'],

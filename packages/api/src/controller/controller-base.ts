@@ -14,6 +14,7 @@ import {
   type RescueHandler,
 } from './callback-chain.js';
 import { declareCsrfStrategy, verifyAuthenticity, type CsrfStrategy } from './csrf-protection.js';
+import { logUserIdentity } from './request-log-identity.js';
 
 /** What the runtime gives a controller for one request. */
 export interface ControllerContext {
@@ -200,6 +201,7 @@ export class ControllerBase {
   async #assignCurrentUser(): Promise<void> {
     const method = this.panel.config.currentUserMethod;
     Current.user = method === null ? null : ((await this.#call(method)) ?? null);
+    logUserIdentity(this.request, this.reply, Current.user);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_ROOT_PATH, type PanelErrorCode } from '@panel/core';
+import { databaseUnavailableReason, DEFAULT_ROOT_PATH, type PanelErrorCode } from '@panel/core';
 import type { ApiErrorCode } from './api-errors.js';
 import { confirmPath } from '../session/session-paths.js';
 
@@ -15,7 +15,18 @@ export interface ErrorReply {
   readonly location?: string;
   /** A flash message for the panel to show after a redirect. */
   readonly flash?: string;
+  /** Headers the answer carries (`Retry-After` on a 503). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
+
+/**
+ * The `Retry-After` of a 503 when the database is unavailable, in seconds: long enough for a
+ * failover or a restart to make progress, short enough that a client does not wait for nothing.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+// The answer when the database cannot answer now (down, restarting, failing over, too slow): the request may work later.
+const SERVICE_UNAVAILABLE: ErrorReply = Object.freeze({ status: 503, body: { error: 'Service Unavailable' }, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
 
 /** What the error mapping needs to know of the panel. */
 export interface ErrorReplyContext {
@@ -34,6 +45,7 @@ interface HttpAnswer {
   readonly status: number;
   readonly body?: (error: unknown, context: ErrorReplyContext) => Record<string, unknown>;
   readonly redirect?: { readonly flash: string };
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -51,6 +63,8 @@ const HTTP_ANSWERS: Readonly<Partial<Record<ErrorCode, HttpAnswer>>> = Object.fr
   PANEL_ERR_RECORD_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
   PANEL_ERR_FILE_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
   PANEL_ERR_RECORD_INVALID: { status: 422, body: (error) => ({ errors: (error as { errors: unknown }).errors, message: 'Validation failed' }) },
+  // The database cannot answer now (down, restarting, failing over, too slow): the request may work later.
+  PANEL_ERR_DATABASE_UNAVAILABLE: { status: 503, body: () => SERVICE_UNAVAILABLE.body!, headers: SERVICE_UNAVAILABLE.headers! },
 });
 
 /** Every error code the API answers with, with its status; the errors reference page lists the same. */
@@ -65,16 +79,19 @@ function codeOf(error: unknown): string | undefined {
  * The one place that turns an error into an HTTP answer, by its `code` (never `instanceof`,
  * so two copies of a package agree). Known codes get their registered answer; Fastify's own
  * client errors (malformed JSON, body too large, unsupported media type) keep their 4xx status;
- * anything else is a 500 whose body says nothing of the cause. Pass the panel's `rootPath`
+ * a driver error that says the database is unavailable is 503 with `Retry-After`; anything else
+ * is a 500 whose body says nothing of the cause. Pass the panel's `rootPath`
  * (`{ rootPath: panel.config.rootPath }`); without it, the config's default is assumed.
  */
 export function errorReply(error: unknown, context: ErrorReplyContext = { rootPath: DEFAULT_ROOT_PATH }): ErrorReply {
   const code = codeOf(error);
   const answer = code === undefined ? undefined : HTTP_ANSWERS[code as ErrorCode];
   if (answer?.redirect) return { status: answer.status, body: undefined, location: context.rootPath, flash: answer.redirect.flash };
-  if (answer) return { status: answer.status, body: answer.body!(error, context) };
+  if (answer) return { status: answer.status, body: answer.body!(error, context), ...(answer.headers ? { headers: answer.headers } : {}) };
   const status = (error as FastifyError | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: message(error) };
+  // A driver error that reached here untyped (a closed database, the app's own pool) is classified the same way.
+  if (databaseUnavailableReason(error) !== undefined) return SERVICE_UNAVAILABLE;
   return { status: 500, body: { error: 'Internal Server Error' } };
 }
 
@@ -85,7 +102,12 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
 export function apiErrorHandler(context: ErrorReplyContext) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const answer = errorReply(error, context);
-    if (answer.status >= 500) request.log.error({ err: error }, 'Panel request failed');
+    if (answer.status === 503) {
+      // An outage is not a bug: one line with the driver's code, no stack, however many requests it refuses.
+      const cause = (error as { cause?: { code?: unknown } }).cause;
+      request.log.warn({ code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code }, 'Panel API request refused: the database is unavailable');
+    } else if (answer.status >= 500) request.log.error({ err: error }, 'Panel API request failed');
+    if (answer.headers) reply.headers(answer.headers);
     if (answer.location !== undefined) {
       if (answer.flash) reply.setCookie(FLASH_COOKIE, answer.flash, { path: context.rootPath, httpOnly: true, sameSite: 'lax' });
       return reply.code(answer.status).header('location', answer.location).send();

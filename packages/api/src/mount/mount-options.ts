@@ -26,6 +26,12 @@ export interface MountPanelApiOptions {
   constraints?: { host?: string | RegExp; subdomain?: string; [name: string]: unknown };
   /** Default query parameters (`defaults:`), used when the request does not send them. */
   defaults?: Record<string, string>;
+  /**
+   * Where the health checks are, under the mount: `<at>/<healthPath>` (liveness) and
+   * `<at>/<healthPath>/ready` (readiness, touches the database). Default `health`; `false`
+   * draws none.
+   */
+  healthPath?: string | false;
 }
 
 /** Mount options after validation. */
@@ -38,6 +44,7 @@ export interface NormalizedMountOptions {
   readonly via: ReadonlySet<string> | undefined;
   readonly constraints: Readonly<Record<string, unknown>> | undefined;
   readonly defaults: Readonly<Record<string, string>>;
+  readonly healthPath: string | false;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -87,7 +94,7 @@ function normalizeDefaults(defaults: unknown): Record<string, string> {
 
 /** Validates `mountPanelApi` options once, at boot; a mistake names the option and the fix. */
 export function normalizeMountOptions(options: MountPanelApiOptions): NormalizedMountOptions {
-  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults } = options ?? ({} as MountPanelApiOptions);
+  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults, healthPath = 'health' } = options ?? ({} as MountPanelApiOptions);
   if (!panel || typeof panel.resource !== 'function') {
     throw new PanelConfigError('mountPanelApi: the panel option is required. Fix: app.register(mountPanelApi, { panel: await createPanel({ database }) }).');
   }
@@ -100,6 +107,9 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
   if (routes !== undefined && typeof routes !== 'function') {
     throw new PanelConfigError('mountPanelApi: routes must be a function (api) => { api.get(...) }.');
   }
+  if (healthPath !== false && (typeof healthPath !== 'string' || !/^[\w\-.]+(\/[\w\-.]+)*$/.test(healthPath))) {
+    throw new PanelConfigError(`mountPanelApi: healthPath must be a path under the mount such as "health", or false, instead got ${JSON.stringify(healthPath)}. Fix: write it without a leading slash, or pass false to draw no health checks.`);
+  }
   const dir = controllersDir ?? join(panel.appRoot, CONTROLLERS_DIR);
   return Object.freeze({
     panel,
@@ -110,5 +120,6 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     via: normalizeVia(via),
     constraints: normalizeConstraints(constraints),
     defaults: Object.freeze(normalizeDefaults(defaults)),
+    healthPath,
   });
 }

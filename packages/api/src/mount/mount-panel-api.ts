@@ -4,6 +4,10 @@ import { apiErrorHandler } from '../errors/error-reply.js';
 import { discoverControllers } from '../routing/discover-controllers.js';
 import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
 import { normalizeMountOptions, type MountPanelApiOptions } from './mount-options.js';
+import { requestHygiene } from './request-hygiene.js';
+import { drawHealthRoutes } from './health-routes.js';
+import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
+import { addPanelRootFallback } from './panel-root-fallback.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,7 +30,8 @@ function jsonParser(api: FastifyInstance, bodyLimit: number): void {
  * generated controllers under `app/controllers/panel/api/resources/<version>/` and draws
  * index, show, create, update and destroy for each, under `<at>/resources/<version>/<route_key>`.
  * With no controllers folder, or without the `api` feature on the license, it draws none and
- * every request under the mount path is a 404.
+ * every request under the mount path is a 404. When no route serves the panel's root path
+ * (`/panel`), a GET there answers a JSON 404 that explains itself (see `addPanelRootFallback`).
  *
  * @example
  * await app.register(mountPanelApi, { panel, at: 'api' });
@@ -34,12 +39,18 @@ function jsonParser(api: FastifyInstance, bodyLimit: number): void {
 const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app, rawOptions) => {
   const options = normalizeMountOptions(rawOptions);
   const { panel, mountPath } = options;
-  if (!app.hasDecorator('panelApiRoutes')) app.decorate('panelApiRoutes', []);
+  warnWithoutRequestTimeout(app);
+  if (!app.hasDecorator('panelApiRoutes')) {
+    app.decorate('panelApiRoutes', []);
+    // Once per app, for the first mount: the panel root explains itself when no panel page serves it.
+    addPanelRootFallback(app, panel.config.rootPath, mountPath);
+  }
   const licensed = panel.config.license.features.includes('api');
   const controllers = licensed ? await discoverControllers(panel, options.controllersDir) : [];
   await app.register(
     async (api) => {
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
+      requestHygiene(api);
       jsonParser(api, options.bodyLimit);
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
@@ -47,6 +58,8 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
       // Custom routes are part of the engine: without the api feature they are 404 too.
       if (options.routes && licensed) await options.routes(api);
+      // The health checks are part of the engine (404 without the api feature, like every route); the app's own routes win.
+      if (options.healthPath !== false && licensed) drawHealthRoutes(api, panel, options.healthPath);
     },
     { prefix: mountPath },
   );

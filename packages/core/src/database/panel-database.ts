@@ -1,9 +1,14 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
-import { PGliteDialect } from 'kysely-pglite-dialect';
-import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.js';
 import { PANEL_TYPE_PARSERS } from './type-parsers.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
+import { normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database-timeouts.js';
+import { consoleDatabaseLogger, type DatabaseLogger } from './database-logger.js';
+import { createPostgresPool } from './postgres-pool.js';
+import { withUnavailableErrors } from './unavailable-error-dialect.js';
 
 /** One SQL statement the database ran (or refused), as the query listeners see it. */
 export interface ExecutedQuery {
@@ -26,6 +31,8 @@ export interface PanelDatabase {
   readonly kind: DatabaseKind;
   /** The PostgreSQL schema first on the search path, when one was given. */
   readonly schema?: string | undefined;
+  /** The timeouts in force (PostgreSQL; PGlite runs in the process and has none). */
+  readonly timeouts?: DatabaseTimeouts | undefined;
   /** Calls `listener` for every statement until the returned function is called. */
   onQuery(listener: (query: ExecutedQuery) => void): () => void;
   close(): Promise<void>;
@@ -43,6 +50,18 @@ export interface OpenDatabaseOptions {
   loadDataDir?: Blob;
   /** Largest number of pooled PostgreSQL connections. Default 10. */
   maxConnections?: number;
+  /** PostgreSQL: connecting, and waiting for a free pooled connection, in milliseconds. Default 5000. */
+  connectionTimeoutMillis?: number;
+  /** PostgreSQL's `statement_timeout` in milliseconds (0 turns it off). Default 10000. */
+  statementTimeoutMillis?: number;
+  /** PostgreSQL: how long the client waits for a statement's answer. Default the statement timeout + 2000. */
+  queryTimeoutMillis?: number;
+  /** PostgreSQL: a pooled connection unused this long is closed. Default 10000. */
+  idleTimeoutMillis?: number;
+  /** PostgreSQL's `application_name` of every connection (seen in `pg_stat_activity`). Default `panel`. */
+  applicationName?: string;
+  /** Where connection failures outside a request are reported; default one line on standard error. */
+  logger?: DatabaseLogger;
 }
 
 function createListeners() {
@@ -80,25 +99,27 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     if (options.schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.schema)) {
       throw new PanelConfigError(`Database schema must be a lower-case identifier, instead got "${options.schema}".`);
     }
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.maxConnections ?? 10,
-      options: options.schema ? `-c search_path=${options.schema}` : undefined,
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          PANEL_TYPE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
-      },
+    const timeouts = normalizeDatabaseTimeouts(options);
+    const pool = createPostgresPool({
+      url: options.url,
+      schema: options.schema,
+      maxConnections: options.maxConnections ?? 10,
+      applicationName: options.applicationName ?? 'panel',
+      timeouts,
+      logger: options.logger ?? consoleDatabaseLogger,
     });
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log });
-    return { db, kind: 'postgres', schema: options.schema, onQuery, close: () => db.destroy() };
+    const db = new Kysely<any>({ dialect: withUnavailableErrors(new PostgresDialect({ pool })), log });
+    return { db, kind: 'postgres', schema: options.schema, timeouts, onQuery, close: () => db.destroy() };
   }
+  // PGlite creates its data folder but not the folders above it (`data/pglite` would be ENOENT).
+  if (options.dataDir) await mkdir(dirname(resolve(options.dataDir)), { recursive: true });
   const pglite = new PGlite({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers: PANEL_TYPE_PARSERS,
   });
   await pglite.waitReady;
-  const db = new Kysely<any>({ dialect: new PGliteDialect(pglite), log });
+  const db = new Kysely<any>({ dialect: withUnavailableErrors(new PGliteDialect(pglite)), log });
   return {
     db,
     kind: 'pglite',

@@ -9,7 +9,8 @@ export type PanelErrorCode =
   | 'PANEL_ERR_RECORD_INVALID'
   | 'PANEL_ERR_NOT_AUTHORIZED'
   | 'PANEL_ERR_FILE_NOT_FOUND'
-  | 'PANEL_ERR_STORAGE';
+  | 'PANEL_ERR_STORAGE'
+  | 'PANEL_ERR_DATABASE_UNAVAILABLE';
 
 /** Field name (or `base`) → messages, the shape of the spec's validation error. */
 export type ErrorMessages = Record<string, string[]>;
@@ -72,6 +73,28 @@ export class FileNotFoundError extends PanelError {
 export class StorageError extends PanelError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('PANEL_ERR_STORAGE', message);
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/**
+ * Why the database could not answer: `connection` (refused, reset, lost, shutting down, not
+ * accepting connections), `timeout` (connecting, waiting for a pooled connection, a statement
+ * cancelled by `statement_timeout`, no answer within the query timeout), `capacity` (too many
+ * connections), `closed` (the database was closed by the app).
+ */
+export type DatabaseUnavailableReason = 'connection' | 'timeout' | 'capacity' | 'closed';
+
+/**
+ * The database cannot answer now; the same request may work once it is back. The API answers
+ * 503 `{ "error": "Service Unavailable" }` with `Retry-After`. `cause` is the driver's error
+ * (its PostgreSQL `code`, such as `57P01`, when it has one).
+ */
+export class DatabaseUnavailableError extends PanelError {
+  readonly reason: DatabaseUnavailableReason;
+  constructor(reason: DatabaseUnavailableReason, message: string, options?: { cause?: unknown }) {
+    super('PANEL_ERR_DATABASE_UNAVAILABLE', message);
+    this.reason = reason;
     if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
