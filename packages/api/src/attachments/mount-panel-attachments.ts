@@ -1,4 +1,7 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { checkFileSignature, resolveTokenPepper, signingKey, type PanelApiTokensConfig } from '@panel/api-tokens';
+import { ForbiddenError } from '../errors/api-errors.js';
+import { SIGNED_SEGMENT } from '../edition-b/signed-file-urls.js';
 import { attachmentsPath, FileNotFoundError, isPanelError, PanelConfigError, type Panel } from '@panel/core';
 import { apiErrorHandler } from '../errors/error-reply.js';
 import { contentDisposition, dispositionFor } from './content-disposition.js';
@@ -7,6 +10,12 @@ import { contentDisposition, dispositionFor } from './content-disposition.js';
 export interface MountPanelAttachmentsOptions {
   /** The panel whose attachments are served, under its `rootPath`. */
   panel: Panel;
+  /**
+   * Edition B: the `configurePanelApi()` result. With it, the signed URLs given to token actors
+   * are served too, at `<rootPath>/attachments/signed/<key>/<filename>?expires=…&signature=…`;
+   * an expired or tampered one is 403 `{ "error": "Forbidden" }`.
+   */
+  tokens?: PanelApiTokensConfig;
 }
 
 /** A year: the bytes under a key never change (replacing a file makes a new blob with a new key). */
@@ -33,10 +42,7 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
   }
   // The API's one mapping: a missing file is 404 { "error": "Not Found" }, a database outage the same 503 with Retry-After, anything else a JSON error.
   app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
-  app.route<{ Params: { key: string; filename: string } }>({
-    method: ['GET', 'HEAD'],
-    url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`,
-    handler: async (request, reply) => {
+  const serve = async (request: FastifyRequest<{ Params: { key: string; filename: string } }>, reply: FastifyReply) => {
       const { key, filename } = request.params;
       const blob = await panel.attachments.blob(key);
       if (!blob || blob.filename !== filename) throw new FileNotFoundError(key);
@@ -59,8 +65,23 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
         throw error;
       }
       return reply.header('content-length', blob.byte_size).send(body);
-    },
-  });
+  };
+  app.route<{ Params: { key: string; filename: string } }>({ method: ['GET', 'HEAD'], url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`, handler: serve });
+  const tokens = options.tokens;
+  if (tokens) {
+    app.route<{ Params: { key: string; filename: string }; Querystring: Record<string, unknown> }>({
+      method: ['GET', 'HEAD'],
+      url: `${attachmentsPath(panel.config.rootPath)}/${SIGNED_SEGMENT}/:key/:filename`,
+      handler: async (request, reply) => {
+        const { key, filename } = request.params;
+        const check = checkFileSignature(signingKey(resolveTokenPepper(tokens.pepper)), key, filename, request.query.expires, request.query.signature, new Date());
+        if (check !== 'valid') throw new ForbiddenError();
+        // A signed URL expires: the answer may be cached only as long as it lives.
+        await serve(request, reply);
+        return reply.header('cache-control', 'private, no-store');
+      },
+    });
+  }
 };
 
 Object.assign(mountPanelAttachmentsPlugin, { [Symbol.for('fastify.display-name')]: 'panel-attachments' });

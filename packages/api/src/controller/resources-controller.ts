@@ -1,10 +1,17 @@
-import { Current, isPanelError, operations, type ErrorMessages, type OperationInput, type RecordRow, type View } from '@panel/core';
+import { Current, isPanelError, operations, type CompiledField, type CompiledResource, type ErrorMessages, type OperationInput, type RecordRow, type ScopeFunction, type View } from '@panel/core';
 import { RecordNotFoundError } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { sortRequest } from '../params/sort-params.js';
 import { recordId, recordParams } from '../params/record-params.js';
 import { fieldJson, type FieldValue } from '../serialization/field-value.js';
 import { ControllerBase } from './controller-base.js';
+import { associationFilter } from '../edition-b/association-filter.js';
+import { signFileUrls } from '../edition-b/signed-file-urls.js';
+
+/** The association field types whose key Edition B omits without a read grant on the target. */
+const ASSOCIATION_TYPES: ReadonlySet<string> = new Set(['belongs_to', 'has_many', 'has_one', 'has_and_belongs_to_many']);
+/** The field types whose URLs are signed for token actors. */
+const FILE_TYPES: ReadonlySet<string> = new Set(['file', 'files']);
 
 export type { ControllerContext, Rendered } from './controller-base.js';
 
@@ -83,6 +90,62 @@ export class ResourcesController extends ControllerBase {
   }
 
   /**
+   * Edition B, GET /<route_key>/:id/<association>: the records of a `has_many`, `has_one` or
+   * `has_and_belongs_to_many` association on the target resource's index view, a page at a time
+   * (`page`, `per_page`, `sort_by`, `sort_direction` as on index, with the pagination envelope).
+   * The parent is looked up as show looks it up; the target's records go through the target's
+   * policy scope on the code-hook path. Read-only.
+   */
+  async related(): Promise<unknown> {
+    const field = this.resource.fieldsByName.get(this.association!)!;
+    const parent = await operations.show({ ...this.operationInput(), id: this.recordId() });
+    const target = this.panel.resource(field.target!);
+    const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, undefined, this.panel.config, this.defaults);
+    const sort = sortRequest(target, this.query);
+    const targetScope = this.apiToken || !this.panel.authorization ? undefined : this.targetPolicyScope(target);
+    const narrow = associationFilter(field, Number(parent.id));
+    const { rows, totalCount } = await operations.list({
+      ...this.operationInput(),
+      resource: target,
+      authorize: this.apiToken ? async () => {} : undefined,
+      scope: (query) => narrow(targetScope ? targetScope(query) : query),
+      page: request.page,
+      perPage: request.perPage,
+      sort,
+    });
+    return this.render(200, { records: rows.map((row) => this.serializeRelatedRecord(target, row)), pagination: pagination(request.page, request.perPage, totalCount) });
+  }
+
+  /** The policy scope of another resource (a traversal's target), with `Current.user`. */
+  protected targetPolicyScope(target: CompiledResource): ScopeFunction | undefined {
+    const client = this.panel.authorization;
+    if (!client) return undefined;
+    const user = Current.user;
+    return (query) => client.scope({ user, resource: target, query });
+  }
+
+  /** A traversal's record, on the target resource's index view. */
+  protected serializeRelatedRecord(target: CompiledResource, row: RecordRow): Record<string, unknown> {
+    const record: Record<string, unknown> = {};
+    for (const field of target.fieldsOn('index')) {
+      if (this.hidesAssociation(field)) continue;
+      record[field.name] = this.serializeFieldValue({ field, row, view: 'index' });
+    }
+    return record;
+  }
+
+  /**
+   * Edition B: whether an association key is left out ("omitted entirely when the actor has no
+   * read grant on the target resource"). Never in Edition A, nor for a controller that skipped
+   * the permission gate.
+   */
+  protected hidesAssociation(field: CompiledField): boolean {
+    if (!this.grants || field.target === undefined || !ASSOCIATION_TYPES.has(field.type)) return false;
+    const target = this.panel.resource(field.target).naming.routeKey;
+    return !this.grants.allows(target, 'index') && !this.grants.allows(target, 'show');
+  }
+
+  /**
    * What this request's operations take: the panel, the resource, `Current.user` as the actor,
    * and this controller's `authorize` and `policyScope`, so that overriding them still applies.
    */
@@ -136,13 +199,18 @@ export class ResourcesController extends ControllerBase {
   /** One record: a key per field visible on `view`. */
   serializeRecord(row: RecordRow, view: View): Record<string, unknown> {
     const record: Record<string, unknown> = {};
-    for (const field of this.resource.fieldsOn(view)) record[field.name] = this.serializeFieldValue({ field, row, view });
+    for (const field of this.resource.fieldsOn(view)) {
+      if (this.hidesAssociation(field)) continue;
+      record[field.name] = this.serializeFieldValue({ field, row, view });
+    }
     return record;
   }
 
   /** The JSON value of one field of one record. */
   serializeFieldValue(value: FieldValue): unknown {
-    return fieldJson(value);
+    const json = fieldJson(value);
+    // Edition B: a token actor gets signed, expiring file URLs; everyone else the standard one.
+    return this.apiToken && this.edition && FILE_TYPES.has(value.field.type) ? signFileUrls(json, this.edition) : json;
   }
 }
 

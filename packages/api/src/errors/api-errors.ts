@@ -9,7 +9,8 @@ export type ApiErrorCode =
   | 'PANEL_API_ERR_BAD_REQUEST'
   | 'PANEL_API_ERR_CONTROLLER'
   | 'PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN'
-  | 'PANEL_API_ERR_CONFIRMATION_REQUIRED';
+  | 'PANEL_API_ERR_CONFIRMATION_REQUIRED'
+  | 'PANEL_API_ERR_FORBIDDEN';
 
 /** The base of the API runtime's errors: a `PanelError` with an API code. */
 export class ApiError extends PanelError<ApiErrorCode> {}
@@ -52,5 +53,17 @@ export class ConfirmationRequiredError extends ApiError {
 export class ControllerError extends ApiError {
   constructor(message: string) {
     super('PANEL_API_ERR_CONTROLLER', message);
+  }
+}
+
+/**
+ * Edition B: the actor holds no permission grant for the resource and verb (or, on the
+ * code-hook path, asked for a write, which always needs a Bearer token): 403
+ * `{ "error": "Forbidden" }`, raised before the record is loaded. Also what a refused policy
+ * method answers in Edition B.
+ */
+export class ForbiddenError extends ApiError {
+  constructor(message = 'Forbidden') {
+    super('PANEL_API_ERR_FORBIDDEN', message);
   }
 }

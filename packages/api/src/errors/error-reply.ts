@@ -60,6 +60,7 @@ const HTTP_ANSWERS: Readonly<Partial<Record<ErrorCode, HttpAnswer>>> = Object.fr
   PANEL_API_ERR_BAD_REQUEST: { status: 400, body: message },
   PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN: { status: 422, body: message },
   PANEL_API_ERR_CONFIRMATION_REQUIRED: { status: 403, body: (_error, { rootPath }) => ({ error: 'Password confirmation required', confirm_path: confirmPath(rootPath) }) },
+  PANEL_API_ERR_FORBIDDEN: { status: 403, body: () => ({ error: 'Forbidden' }) },
   PANEL_ERR_RECORD_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
   PANEL_ERR_FILE_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
   PANEL_ERR_RECORD_INVALID: { status: 422, body: (error) => ({ errors: (error as { errors: unknown }).errors, message: 'Validation failed' }) },

@@ -10,6 +10,7 @@ const SUCCESS_CALLBACKS: Readonly<Record<ActionName, readonly string[]>> = {
   create: ['createSuccessAction'],
   update: ['updateSuccessAction'],
   destroy: ['destroySuccessAction'],
+  related: [],
 };
 const FAIL_CALLBACKS: Readonly<Record<ActionName, readonly string[]>> = {
   index: [],
@@ -17,6 +18,7 @@ const FAIL_CALLBACKS: Readonly<Record<ActionName, readonly string[]>> = {
   create: ['createFailAction'],
   update: ['updateFailAction'],
   destroy: ['destroyFailAction'],
+  related: [],
 };
 
 const BUILTIN = new Set(BUILTIN_FIELD_TYPES);
