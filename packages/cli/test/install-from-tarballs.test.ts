@@ -381,7 +381,7 @@ describe('the packed packages, installed into a new app outside the monorepo (do
         'const app = Fastify();',
         'await app.register(mountPanelApi, { panel, tokens: panelApi });',
         "const { secret } = await app.panelApiTokens!.create({ name: 'check', grants: ['books:index'] });",
-        'const get = async (url: string) => (await app.inject({ url, headers: { authorization: `Bearer ${secret}` } })).statusCode;',
+        "const get = async (url: string) => (await app.inject({ url, headers: { authorization: 'Bearer ' + secret } })).statusCode;",
         "console.log(await get('/api/resources/v1/books'), await get('/api/resources/v1/authors'));",
         'await app.close();',
         'await database.close();',
