@@ -57,7 +57,10 @@ export function openApiResponseChecker(document: OpenApiDocument): (response: Ch
     if (response.body === '' && response.method.toUpperCase() === 'HEAD') return problems;
     const key = pointer('paths', match.template, method, 'responses', String(response.statusCode), 'content', 'application/json', 'schema');
     let validate = validators.get(key);
-    if (!validate) validators.set(key, (validate = ajv.compile({ $ref: `openapi.json#/${key}` })));
+    if (!validate) {
+      validate = ajv.compile({ $ref: `openapi.json#/${key}` });
+      validators.set(key, validate);
+    }
     let body: unknown;
     try {
       body = JSON.parse(response.body);

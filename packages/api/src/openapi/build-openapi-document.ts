@@ -92,6 +92,10 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   const context: OperationContext = { ...input, security };
   const routes = input.routes.filter((route) => route.path.startsWith(`/resources/${version}/`));
   const paths: Record<string, Record<string, OpenApiObject>> = {};
+  const pathItem = (path: string): Record<string, OpenApiObject> => {
+    paths[path] ??= {};
+    return paths[path];
+  };
   const schemas: Record<string, unknown> = {};
   const tags = new Map<string, string>();
   for (const route of routes) {
@@ -100,13 +104,13 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
     Object.assign(schemas, resourceSchemas(resource, input.editionB));
     const operation = resourceOperation(route, context);
     if (security.length === 0 && (operation.security as unknown[]).length > 0) delete operation.security;
-    (paths[openApiPath(`${mountPath}${route.path}`)] ??= {})[route.method.toLowerCase()] = operation;
+    pathItem(openApiPath(`${mountPath}${route.path}`))[route.method.toLowerCase()] = operation;
   }
   for (const route of routes.filter((r) => r.action === 'related')) {
     const target = input.panel.resource(input.panel.resource(route.resourceName).fieldsByName.get(route.association!)!.target!);
     Object.assign(schemas, resourceSchemas(target, input.editionB));
   }
-  for (const route of input.customRoutes ?? []) (paths[openApiPath(route.url)] ??= {})[route.method.toLowerCase()] = customOperation(route);
+  for (const route of input.customRoutes ?? []) pathItem(openApiPath(route.url))[route.method.toLowerCase()] = customOperation(route);
   if (input.healthPath !== false) Object.assign(paths, healthPaths(mountPath, input.healthPath));
   return {
     openapi: '3.1.0',
