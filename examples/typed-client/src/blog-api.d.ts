@@ -4221,9 +4221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        record: components["schemas"]["User_show"];
-                    };
+                    "application/json": Record<string, never>;
                 };
             };
             /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
@@ -4405,9 +4403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        record: components["schemas"]["User_show"];
-                    };
+                    "application/json": Record<string, never>;
                 };
             };
             /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
