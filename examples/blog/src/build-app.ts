@@ -36,6 +36,8 @@ export interface BuildDemoAppOptions {
   storage?: StorageService;
   /** Options passed on to `mountPanelApi`. */
   api?: Partial<Omit<MountPanelApiOptions, 'panel'>>;
+  /** Serve the demo's own root page (default true); Edition B serves the panel shell's instead. */
+  panelHome?: boolean;
 }
 
 /** The demo app: its Fastify instance, panel and database. */
@@ -88,7 +90,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   await app.register(mountPanelApi, { panel, at: 'api', ...options.api });
   // Attachment URLs are public (Edition A: permanent, unsigned), so they too stay outside the session scope.
   await app.register(mountPanelAttachments, { panel });
-  await app.register(panelPages, { panel });
+  await app.register(panelPages, { panel, home: options.panelHome ?? true });
   app.addHook('onClose', async () => {
     if (!options.database || !('db' in options.database)) await database.close();
   });
