@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import fastifyCookie from '@fastify/cookie';
 import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
+import { configurePanelApi } from '@panel/api-tokens';
+import { panelScreens } from '@panel/panel-ui';
 import { buildTokenScreensApp, gateMode, type TokenScreensApp } from './token-screens-app.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -163,6 +167,24 @@ for (const kind of testDatabaseKinds()) {
       expect(refused.statusCode).toBe(422);
       expect(refused.body).toContain('may grant only index and show');
       expect(await built!.tokens.defaultPermissions()).toEqual([{ resource: 'blog_posts', verb: 'index' }, { resource: 'users', verb: 'show' }]);
+    });
+
+    it('fails at startup naming the fix: cookies not parsed, a bad reveal lifetime, a missing gate', async () => {
+      const { panel, tokens } = built!;
+      const panelApi = configurePanelApi();
+      const attempt = async (withCookies: boolean, options: object) => {
+        const probe = Fastify();
+        if (withCookies) await probe.register(fastifyCookie);
+        try {
+          await probe.register(panelScreens, { panel, tokens, panelApi, ...options } as never);
+        } finally {
+          await probe.close();
+        }
+      };
+      await expect(attempt(false, {})).rejects.toThrow(/cookies are not parsed\. Fix: await app\.register\(fastifyCookie\)/);
+      await expect(attempt(true, { revealTtlSeconds: 0 })).rejects.toThrow(/revealTtlSeconds must be a whole number/);
+      await expect(attempt(true, { panelApi: {} })).rejects.toThrow(/"panelApi" must be the result of configurePanelApi/);
+      await expect(attempt(true, {})).resolves.toBeUndefined();
     });
 
     it('answers with the security headers: a CSP without inline script, frame-ancestors \'none\'; and its pages hold no inline script', async () => {
