@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
+import { createPanel, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import { seed } from '../db/seed.js';
@@ -82,7 +82,8 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     license: { features: ['api', 'authorization'] },
     sessionSecret: options.sessionSecret ?? secretsFromEnv() ?? randomBytes(32).toString('hex'),
     ...(options.session ? { session: options.session } : {}),
-    ...(options.storage ? { storage: options.storage } : {}),
+    // The demo's own folder, wherever it is started from (an app's default is <current directory>/storage).
+    storage: options.storage ?? diskStorage({ root: fileURLToPath(new URL('../storage', import.meta.url)) }),
   });
   if (seeded) await seedFiles(panel.attachments);
   await app.register(fastifyCookie);

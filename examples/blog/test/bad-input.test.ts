@@ -57,6 +57,14 @@ describeOnEachDatabase('bad input gets a clear 4xx answer and loses nothing', (d
     expect(response.json()).toEqual({ error: 'sort_direction must be "asc" or "desc", instead got "sideways"' });
   });
 
+  it('names both mistakes of sort_by=nope&sort_direction=sideways in one 400, sort_by first', async () => {
+    const response = await demo().app.inject({ method: 'GET', url: '/api/resources/v1/blog_posts?sort_by=nope&sort_direction=sideways', headers: ADMIN });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'sort_by must be one of id, title, published, published_on, view_count, rating, instead got "nope"; sort_direction must be "asc" or "desc", instead got "sideways"',
+    });
+  });
+
   it('does not let sort_by name a field hidden on index or reach SQL', async () => {
     for (const sortBy of ['body', 'created_at', 'author', 'title;drop table users', 'r.title']) {
       const response = await demo().app.inject({ method: 'GET', url: `/api/resources/v1/blog_posts?sort_by=${encodeURIComponent(sortBy)}`, headers: ADMIN });

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerGeneratorCommands } from './commands/generator-commands.js';
 import { registerRoutesCommand } from './commands/routes-command.js';
+import { cliVersion } from './cli-version.js';
+import { messages } from './messages.js';
 import { registerInstallCommand } from './commands/install-command.js';
 
 /** Where the CLI writes; tests pass their own. */
@@ -22,7 +24,15 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
   const program = new Command('panel-api')
     .description('Generates the Panel API controllers from the resources in app/panel/resources, checks them, and lists the routes.')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    // The commands' own --version names the API version (generate --version v2), so the program's
+    // options are read only before the command: `panel-api --version` and `-V` print the CLI's.
+    .enablePositionalOptions()
+    .version(messages.cliVersion(cliVersion(), process.versions.node), '-V, --version', 'print the version of panel-api and Node');
+  program
+    .command('version')
+    .description('print the version of panel-api and Node')
+    .action(() => io.out(messages.cliVersion(cliVersion(), process.versions.node)));
   const setExitCode = (code: number) => {
     exitCode = code;
   };

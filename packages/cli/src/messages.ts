@@ -7,7 +7,11 @@ export const messages = Object.freeze({
   wouldOverwrite: (name: string, path: string) => `~ Would overwrite ${name}  ${path}`,
   dryRun: () => 'Dry run: nothing was written.',
   noResources: (dir: string) => `No resources found in ${dir}. Add a class extending Resource there, then run this again.`,
-  unknownResource: (name: string, known: readonly string[]) => `No resource named "${name}". Known resources: ${known.join(', ') || 'none'}.`,
+  noResourcesFolder: (appRoot: string, resourcesDir: string, found: { root: string; cd: string } | undefined) =>
+    `No ${resourcesDir} folder in ${appRoot}: panel-api looks for ${resourcesDir} under the app root (the current directory, or the folder --root names). ` +
+    `Fix: ${found ? `cd ${found.cd} (the app root ${found.root} holds it), or pass --root ${found.root}` : `cd to the folder that holds ${resourcesDir}, or pass --root <app root>`}.`,
+  unknownResource: (name: string, known: readonly string[], suggestion?: string) =>
+    `No resource named "${name}".${suggestion ? ` Did you mean "${suggestion}"?` : ''} Known resources: ${known.join(', ') || 'none'}.`,
   missingBase: (path: string, version: string) =>
     `Note: ${path} does not exist yet; run \`panel-api generate${version === 'v1' ? '' : ` --version ${version}`}\` to create the BaseResourcesController the controllers extend.`,
   invalidVersion: (version: string) => `--version must be a path segment such as v1 or v2, instead got "${version}".`,
@@ -40,6 +44,15 @@ export const messages = Object.freeze({
   noRoutes: (dir: string) => `No routes: ${dir} holds no controllers, so the API answers 404 everywhere. Run \`panel-api generate\` to create them.`,
   routesHeader: () => ['Method', 'Path', 'Controller#action', 'File'] as const,
   bootFailed: (message: string) => `Cannot list the routes: ${message}`,
+
+  brokenImport: (specifier: string, missing: string) => `imports ${specifier}, but ${missing}.ts (or .js) does not exist. Fix: restore the file, or correct the import.`,
+  duplicateField: (resource: string, fieldName: string) => `Resource ${resource}: the field "${fieldName}" is declared twice. Fix: remove one of them.`,
+  unknownTarget: (resource: string, fieldName: string, target: string, builder: string, known: readonly string[]) =>
+    `Resource ${resource}: the field "${fieldName}" points at the resource "${target}", which does not exist (known resources: ${known.join(', ')}). ` +
+    `Fix: correct the field name, or pass { resource: '<ResourceName>' } to field.${builder}('${fieldName}', …).`,
+  fixSource: () => 'correct each file at the line shown',
+
+  cliVersion: (version: string, node: string) => `@panel/api-cli ${version} (Node ${node})`,
 
   installWrote: (path: string, overwrite: boolean) => `✓ ${overwrite ? 'Updated' : 'Created'} ${path}`,
   installWould: (path: string, overwrite: boolean) => `${overwrite ? '~ Would update' : '+ Would create'} ${path}`,

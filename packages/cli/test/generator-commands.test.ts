@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listFiles } from './support/list-files.js';
 import { runPanelApi } from './support/run-panel-api.js';
@@ -128,11 +128,15 @@ describe('panel-api with no resources', () => {
     expect(await listFiles(root)).toEqual([]);
   });
 
-  it('exits 1 the same way when the app has no app/panel/resources folder at all', async () => {
-    const root = join(await apps.empty(), 'not-an-app');
+  it('exits 1 saying the folder does not exist and how to reach the app root when the app has no app/panel/resources folder at all', async () => {
+    const app = await apps.empty();
+    const root = join(app, 'not-an-app');
     const run = await runPanelApi(['generate', '--root', root]);
     expect(run.exitCode).toBe(1);
-    expect(run.err).toEqual([`No resources found in ${join(root, 'app', 'panel', 'resources')}. Add a class extending Resource there, then run this again.`]);
+    // Changed by the newcomer issue: the old "No resources found… Add a class" advice sent people to the wrong folder.
+    expect(run.err).toEqual([
+      `No app/panel/resources folder in ${root}: panel-api looks for app/panel/resources under the app root (the current directory, or the folder --root names). Fix: cd ${relative(process.cwd(), app)} (the app root ${app} holds it), or pass --root ${app}.`,
+    ]);
   });
 });
 

@@ -3,6 +3,8 @@
 // app outside the monorepo, and follows docs/getting-started-outside.md there: its files are
 // written from the guide's code blocks, its commands are run, and their output is compared with
 // the guide's. It needs the npm registry (or npm's cache) for the packages' dependencies.
+// PANEL_PACKED_TARBALLS names a folder of tarballs packed already (scripts/test-node-versions.sh
+// packs once for the runs on other Node versions, which then do not rebuild dist/ side by side).
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,7 +100,8 @@ describe('the packed packages, installed into a new app outside the monorepo (do
   let packed: Packed[];
   const blocks = guideBlocks('');
   const servers: RunningServer[] = [];
-  const npx = (args: string[], cwd = app, extra: Record<string, string> = {}) => run('npx', args, { cwd, env: cleanEnv(extra) });
+  // As the guide runs it: the app's own bin, never a registry package of the same name.
+  const npx = (args: string[], cwd = app, extra: Record<string, string> = {}) => run('npx', ['--no-install', ...args], { cwd, env: cleanEnv(extra) });
   const serve = async (command: string, args: string[], cwd = app, extra: Record<string, string> = {}) => {
     const server = await startServer(command, args, { cwd, env: cleanEnv({ PORT: '0', ...extra }) });
     servers.push(server);
@@ -111,8 +114,11 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     const tarballs = join(work, 'tarballs');
     await mkdir(tarballs);
     packed = [];
+    const prepacked = process.env.PANEL_PACKED_TARBALLS;
     for (const { dir } of PACKAGES) {
-      const pack = await run('npm', ['pack', '--json', '--pack-destination', tarballs], { cwd: join(REPO_ROOT, dir) });
+      const pack = prepacked
+        ? { exitCode: 0, stderr: '', stdout: await readFile(join(prepacked, `${dir.split('/').pop()}.json`), 'utf8') }
+        : await run('npm', ['pack', '--json', '--pack-destination', tarballs], { cwd: join(REPO_ROOT, dir) });
       if (pack.exitCode !== 0) throw new Error(`npm pack in ${dir} failed:\n${pack.stderr}`);
       packed.push(...(JSON.parse(pack.stdout) as Packed[]));
     }
@@ -120,7 +126,7 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     const root = await json('package.json');
     const core = await json('packages/core/package.json');
     const api = await json('packages/api/package.json');
-    const tarball = (name: string) => `file:${join(tarballs, packed.find((p) => p.name === name)!.filename)}`;
+    const tarball = (name: string) => `file:${join(process.env.PANEL_PACKED_TARBALLS ?? tarballs, packed.find((p) => p.name === name)!.filename)}`;
     app = join(work, 'shop');
     await mkdir(app);
     const manifest = {
@@ -165,6 +171,31 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     expect(help.exitCode).toBe(0);
   });
 
+  it('installs one copy of PGlite: npm ls @electric-sql/pglite shows a single version, and no third-party dialect', async () => {
+    const listed = await run('npm', ['ls', '@electric-sql/pglite', '--all', '--parseable'], { cwd: app, env: cleanEnv() });
+    const copies = listed.stdout.trim().split('\n').filter((line) => line.endsWith(join('node_modules', '@electric-sql', 'pglite')));
+    expect(copies).toEqual([join(app, 'node_modules', '@electric-sql', 'pglite')]);
+    const tree = JSON.parse((await run('npm', ['ls', '@electric-sql/pglite', '--all', '--json'], { cwd: app, env: cleanEnv() })).stdout) as unknown;
+    const versions = new Set<string>();
+    const walk = (node: { dependencies?: Record<string, { version?: string; dependencies?: object }> }) => {
+      for (const [name, child] of Object.entries(node.dependencies ?? {})) {
+        if (name === '@electric-sql/pglite' && child.version) versions.add(child.version);
+        walk(child as never);
+      }
+    };
+    walk(tree as never);
+    expect([...versions]).toEqual([(await json('packages/core/package.json')).dependencies!['@electric-sql/pglite']]);
+    expect(existsSync(join(app, 'node_modules', 'kysely-pglite-dialect'))).toBe(false);
+  });
+
+  it('"npx --no-install panel-api -V" and "panel-api version" print the CLI\'s version as the guide shows', async () => {
+    expect(outputOf(blocks, 'npx --no-install panel-api -V').code).toMatch(/^@panel\/api-cli \d+\.\d+\.\d+ \(Node \d+\.\d+\.\d+\)\n$/);
+    const version = await npx(['panel-api', '-V']);
+    expect(version.stdout).toBe(`@panel/api-cli ${(await json('packages/cli/package.json')).version} (Node ${process.versions.node})\n`);
+    expect(version.exitCode).toBe(0);
+    expect((await npx(['panel-api', 'version'])).stdout).toBe(version.stdout);
+  });
+
   it('"npx panel-api generate --check" fails before generating; generate prints what the guide shows; --check then passes', async () => {
     const files = guideFiles(blocks);
     await writeFiles(app, [...files].filter(([path]) => path !== BASE));
@@ -175,7 +206,7 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     expect(withoutNpmWarnings(before.stderr)).toContain('✗ Missing BooksController  app/controllers/panel/api/resources/v1/books-controller.ts');
 
     const generate = await npx(['panel-api', 'generate']);
-    expect(generate.stdout).toBe(outputOf(blocks, 'npx panel-api generate').code);
+    expect(generate.stdout).toBe(outputOf(blocks, 'npx --no-install panel-api generate').code);
     expect(generate.exitCode).toBe(0);
 
     const after = await npx(['panel-api', 'generate', '--check']);
@@ -215,9 +246,61 @@ describe('the packed packages, installed into a new app outside the monorepo (do
   it('"npx panel-api routes" prints the lines the guide shows', async () => {
     const routes = await npx(['panel-api', 'routes']);
     expect(routes.exitCode).toBe(0);
-    const shown = outputOf(blocks, 'npx panel-api routes').code.trimEnd().split('\n');
+    const shown = outputOf(blocks, 'npx --no-install panel-api routes').code.trimEnd().split('\n');
     expect(routes.stdout.split('\n').slice(0, shown.length)).toEqual(shown);
     expect(routes.stdout.trimEnd().split('\n')).toHaveLength(1 + 2 * 6);
+  });
+
+  it('"generate --check" fails on an app that cannot boot, naming the file and line of a mistyped association', async () => {
+    const loan = 'app/panel/resources/loan.ts';
+    await writeFile(join(app, loan), "import { Resource, field } from '@panel/core';\n\nexport default class LoanResource extends Resource {\n  override fields() {\n    return [field.id(), field.belongsTo('boook')];\n  }\n}\n");
+    try {
+      await npx(['panel-api', 'generate']);
+      const check = await npx(['panel-api', 'generate', '--check']);
+      expect(check.stdout).toBe('');
+      expect(withoutNpmWarnings(check.stderr)).toBe(
+        [
+          `${loan}:5: Resource Loan: the field "boook" points at the resource "Boook", which does not exist (known resources: Author, Book, Loan). Fix: correct the field name, or pass { resource: '<ResourceName>' } to field.belongsTo('boook', …).`,
+          '1 problem. Fix: correct each file at the line shown.',
+          '',
+        ].join('\n'),
+      );
+      expect(check.exitCode).toBe(1);
+    } finally {
+      await rm(join(app, loan));
+      await rm(join(app, 'app/controllers/panel/api/resources/v1/loans-controller.ts'), { force: true });
+    }
+    expect((await npx(['panel-api', 'generate', '--check'])).exitCode).toBe(0);
+  });
+
+  it('names a missing base controller and the generate --version command, in routes (the runtime\'s discovery) and in --check', async () => {
+    const v3 = 'app/controllers/panel/api/resources/v3';
+    try {
+      expect((await npx(['panel-api', 'controller', 'Book', '--version', 'v3'])).exitCode).toBe(0);
+      const routes = await npx(['panel-api', 'routes']);
+      expect(withoutNpmWarnings(routes.stderr)).toBe(
+        `Cannot list the routes: ${v3}/books-controller.ts: its base controller ${v3}/base-resources-controller.ts (or .js) does not exist. Fix: run \`panel-api generate --version v3\` to create the BaseResourcesController, or restore the file.\n`,
+      );
+      expect(routes.exitCode).toBe(1);
+      const check = await npx(['panel-api', 'generate', '--check']);
+      expect(withoutNpmWarnings(check.stderr)).toContain(`✗ Missing BaseResourcesController  ${v3}/base-resources-controller.ts\n`);
+      expect(withoutNpmWarnings(check.stderr)).toContain('Fix: run `panel-api generate --version v3` to create the missing files.');
+    } finally {
+      await rm(join(app, v3), { recursive: true, force: true });
+    }
+  });
+
+  it('seeds a persistent PGlite with a book and its cover under tsx, as the files section shows', async () => {
+    const server = await serve(join(app, 'node_modules', '.bin', 'tsx'), ['src/server.ts'], app, { SHOP_API_KEY: KEY, SHOP_DATA_DIR: 'data', SHOP_SEED: '1' });
+    const shown = blocks.filter((block) => block.lang === 'json' && block.code.includes('shopseedcover0001')).map((block) => JSON.parse(block.code) as { record: { cover: { url: string } } })[0]!;
+    const book = await request(server, '/api/resources/v1/books/1', { key: KEY });
+    expect(book.status).toBe(200);
+    expect(withoutTimestamps(book.body)).toEqual(withoutTimestamps(shown));
+    const cover = await fetch(`${server.url}${shown.record.cover.url}`);
+    expect(cover.status).toBe(200);
+    expect(await cover.text()).toBe('A cover.');
+    await server.stop();
+    expect(existsSync(join(app, 'storage'))).toBe(true);
   });
 
   it('builds with tsc against the published types and runs the compiled app with plain node (the production section)', async () => {
@@ -227,6 +310,22 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     const server = await serve(process.execPath, ['dist/src/server.js'], app, { SHOP_API_KEY: KEY });
     expect((await request(server, '/api/resources/v1/books', { key: KEY })).status).toBe(200);
     expect((await request(server, '/api/resources/v1/books')).status).toBe(401);
+    await server.stop();
+  });
+
+  it('still serves, built, the file attached under tsx before the build (issue: "Uploaded files vanish after the production build")', async () => {
+    const server = await serve(process.execPath, ['dist/src/server.js'], app, { SHOP_API_KEY: KEY, SHOP_DATA_DIR: 'data' });
+    const book = (await request(server, '/api/resources/v1/books/1', { key: KEY })).body as { record: { cover: { url: string } } };
+    const cover = await fetch(`${server.url}${book.record.cover.url}`);
+    expect(cover.status).toBe(200);
+    expect(await cover.text()).toBe('A cover.');
+    expect(server.output()).not.toContain('PANEL_WARN_STORAGE_EMPTY');
+    await server.stop();
+  });
+
+  it('warns at boot, naming the folder, when started from a folder whose storage/ does not hold the files', async () => {
+    const server = await serve(process.execPath, ['src/server.js'], join(app, 'dist'), { SHOP_API_KEY: KEY, SHOP_DATA_DIR: join(app, 'data') });
+    expect(server.output()).toContain(`[PANEL_WARN_STORAGE_EMPTY] Warning: Panel's storage folder ${join(app, 'dist', 'storage')} is empty, but panel_blobs holds 1 blob`);
     await server.stop();
   });
 

@@ -26,6 +26,7 @@ export { signS3Request, sha256Hex, type S3Credentials, type S3RequestToSign } fr
 export { newBlobKey, isBlobKey, BLOB_KEY_PATTERN, BLOB_KEY_LENGTH } from './storage/blob-key.js';
 export { blobChecksum } from './storage/blob-checksum.js';
 export { PanelAttachments, type AttachInput, type FieldOfRecord, type PanelAttachmentsOptions, type PurgeErrorHandler } from './attachments/attachments-service.js';
+export { STORAGE_EMPTY_WARNING } from './attachments/check-storage-folder.js';
 export { BLOBS_TABLE, ATTACHMENTS_TABLE, type BlobRecord, type AttachedFile } from './attachments/attachment-tables.js';
 export { attachmentUrl, attachmentsPath, ATTACHMENTS_SEGMENT } from './attachments/attachment-url.js';
 export { sanitizeFilename, checkedContentType, MAX_FILENAME_LENGTH } from './attachments/sanitize-filename.js';

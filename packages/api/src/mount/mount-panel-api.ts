@@ -7,6 +7,7 @@ import { normalizeMountOptions, type MountPanelApiOptions } from './mount-option
 import { requestHygiene } from './request-hygiene.js';
 import { drawHealthRoutes } from './health-routes.js';
 import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
+import { addPanelRootFallback } from './panel-root-fallback.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +30,8 @@ function jsonParser(api: FastifyInstance, bodyLimit: number): void {
  * generated controllers under `app/controllers/panel/api/resources/<version>/` and draws
  * index, show, create, update and destroy for each, under `<at>/resources/<version>/<route_key>`.
  * With no controllers folder, or without the `api` feature on the license, it draws none and
- * every request under the mount path is a 404.
+ * every request under the mount path is a 404. When no route serves the panel's root path
+ * (`/panel`), a GET there answers a JSON 404 that explains itself (see `addPanelRootFallback`).
  *
  * @example
  * await app.register(mountPanelApi, { panel, at: 'api' });
@@ -38,7 +40,11 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
   const options = normalizeMountOptions(rawOptions);
   const { panel, mountPath } = options;
   warnWithoutRequestTimeout(app);
-  if (!app.hasDecorator('panelApiRoutes')) app.decorate('panelApiRoutes', []);
+  if (!app.hasDecorator('panelApiRoutes')) {
+    app.decorate('panelApiRoutes', []);
+    // Once per app, for the first mount: the panel root explains itself when no panel page serves it.
+    addPanelRootFallback(app, panel.config.rootPath, mountPath);
+  }
   const licensed = panel.config.license.features.includes('api');
   const controllers = licensed ? await discoverControllers(panel, options.controllersDir) : [];
   await app.register(

@@ -7,17 +7,19 @@ import { BadRequestError } from '../errors/api-errors.js';
  */
 export function sortRequest(resource: CompiledResource, query: Record<string, unknown>): RecordsSort | undefined {
   const { sort_by: sortBy, sort_direction: direction } = query;
-  if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
-    throw new BadRequestError(`sort_direction must be "asc" or "desc", instead got ${Array.isArray(direction) ? 'several values' : JSON.stringify(direction)}`);
-  }
-  // sort_direction alone turns the resource's default order around.
-  if (sortBy === undefined) return direction === undefined ? undefined : { column: resource.defaultOrder.column, direction };
   const sortable = resource.fieldsOn('index').filter((f) => f.sortable);
   const field = typeof sortBy === 'string' ? sortable.find((f) => f.name === sortBy) : undefined;
-  if (!field) {
-    throw new BadRequestError(
-      `sort_by must be one of ${sortable.map((f) => f.name).join(', ')}, instead got ${Array.isArray(sortBy) ? 'several values' : JSON.stringify(sortBy)}`,
-    );
+  // Every mistake at once (`sort_by=nope&sort_direction=sideways` names both), sort_by first.
+  const problems: string[] = [];
+  if (sortBy !== undefined && !field) {
+    problems.push(`sort_by must be one of ${sortable.map((f) => f.name).join(', ')}, instead got ${Array.isArray(sortBy) ? 'several values' : JSON.stringify(sortBy)}`);
   }
-  return { column: field.column!, direction: direction ?? 'asc' };
+  if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
+    problems.push(`sort_direction must be "asc" or "desc", instead got ${Array.isArray(direction) ? 'several values' : JSON.stringify(direction)}`);
+  }
+  if (problems.length > 0) throw new BadRequestError(problems.join('; '));
+  const checked = direction as 'asc' | 'desc' | undefined;
+  // sort_direction alone turns the resource's default order around.
+  if (field === undefined) return checked === undefined ? undefined : { column: resource.defaultOrder.column, direction: checked };
+  return { column: field.column!, direction: checked ?? 'asc' };
 }

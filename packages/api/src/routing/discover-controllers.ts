@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { isSourceModule, type Panel } from '@panel/core';
 import { ControllerError } from '../errors/api-errors.js';
+import { importControllerModule } from './import-controller.js';
 import { isControllerClass, type ResourcesController } from '../controller/resources-controller.js';
 
 /** The folder, relative to the app root, that holds one sub-folder of controllers per API version. */
@@ -42,7 +42,7 @@ export async function discoverControllers(panel: DiscoveryPanel, root: string): 
     const byResource = new Map<string, string>();
     for (const name of files) {
       const file = join(root, version, name);
-      const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      const module = await importControllerModule(file, panel.appRoot, version);
       for (const exported of new Set(Object.values(module))) {
         if (!isControllerClass(exported) || !Object.prototype.hasOwnProperty.call(exported, 'resourceName')) continue;
         const resourceName = exported.resourceName!;

@@ -1,8 +1,12 @@
+import { posix } from 'node:path';
 import { resourceNaming } from '@panel/core';
 import { RESOURCES_DIR } from '../config/app-config.js';
 import { FileTree } from '../tree/file-tree.js';
 import { messages } from '../messages.js';
 import { planGenerator, prepareRun, type GenerateContext } from './generate-action.js';
+import { BASE_CONTROLLER_STEM } from '../discovery/scan-controllers.js';
+import { fieldProblems } from '../discovery/field-problems.js';
+import { problemLine } from '../discovery/source-problem.js';
 
 /** A check run: a generator context (nothing is written) and which versions to check. */
 export interface CheckContext extends GenerateContext {
@@ -20,7 +24,9 @@ function fixCommand(context: CheckContext, version: string): string {
  * `--check`: writes nothing; exits 1 listing every problem when a resource has no controller
  * (by the runtime's rule: no controller of the version serves it), the base controller is
  * missing (`generate` only), a controller serves a resource that no longer exists, or two
- * controllers serve one resource; exits 0 with one line otherwise. Controllers are the app's to
+ * controllers serve one resource, a controller imports a file that does not exist (its base
+ * controller, deleted or never generated), or a resource declares what `createPanel` refuses
+ * (a field name twice, an association to an unknown resource); exits 0 with one line otherwise. Controllers are the app's to
  * edit, so their contents are never compared with the templates.
  */
 export async function checkAction(context: CheckContext): Promise<number> {
@@ -55,6 +61,20 @@ export async function checkAction(context: CheckContext): Promise<number> {
       }
       seen.set(controller.resourceName, at);
     }
+  }
+  // A missing base controller is reported above as missing (generate) or is not asked for
+  // (controllers, controller); any other relative import that names no file stops the boot.
+  for (const broken of first.scan.controllers.brokenImports.filter((b) => versions.includes(b.version))) {
+    if (posix.basename(broken.missing) === BASE_CONTROLLER_STEM && posix.dirname(broken.missing) === posix.dirname(broken.file)) continue;
+    problems.push(problemLine({ file: broken.file, line: broken.line, message: messages.brokenImport(broken.specifier, broken.missing) }));
+    fixes.add(messages.fixSource());
+  }
+  // What createPanel would refuse at boot, when the source says it plainly (a mistyped belongsTo
+  // target). An association to a resource that was deleted is the orphaned controller's line.
+  const orphaned = new Set(first.scan.controllers.controllers.filter((c) => !known.has(c.resourceName)).map((c) => c.resourceName));
+  for (const problem of fieldProblems(first.scan.resources.resources, orphaned)) {
+    problems.push(problemLine(problem));
+    fixes.add(messages.fixSource());
   }
   if (problems.length > 0) {
     for (const problem of problems) context.printError(problem);

@@ -1,4 +1,5 @@
-import { posix } from 'node:path';
+import { existsSync } from 'node:fs';
+import { posix, resolve } from 'node:path';
 import { resourceNaming } from '@panel/core';
 import { CONTROLLERS_DIR, RESOURCES_DIR, type Language } from '../config/app-config.js';
 import { renderTemplate } from '../templates/render-template.js';
@@ -7,6 +8,7 @@ import { messages } from '../messages.js';
 import { scanProject, scanResources, type ResourceScan, type ScannedResource } from '../discovery/scan-resources.js';
 import { BASE_CONTROLLER_STEM, scanControllers, type ControllerScan } from '../discovery/scan-controllers.js';
 import { problemLine } from '../discovery/source-problem.js';
+import { findNearbyAppRoot } from '../discovery/find-app-root.js';
 
 /** What a generator run was asked for. */
 export interface GenerateContext {
@@ -137,6 +139,25 @@ function planWrite(tree: FileTree, context: GenerateContext, language: Language,
 }
 
 /**
+ * Why a run found no resources. The default folder missing means panel-api runs from the wrong
+ * folder (or a wrong `--root`): the message says where it looked and how to get to the app root.
+ * A folder the app configured is named as it is: creating it is the fix.
+ */
+export function noResourcesMessage(appRoot: string, resourcesDir: string, dir: string): string {
+  if (resourcesDir !== RESOURCES_DIR || existsSync(dir)) return messages.noResources(dir);
+  return messages.noResourcesFolder(resolve(appRoot), resourcesDir, findNearbyAppRoot(resolve(appRoot), resourcesDir));
+}
+
+/** The resource a mistyped name probably means: same letters in another case, or its route or singular key (`book`, `books`, `blog_post`). */
+function suggestResource(name: string, resources: readonly ScannedResource[]): string | undefined {
+  const wanted = name.toLowerCase();
+  return resources.find((r) => {
+    const naming = resourceNaming(r.name);
+    return [r.name, r.className, naming.routeKey, naming.singularKey].some((candidate) => candidate.toLowerCase() === wanted);
+  })?.name;
+}
+
+/**
  * Reads the app statically (the resources, and the controllers of `versions`) and selects the
  * resources of a run; prints why it cannot run and returns the exit code instead when it cannot.
  */
@@ -154,7 +175,7 @@ export function prepareRun(context: GenerateContext, versions: readonly string[]
     return { exitCode: 1 };
   }
   if (resourceScan.resources.length === 0) {
-    context.printError(messages.noResources(resourceScan.dir));
+    context.printError(noResourcesMessage(context.appRoot, context.resourcesDir ?? RESOURCES_DIR, resourceScan.dir));
     return { exitCode: 1 };
   }
   const all = resourceScan.resources;
@@ -162,7 +183,7 @@ export function prepareRun(context: GenerateContext, versions: readonly string[]
   if (context.only) {
     const missing = context.only.filter((name) => !all.some((r) => r.name === name || r.className === name));
     if (missing.length > 0) {
-      context.printError(messages.unknownResource(missing[0]!, all.map((r) => r.name)));
+      context.printError(messages.unknownResource(missing[0]!, all.map((r) => r.name), suggestResource(missing[0]!, all)));
       return { exitCode: 1 };
     }
     selected = all.filter((r) => context.only!.includes(r.name) || context.only!.includes(r.className));

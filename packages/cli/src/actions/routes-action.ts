@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileResources, loadResourceClasses, PanelConfigError } from '@panel/core';
 import { discoverControllers, routeTable, type DiscoveryPanel, type RouteEntry } from '@panel/api';
@@ -5,6 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { appPath } from '../discovery/scan-resources.js';
 import { messages } from '../messages.js';
 import { ensureTypeScriptLoader } from '../runtime/typescript-loader.js';
+import { noResourcesMessage } from './generate-action.js';
 
 /** What `panel-api routes` was asked for. */
 export interface RoutesContext {
@@ -69,6 +71,11 @@ function columns(rows: readonly (readonly string[])[]): string[] {
 export async function routesAction(context: RoutesContext): Promise<number> {
   const { appRoot, resourcesDir, controllersDir } = context.app;
   const mountPath = context.at.startsWith('/') ? context.at : `/${context.at}`;
+  // Before booting: the runtime's own message for a missing folder speaks of createPanel() options.
+  if (!existsSync(join(appRoot, resourcesDir))) {
+    context.printError(noResourcesMessage(appRoot, resourcesDir, join(appRoot, resourcesDir)));
+    return 1;
+  }
   let routes: PrintedRoute[];
   try {
     await ensureTypeScriptLoader();

@@ -35,7 +35,7 @@ export function staticString(cls: ClassDeclaration, property: string): StaticNam
 }
 
 /** The file a relative import names (`./user.js` → `user.ts`), or undefined when none exists. */
-function resolveRelative(from: SourceFile, specifier: string): string | undefined {
+export function resolveRelative(from: SourceFile, specifier: string): string | undefined {
   const base = resolve(dirname(from.getFilePath()), specifier);
   const stem = base.replace(/\.(m?js|m?ts)$/, '');
   const candidates = [base, ...SOURCE_EXTENSIONS.map((ext) => `${stem}${ext}`), ...SOURCE_EXTENSIONS.map((ext) => resolve(base, `index${ext}`))];

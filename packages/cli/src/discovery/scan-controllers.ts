@@ -7,6 +7,7 @@ import { messages } from '../messages.js';
 import { staticString } from './base-class-resolver.js';
 import { scanProject } from './scan-resources.js';
 import { parseProblem, type SourceProblem } from './source-problem.js';
+import { brokenImports, type BrokenImport } from './broken-imports.js';
 
 /** The stem of the base controller's file name in each version folder. */
 export const BASE_CONTROLLER_STEM = 'base-resources-controller';
@@ -29,6 +30,8 @@ export interface ControllerScan {
   /** The base controller file of each version that has one. */
   readonly baseFiles: ReadonlyMap<string, string>;
   readonly problems: readonly SourceProblem[];
+  /** Relative imports of files that do not exist (a deleted base controller), by version and file. */
+  readonly brokenImports: readonly (BrokenImport & { readonly version: string; readonly file: string })[];
 }
 
 /**
@@ -44,6 +47,7 @@ export function scanControllers(appRoot: string, controllersDir = CONTROLLERS_DI
   const controllers: ScannedController[] = [];
   const baseFiles = new Map<string, string>();
   const problems: SourceProblem[] = [];
+  const broken: (BrokenImport & { version: string; file: string })[] = [];
   for (const version of read) {
     const names = readdirSync(join(root, version), { withFileTypes: true }).filter((e) => e.isFile() && isSourceModule(e.name)).map((e) => e.name).sort();
     for (const name of names) {
@@ -55,6 +59,7 @@ export function scanControllers(appRoot: string, controllersDir = CONTROLLERS_DI
         problems.push(parse);
         continue;
       }
+      for (const found of brokenImports(appRoot, source)) broken.push({ ...found, version, file });
       for (const cls of source.getClasses()) {
         if (!cls.isExported()) continue;
         const resourceName = staticString(cls, 'resourceName');
@@ -65,5 +70,5 @@ export function scanControllers(appRoot: string, controllersDir = CONTROLLERS_DI
       }
     }
   }
-  return { versions: read, controllers, baseFiles, problems };
+  return { versions: read, controllers, baseFiles, problems, brokenImports: broken };
 }

@@ -6,6 +6,7 @@ import { RESOURCES_DIR } from '../config/app-config.js';
 import { messages } from '../messages.js';
 import { BaseClassResolver, staticString } from './base-class-resolver.js';
 import { parseProblem, type SourceProblem } from './source-problem.js';
+import { scanFields, type ScannedField } from './scan-fields.js';
 
 /** A resource found by reading its source, never by running it. */
 export interface ScannedResource {
@@ -14,6 +15,8 @@ export interface ScannedResource {
   /** The file, relative to the app root, with `/` separators. */
   readonly file: string;
   readonly line: number;
+  /** The fields its own `fields()` declares, as far as they can be read statically (see `scanFields`). */
+  readonly fields?: readonly ScannedField[] | undefined;
 }
 
 /** What reading a resources folder found: the resources in name order, and what it could not understand. */
@@ -69,7 +72,7 @@ function scanFile(appRoot: string, source: SourceFile, resolver: BaseClassResolv
       problems.push({ file, line, message: messages.anonymousResource() });
       continue;
     }
-    found.push({ name: declared ?? resourceNameFromClassName(className!), className: className ?? 'default', file, line });
+    found.push({ name: declared ?? resourceNameFromClassName(className!), className: className ?? 'default', file, line, fields: scanFields(cls) });
   }
   for (const { name, line } of valueExports(source)) problems.push({ file, line, message: messages.resourceAsValue(name) });
 }

@@ -16,7 +16,7 @@ export async function checkAttachmentTables(database: PanelDatabase, resources: 
   const { rows } = await sql<{ blobs: string | null; attachments: string | null }>`select to_regclass(${BLOBS_TABLE}) as blobs, to_regclass(${ATTACHMENTS_TABLE}) as attachments`.execute(database.db);
   if (rows[0]?.blobs && rows[0]?.attachments) return;
   throw new PanelConfigError(
-    `createPanel: ${withFiles.join(', ')} declare file fields, but the tables ${BLOBS_TABLE} and ${ATTACHMENTS_TABLE} do not exist. ` +
+    `createPanel: ${withFiles.join(', ')} ${withFiles.length === 1 ? 'declares' : 'declare'} file fields, but the tables ${BLOBS_TABLE} and ${ATTACHMENTS_TABLE} do not exist. ` +
       'Fix: await runPanelMigrations(database) before createPanel().',
   );
 }

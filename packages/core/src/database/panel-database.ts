@@ -1,6 +1,8 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
-import { PGliteDialect } from 'kysely-pglite-dialect';
+import { PGliteDialect } from './pglite-dialect.js';
 import { PANEL_TYPE_PARSERS } from './type-parsers.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database-timeouts.js';
@@ -110,6 +112,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     const db = new Kysely<any>({ dialect: withUnavailableErrors(new PostgresDialect({ pool })), log });
     return { db, kind: 'postgres', schema: options.schema, timeouts, onQuery, close: () => db.destroy() };
   }
+  // PGlite creates its data folder but not the folders above it (`data/pglite` would be ENOENT).
+  if (options.dataDir) await mkdir(dirname(resolve(options.dataDir)), { recursive: true });
   const pglite = new PGlite({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),

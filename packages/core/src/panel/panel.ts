@@ -13,6 +13,7 @@ import type { StorageService } from '../storage/storage-service.js';
 import { diskStorage } from '../storage/disk-storage.js';
 import { PanelAttachments } from '../attachments/attachments-service.js';
 import { checkAttachmentTables } from '../attachments/check-attachment-tables.js';
+import { warnWhenStorageFolderEmpty } from '../attachments/check-storage-folder.js';
 
 /** What `createPanel()` takes: the database, the resources (or where to find them) and the panel options. */
 export interface CreatePanelOptions extends PanelConfigInput {
@@ -25,7 +26,11 @@ export interface CreatePanelOptions extends PanelConfigInput {
   resourcesDir?: string;
   /** Plug-ins, such as `policyAuthorization()`. */
   plugins?: readonly PanelPlugin[];
-  /** Where attachment bytes live; default `diskStorage({ root: '<appRoot>/storage' })`. */
+  /**
+   * Where attachment bytes live; default `diskStorage({ root: 'storage' })`: the `storage/`
+   * folder of the current directory, the folder the app is started from. Not `appRoot`, which
+   * becomes `dist/` once the app is compiled: files uploaded in development would vanish.
+   */
   storage?: StorageService;
   /** The panel session's lifetimes, cookie security, sign-in throttle and clock (needs `sessionSecret`). */
   session?: SessionOptionsInput;
@@ -83,7 +88,9 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     throw new PanelConfigError('createPanel: storage must be a storage service such as diskStorage({ root }) or s3Storage({ … }).');
   }
   await checkAttachmentTables(database, compiled);
-  const attachments = new PanelAttachments({ db: database.db, resources: compiled, storage: storage ?? diskStorage({ root: join(appRoot, 'storage') }), rootPath: config.rootPath });
+  const store = storage ?? diskStorage({ root: resolve(process.cwd(), 'storage') });
+  await warnWhenStorageFolderEmpty(database, compiled, store);
+  const attachments = new PanelAttachments({ db: database.db, resources: compiled, storage: store, rootPath: config.rootPath });
   return Object.freeze({
     authorization: client,
     authorizationInactiveReason: reason,

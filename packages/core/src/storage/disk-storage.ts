@@ -26,13 +26,13 @@ function checkedKey(key: string): string {
 const isMissing = (error: unknown) => (error as { code?: unknown })?.code === 'ENOENT';
 
 /**
- * The default storage service: files under a folder of the app (`<appRoot>/storage`), spread
+ * The default storage service: files under a folder (`<current directory>/storage` by default), spread
  * over two levels of sub-folders by the key's first four characters, as Active Storage's disk
  * service does (`storage/ab/cd/abcd…`). Writes go to a temporary file renamed into place, so a
  * reader never sees half a file. Right for one machine; for several, use `s3Storage`.
  *
  * @example
- * const storage = diskStorage({ root: join(appRoot, 'storage') });
+ * const storage = diskStorage({ root: process.env.STORAGE_DIR ?? './storage' });
  */
 export function diskStorage(options: DiskStorageOptions): DiskStorageService {
   if (typeof options?.root !== 'string' || options.root === '') {

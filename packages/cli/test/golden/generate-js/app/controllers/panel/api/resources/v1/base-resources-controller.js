@@ -20,5 +20,19 @@ import { ResourcesController } from '@panel/api';
  *   return this.user;
  * }
  * ```
+ *
+ * A policy that refuses an action answers 302 to the panel's root path (`/panel`) with a
+ * flash: the specification's behaviour, made for the panel's pages. For API clients that
+ * should get 403 JSON instead, declare in this class:
+ *
+ * ```js
+ * static {
+ *   this.rescueFrom(NotAuthorizedError, function () {
+ *     return this.render(403, { error: 'Forbidden' });
+ *   });
+ * }
+ * ```
+ *
+ * (`AuthenticationError` and `NotAuthorizedError` come from `@panel/api`.)
  */
 export class BaseResourcesController extends ResourcesController {}

@@ -10,7 +10,7 @@ import { ResourcesController } from '@panel/api';
  * policies should see, for example:
  *
  * ```ts
- * private user: User | undefined;
+ * protected user: User | undefined;
  *
  * override async setupAuthentication(): Promise<void> {
  *   const token = /^Bearer (.+)$/.exec(this.request.headers.authorization ?? '')?.[1];
@@ -24,5 +24,19 @@ import { ResourcesController } from '@panel/api';
  * ```
  *
  * (`User` and `findUserByToken` are your app's; `AuthenticationError` comes from `@panel/api`.)
+ *
+ * A policy that refuses an action answers 302 to the panel's root path (`/panel`) with a
+ * flash: the specification's behaviour, made for the panel's pages. For API clients that
+ * should get 403 JSON instead, declare in this class:
+ *
+ * ```ts
+ * static {
+ *   this.rescueFrom(NotAuthorizedError, function () {
+ *     return this.render(403, { error: 'Forbidden' });
+ *   });
+ * }
+ * ```
+ *
+ * (`NotAuthorizedError` comes from `@panel/api`.)
  */
 export class BaseResourcesController extends ResourcesController {}

@@ -1,0 +1,29 @@
+import { resourceNameFromAssociation } from '@panel/core';
+import { messages } from '../messages.js';
+import type { ScannedResource } from './scan-resources.js';
+import type { SourceProblem } from './source-problem.js';
+
+const ASSOCIATIONS = new Set(['belongsTo', 'hasMany', 'hasOne']);
+
+/**
+ * What `createPanel` would refuse at boot in the fields read statically, by file and line: a
+ * field name declared twice in one resource, and an association whose target resource (its
+ * `resource` option, else the name the field implies: `libary` → `Libary`) is not among
+ * `resources` nor in `reported` (names already reported another way). Fields only running the
+ * code would tell are not judged.
+ */
+export function fieldProblems(resources: readonly ScannedResource[], reported: ReadonlySet<string> = new Set()): SourceProblem[] {
+  const known = new Set(resources.map((r) => r.name));
+  const problems: SourceProblem[] = [];
+  for (const resource of resources) {
+    const seen = new Set<string>();
+    for (const field of resource.fields ?? []) {
+      if (seen.has(field.name)) problems.push({ file: resource.file, line: field.line, message: messages.duplicateField(resource.name, field.name) });
+      seen.add(field.name);
+      if (!ASSOCIATIONS.has(field.builder) || field.resource === null) continue;
+      const target = field.resource ?? resourceNameFromAssociation(field.name);
+      if (!known.has(target) && !reported.has(target)) problems.push({ file: resource.file, line: field.line, message: messages.unknownTarget(resource.name, field.name, target, field.builder, [...known]) });
+    }
+  }
+  return problems;
+}
