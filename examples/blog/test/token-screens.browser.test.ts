@@ -5,6 +5,11 @@ import { openTestDatabase } from '@panel/test-support';
 import { browserTestsEnabled, launchChromium, screenshot, watchConsole } from './browser-support.js';
 import { buildTokenScreensApp, type TokenScreensApp } from './token-screens-app.js';
 
+// Run in the page (as strings: the suite's TypeScript has no DOM library).
+const FOCUSED_ID = `document.activeElement ? document.activeElement.id : ''`;
+const UNLABELLED_CONTROLS = `[...document.querySelectorAll('input:not([type=hidden]), button')]
+  .filter((e) => (!e.labels || e.labels.length === 0) && !e.textContent.trim() && !e.getAttribute('aria-label')).length`;
+
 // The token screens in a real browser: Chromium, headless, against a real server on 127.0.0.1 (PGlite).
 describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
   let built: TokenScreensApp;
@@ -54,16 +59,14 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     const order: string[] = ['token-name'];
     for (let presses = 0; presses < 12 && order.length < 3; presses++) {
       await page.keyboard.press('Tab');
-      const id = await page.evaluate(() => document.activeElement?.id ?? '');
+      const id = await page.evaluate<string>(FOCUSED_ID);
       if (id !== order.at(-1)) order.push(id);
     }
     expect(order).toEqual(['token-name', 'token-expires', 'grant-blog_posts-index']);
     await page.keyboard.press('Space');
     await page.getByLabel('Comments show').check();
     // Every visible form control has a label.
-    const unlabelled = await page.evaluate(() =>
-      [...document.querySelectorAll('input:not([type=hidden]), button')].filter((e) => (e as HTMLInputElement).labels?.length === 0 && !e.textContent?.trim() && !e.getAttribute('aria-label')).length,
-    );
+    const unlabelled = await page.evaluate<number>(UNLABELLED_CONTROLS);
     expect(unlabelled).toBe(0);
     await screenshot(page, '03-token-new');
     await page.getByRole('button', { name: 'Create token' }).focus();
@@ -75,7 +78,7 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     const copy = page.getByRole('button', { name: 'Copy token' });
     await copy.click();
     await expect.poll(() => page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
     await screenshot(page, '04-token-reveal');
     // The API's Bearer path authenticates with this service: 200 on a granted verb, 403 on another.
     const actor = await built.tokens.authenticate(secret);
@@ -118,7 +121,9 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
   it('the default permissions screen saves index and show, and refuses any other verb', async () => {
     const { context, page } = await signIn('ada@example.com');
     await page.getByRole('link', { name: 'Default permissions' }).click();
-    expect(await page.locator('input[type=checkbox]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value.split(':')[1]).filter((v) => v !== 'index' && v !== 'show'))).toEqual([]);
+    const verbs = new Set<string>();
+    for (const box of await page.locator('input[type=checkbox]').all()) verbs.add(String(String(await box.getAttribute('value')).split(':')[1]));
+    expect([...verbs]).toEqual(['index', 'show']);
     await page.getByLabel('Blog posts index').check();
     await page.getByLabel('Users show').check();
     await page.getByRole('button', { name: 'Save default permissions' }).click();
@@ -126,10 +131,7 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     await screenshot(page, '10-default-permissions');
     expect(await built.tokens.defaultPermissions()).toEqual([{ resource: 'blog_posts', verb: 'index' }, { resource: 'users', verb: 'show' }]);
     // A tampered form (a write verb) is refused and changes nothing.
-    await page.locator('#grant-comments-show').evaluate((box) => {
-      (box as HTMLInputElement).value = 'comments:destroy';
-      (box as HTMLInputElement).checked = true;
-    });
+    await page.evaluate(`(() => { const box = document.getElementById('grant-comments-show'); box.value = 'comments:destroy'; box.checked = true; })()`);
     await page.getByRole('button', { name: 'Save default permissions' }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('may grant only index and show');
     await screenshot(page, '11-default-permissions-refused');

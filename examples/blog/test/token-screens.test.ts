@@ -41,6 +41,14 @@ for (const kind of testDatabaseKinds()) {
       expect(rita.home.body).toContain('Blog posts');
     });
 
+    it('shows the Edition A policy-denial flash in the shell\'s flash area once, as an alert', async () => {
+      const ada = await signIn('ada@example.com');
+      const flash = 'You are not authorized to perform this action.';
+      const page = await app().inject({ method: 'GET', url: '/panel/api_tokens', headers: { cookie: `${ada.cookie}; panel_flash=${encodeURIComponent(flash)}` } });
+      expect(page.body).toContain(`<p class="flash alert" role="alert">${flash}</p>`);
+      expect(page.cookies.find((c) => c.name === 'panel_flash')).toMatchObject({ value: '', path: '/panel' });
+    });
+
     it('"any result other than true, including a raised exception such as a nil user, denies": every token and settings URL, GET and POST, answers as an unknown URL (404)', async () => {
       const ada = await signIn('ada@example.com');
       const rita = await signIn('rita@example.com');
