@@ -16,9 +16,11 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
   let browser: Browser;
   let base = '';
   const consoleErrors: string[] = [];
+  // The sessions' clock: moved forward to make the last password confirmation old.
+  const clock = { offset: 0 };
 
   beforeAll(async () => {
-    built = await buildTokenScreensApp(await openTestDatabase('pglite'));
+    built = await buildTokenScreensApp(await openTestDatabase('pglite'), { now: () => Date.now() + clock.offset });
     await built.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -118,9 +120,17 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     await context.close();
   });
 
-  it('the default permissions screen saves index and show, and refuses any other verb', async () => {
+  it('the default permissions screen asks for the password again when the last confirmation is old, saves index and show, and refuses any other verb', async () => {
     const { context, page } = await signIn('ada@example.com');
+    // Ten minutes later (clocks only move forward: the sessions refuse stamps from the future).
+    clock.offset += 10 * 60_000;
     await page.getByRole('link', { name: 'Default permissions' }).click();
+    await page.waitForURL(/\/panel\/confirm\?return_to=/);
+    await screenshot(page, '10-confirm-password');
+    await page.getByLabel('Password').fill('demo-password');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => page.url()).toBe(`${base}/panel/panel_api/settings`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Default permissions');
     const verbs = new Set<string>();
     for (const box of await page.locator('input[type=checkbox]').all()) verbs.add(String(String(await box.getAttribute('value')).split(':')[1]));
     expect([...verbs]).toEqual(['index', 'show']);
@@ -128,13 +138,13 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     await page.getByLabel('Users show').check();
     await page.getByRole('button', { name: 'Save default permissions' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Default permissions saved.');
-    await screenshot(page, '10-default-permissions');
+    await screenshot(page, '11-default-permissions');
     expect(await built.tokens.defaultPermissions()).toEqual([{ resource: 'blog_posts', verb: 'index' }, { resource: 'users', verb: 'show' }]);
     // A tampered form (a write verb) is refused and changes nothing.
     await page.evaluate(`(() => { const box = document.getElementById('grant-comments-show'); box.value = 'comments:destroy'; box.checked = true; })()`);
     await page.getByRole('button', { name: 'Save default permissions' }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('may grant only index and show');
-    await screenshot(page, '11-default-permissions-refused');
+    await screenshot(page, '12-default-permissions-refused');
     expect(await built.tokens.defaultPermissions()).toEqual([{ resource: 'blog_posts', verb: 'index' }, { resource: 'users', verb: 'show' }]);
     await context.close();
   });
@@ -144,12 +154,12 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     const { context, page } = await signIn('rita@example.com');
     expect(await page.getByRole('link', { name: 'API Tokens' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Default permissions' }).count()).toBe(0);
-    await screenshot(page, '12-home-rita');
+    await screenshot(page, '13-home-rita');
     const csrf = (await page.locator('meta[name=csrf-token]').getAttribute('content'))!;
     for (const path of ['/panel/api_tokens', '/panel/api_tokens/new', `/panel/api_tokens/${token.id}/reveal`, `/panel/api_tokens/${token.id}/grants`, `/panel/api_tokens/${token.id}/revoke`, '/panel/panel_api/settings']) {
       expect((await page.goto(path))?.status(), path).toBe(404);
     }
-    await screenshot(page, '13-refused-rita');
+    await screenshot(page, '14-refused-rita');
     for (const path of ['/panel/api_tokens', `/panel/api_tokens/${token.id}/grants`, `/panel/api_tokens/${token.id}/disable`, `/panel/api_tokens/${token.id}/enable`, `/panel/api_tokens/${token.id}/revoke`, '/panel/panel_api/settings']) {
       const response = await context.request.post(path, { form: { csrf_token: csrf, name: 'x', 'grants[]': 'blog_posts:index' } });
       expect(response.status(), path).toBe(404);
