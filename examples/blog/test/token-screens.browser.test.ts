@@ -165,6 +165,11 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
       expect(response.status(), path).toBe(404);
     }
     expect((await built.tokens.find(token.id)).status).toBe('Active');
+    // Sign out from the shell's top bar: back at the home screen, signed out.
+    await page.goto('/panel');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Sign in' }).count()).toBeGreaterThan(0);
+    expect(await page.getByText('Signed in as').count()).toBe(0);
     await context.close();
   });
 
