@@ -69,6 +69,8 @@ for (const kind of testDatabaseKinds()) {
         }
       };
       await refused('no session', undefined, '');
+      // Whatever the body: a JSON or malformed one is not parsed before the gate answers.
+      await refused('Rita posting JSON', rita.cookie, rita.csrf, { 'content-type': 'application/json' });
       await refused('Rita', rita.cookie, rita.csrf);
       // A Bearer token is an API actor: the screens read the panel session only.
       await refused('a Bearer token', undefined, '', { authorization: `Bearer ${secret}` });

@@ -12,6 +12,10 @@ export const FORM_BODY_LIMIT = 32 * 1024;
  * keeps its last value, so a duplicated field cannot smuggle an array into a string.
  */
 export function registerFormParser(app: FastifyInstance): void {
+  // The screens take forms only. Any other body (JSON, text, malformed) is read and ignored, so
+  // that the gate still answers first: a refused user gets the same 404 whatever they post.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, (_request, _body, done) => done(null, undefined));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
     const form: FormBody = {};
     for (const [name, value] of new URLSearchParams(body as string)) {

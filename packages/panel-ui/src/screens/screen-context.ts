@@ -2,14 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { secretsEqual, type Panel } from '@panel/core';
 import { confirmPath, requireRecentConfirmation, signInPath } from '@panel/api';
 import type { ApiTokenService, ManageTokensIf } from '@panel/api-tokens';
-import { FORM_EXPIRED_TEMPLATE } from '../templates/token-templates.js';
 import type { PageRenderer, ScreenModel } from '../shell/page-renderer.js';
 import { panelViewer, takeFlash, type LoadPanelUser, type PanelViewer } from '../shell/panel-viewer.js';
 import type { RevealStore } from '../reveal/reveal-store.js';
 import { formField } from '../forms/form-body.js';
 import { resourceLabels } from '../shell/resource-label.js';
-
-export { FORM_EXPIRED_TEMPLATE };
 
 /** Everything the screens share: the panel, the token service, the gate, the paths and the renderer. */
 export interface ScreenContext {
