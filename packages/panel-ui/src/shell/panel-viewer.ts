@@ -22,9 +22,15 @@ export interface PanelViewer {
   readonly mayManageTokens: boolean;
 }
 
-/** The default `loadUser`: the row of the `users` table with that id. */
+// Columns the gate and the screens never need: a password digest does not travel further than the sign-in check.
+const CREDENTIAL_COLUMN = /password|digest|secret|token/i;
+
+/** The default `loadUser`: the row of the `users` table with that id, without its credential columns. */
 export function usersTable(panel: Panel): LoadPanelUser {
-  return async (id) => (await panel.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()) as Record<string, unknown> | undefined;
+  return async (id) => {
+    const row = (await panel.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()) as Record<string, unknown> | undefined;
+    return row && Object.fromEntries(Object.entries(row).filter(([column]) => !CREDENTIAL_COLUMN.test(column)));
+  };
 }
 
 function displayName(record: Readonly<Record<string, unknown>>, id: number): string {
