@@ -1,3 +1,5 @@
+// The cookie methods of requests and replies (types only: the app registers @fastify/cookie).
+import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenedSession, Panel } from '@panel/core';
 import { FLASH_COOKIE, loadPanelSession } from '@panel/api';
