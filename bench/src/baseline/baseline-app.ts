@@ -79,8 +79,8 @@ export function baselineApp(db: Kysely<BaselineTables>): FastifyInstance {
     const attributes = (request.body as { blog_post?: Record<string, unknown> } | undefined)?.blog_post;
     if (typeof attributes !== 'object' || attributes === null) return reply.code(400).send({ error: 'blog_post is missing' });
     const { values, errors } = parsePostInput(attributes, true);
-    if (values.published === true && !values.published_on) (errors.published_on ??= []).push("can't be blank when the post is published");
-    if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) (errors.author ??= []).push('must exist');
+    if (values.published === true && !values.published_on) errors.published_on = [...(errors.published_on ?? []), "can't be blank when the post is published"];
+    if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) errors.author = [...(errors.author ?? []), 'must exist'];
     if (Object.keys(errors).length > 0) return reply.code(422).send({ errors, message: 'Failed to create Blog post' });
     return reply.code(201).send(await showBody(db, await insertPost(db, values)));
   });
@@ -95,8 +95,8 @@ export function baselineApp(db: Kysely<BaselineTables>): FastifyInstance {
     if (typeof attributes !== 'object' || attributes === null) return reply.code(400).send({ error: 'blog_post is missing' });
     const { values, errors } = parsePostInput(attributes, false);
     const merged = { ...existing, ...values };
-    if (merged.published === true && !merged.published_on) (errors.published_on ??= []).push("can't be blank when the post is published");
-    if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) (errors.author ??= []).push('must exist');
+    if (merged.published === true && !merged.published_on) errors.published_on = [...(errors.published_on ?? []), "can't be blank when the post is published"];
+    if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) errors.author = [...(errors.author ?? []), 'must exist'];
     if (Object.keys(errors).length > 0) return reply.code(422).send({ errors, message: 'Failed to update Blog post' });
     const row = Object.keys(values).length === 0 ? existing : await updatePost(db, existing.id, values);
     return showBody(db, row);

@@ -7,6 +7,7 @@ export interface BaselineTables {
   blog_posts: {
     id: number;
     title: string;
+    summary: string | null;
     body: string | null;
     published: boolean;
     published_on: string | null;
@@ -16,6 +17,7 @@ export interface BaselineTables {
     created_at: Date;
   };
   comments: { id: number; body: string; blog_post_id: number; user_id: number | null; created_at: Date };
+  blog_posts_tags: { blog_post_id: number; tag_id: number };
   panel_blobs: { id: number; key: string; filename: string; content_type: string; byte_size: number; checksum: string; created_at: Date };
   panel_attachments: { id: number; record_type: string; record_id: number; name: string; blob_id: number; position: number; created_at: Date };
 }

@@ -13,7 +13,9 @@ const WRITABLE = ['title', 'body', 'published', 'published_on', 'view_count', 'r
 export function parsePostInput(attributes: Record<string, unknown>, creating: boolean): { values: Partial<FullPostRow>; errors: InputErrors } {
   const values: Record<string, unknown> = {};
   const errors: InputErrors = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const add = (field: string, message: string) => {
+    errors[field] = [...(errors[field] ?? []), message];
+  };
   for (const key of WRITABLE) {
     if (!(key in attributes)) continue;
     const value = attributes[key];

@@ -33,6 +33,7 @@ function associations(row: PostRow, extras: PostExtras) {
   return {
     author: row.author_id === null ? null : { id: row.author_id, label: extras.authorNames.get(row.author_id) ?? null },
     comments: { count: extras.commentCounts.get(row.id) ?? 0 },
+    tag_list: { count: extras.tagCounts.get(row.id) ?? 0 },
     cover,
     attachments,
   };
@@ -40,7 +41,7 @@ function associations(row: PostRow, extras: PostExtras) {
 
 /** A post on the index: the index view's fields, in the resource's order. */
 export function indexJson(row: PostRow, extras: PostExtras): Record<string, unknown> {
-  const { author, comments, cover, attachments } = associations(row, extras);
+  const { author, comments, tag_list, cover, attachments } = associations(row, extras);
   return {
     id: row.id,
     title: row.title,
@@ -50,6 +51,7 @@ export function indexJson(row: PostRow, extras: PostExtras): Record<string, unkn
     rating: row.rating,
     author,
     comments,
+    tag_list,
     cover,
     attachments,
   };
@@ -57,10 +59,11 @@ export function indexJson(row: PostRow, extras: PostExtras): Record<string, unkn
 
 /** A post on the show view (every field). */
 export function showJson(row: FullPostRow, extras: PostExtras): Record<string, unknown> {
-  const { author, comments, cover, attachments } = associations(row, extras);
+  const { author, comments, tag_list, cover, attachments } = associations(row, extras);
   return {
     id: row.id,
     title: row.title,
+    summary: row.summary,
     body: row.body,
     published: row.published,
     published_on: row.published_on,
@@ -68,6 +71,7 @@ export function showJson(row: FullPostRow, extras: PostExtras): Record<string, u
     rating: row.rating,
     author,
     comments,
+    tag_list,
     cover,
     attachments,
     created_at: row.created_at.toISOString(),

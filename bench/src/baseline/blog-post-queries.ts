@@ -16,10 +16,11 @@ export interface FileRow {
   byte_size: number;
 }
 
-/** What the posts of a page or a record need beside their columns: author names, comment counts and files. */
+/** What the posts of a page or a record need beside their columns: author names, comment and tag counts, and files. */
 export interface PostExtras {
   readonly authorNames: ReadonlyMap<number, string>;
   readonly commentCounts: ReadonlyMap<number, number>;
+  readonly tagCounts: ReadonlyMap<number, number>;
   readonly files: readonly FileRow[];
 }
 
@@ -35,7 +36,6 @@ const INDEX_COLUMNS = ['id', 'title', 'published', 'published_on', 'view_count',
 /** Columns an index may be sorted by (the sortable fields of the index view). */
 export const SORTABLE = new Set(['id', 'title', 'published', 'published_on', 'view_count', 'rating']);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function visibleTo<Q extends { where: (...args: any[]) => Q }>(query: Q, user: BaselineUser): Q {
   if (user.admin) return query;
   return query.where((eb: any) => eb.or([eb('published', '=', true), eb('author_id', '=', user.id)]));
@@ -62,15 +62,21 @@ export async function listPosts(
   return { rows, total: Number(count.count), extras: await loadExtras(db, rows) };
 }
 
-/** The author names, comment counts and files of some posts, in three queries run in parallel. */
+/** The author names, comment and tag counts and files of some posts, in four queries run in parallel. */
 export async function loadExtras(db: Kysely<BaselineTables>, rows: readonly PostRow[]): Promise<PostExtras> {
   const ids = rows.map((row) => row.id);
   const authorIds = [...new Set(rows.map((row) => row.author_id).filter((id): id is number => id !== null))];
-  if (ids.length === 0) return { authorNames: new Map(), commentCounts: new Map(), files: [] };
-  const [authors, counts, files] = await Promise.all([
+  if (ids.length === 0) return { authorNames: new Map(), commentCounts: new Map(), tagCounts: new Map(), files: [] };
+  const [authors, counts, tags, files] = await Promise.all([
     authorIds.length === 0 ? [] : db.selectFrom('users').select(['id', 'name']).where('id', 'in', authorIds).execute(),
     db
       .selectFrom('comments')
+      .select((eb) => ['blog_post_id', eb.fn.countAll<number>().as('count')])
+      .where('blog_post_id', 'in', ids)
+      .groupBy('blog_post_id')
+      .execute(),
+    db
+      .selectFrom('blog_posts_tags')
       .select((eb) => ['blog_post_id', eb.fn.countAll<number>().as('count')])
       .where('blog_post_id', 'in', ids)
       .groupBy('blog_post_id')
@@ -89,6 +95,7 @@ export async function loadExtras(db: Kysely<BaselineTables>, rows: readonly Post
   return {
     authorNames: new Map(authors.map((author) => [author.id, author.name])),
     commentCounts: new Map(counts.map((count) => [count.blog_post_id, Number(count.count)])),
+    tagCounts: new Map(tags.map((count) => [count.blog_post_id, Number(count.count)])),
     files,
   };
 }

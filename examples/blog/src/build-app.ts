@@ -3,17 +3,26 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createPanel, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
+import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-columns.js';
+import * as createPanelApiTokens from '../db/migrations/0003-create-panel-api-tokens.js';
+import type { ApiTokenService } from '@panel/api-tokens';
+import { panelApi } from '../app/panel/initializer.js';
+import { seedDemoTokens } from './demo-tokens.js';
 import { seed } from '../db/seed.js';
 import { seedFiles } from '../db/seed-files.js';
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
+import { panelScreens } from '@panel/panel-ui';
 import { panelPages } from './panel-pages.js';
 
 /** The demo app's root folder (holding `app/`). */
 export const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The demo's migrations, by name. */
-export const migrations = { '0001-create-tables': createTables };
+export const migrations = { '0001-create-tables': createTables, '0002-add-field-type-columns': addFieldTypeColumns, '0003-create-panel-api-tokens': createPanelApiTokens };
+
+/** Edition B's controllers (overrides only; every other resource is served by the catch-all). */
+export const EDITION_B_CONTROLLERS_DIR = fileURLToPath(new URL('../app/controllers-edition-b/panel/api/resources', import.meta.url));
 
 /** What the demo app is built from. */
 export interface BuildDemoAppOptions {
@@ -36,6 +45,12 @@ export interface BuildDemoAppOptions {
   storage?: StorageService;
   /** Options passed on to `mountPanelApi`. */
   api?: Partial<Omit<MountPanelApiOptions, 'panel'>>;
+  /**
+   * `'B'` serves the demo in Edition B (`npm run demo:tokens`): the `panelApi` configuration of
+   * `app/panel/initializer.ts`, the overrides of `app/controllers-edition-b/`, the demo's tokens
+   * and default permissions list. Default `'A'`.
+   */
+  edition?: 'A' | 'B';
   /** Serve the demo's own root page (default true); Edition B serves the panel shell's instead. */
   panelHome?: boolean;
 }
@@ -45,6 +60,10 @@ export interface DemoApp {
   readonly app: FastifyInstance;
   readonly panel: Panel;
   readonly database: PanelDatabase;
+  /** Edition B: the demo tokens' secrets by name, made at start (shown only here). */
+  readonly tokenSecrets?: ReadonlyMap<string, string>;
+  /** Edition B: the token service over the demo's database. */
+  readonly tokens?: ApiTokenService;
 }
 
 /**
@@ -88,12 +107,18 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   if (seeded) await seedFiles(panel.attachments);
   await app.register(fastifyCookie);
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
-  await app.register(mountPanelApi, { panel, at: 'api', ...options.api });
+  const editionB = options.edition === 'B';
+  const edition = editionB ? { tokens: panelApi, controllersDir: EDITION_B_CONTROLLERS_DIR } : {};
+  await app.register(mountPanelApi, { panel, at: 'api', ...edition, ...options.api });
   // Attachment URLs are public (Edition A: permanent, unsigned), so they too stay outside the session scope.
-  await app.register(mountPanelAttachments, { panel });
-  await app.register(panelPages, { panel, home: options.panelHome ?? true });
+  await app.register(mountPanelAttachments, { panel, ...(editionB ? { tokens: panelApi } : {}) });
+  // Edition B serves the panel shell's home screen, with "API Tokens" in its sidebar for admins.
+  await app.register(panelPages, { panel, home: !editionB && (options.panelHome ?? true) });
+  if (editionB) await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });
   app.addHook('onClose', async () => {
     if (!options.database || !('db' in options.database)) await database.close();
   });
-  return { app, panel, database };
+  if (!editionB) return { app, panel, database };
+  const tokens = app.panelApiTokens!;
+  return { app, panel, database, tokens, tokenSecrets: await seedDemoTokens(panel, tokens) };
 }

@@ -25,6 +25,7 @@ describeOnEachDatabase('GET /api/resources/v1/<route_key>', (demo) => {
       rating: 4.7,
       author: { id: 2, label: 'Rita Reader' },
       comments: { count: 2 },
+      tag_list: { count: 1 },
       cover: null,
       attachments: [],
     });

@@ -176,6 +176,33 @@ describeOnEachDatabase('panel sessions: lifetime, rotation, revocation, throttli
     const plain = await forced.app.inject({ method: 'POST', url: '/panel/login', ...form({ email: 'ada@example.com', password: 'demo-password' }) });
     expect(plain.cookies.find((c) => c.name === '__Host-panel_session')?.secure).toBe(true);
   });
+
+  it('"a password change ... invalidate[s] every copy of the cookie": changing Rita\'s password through the API signs her out everywhere', async () => {
+    nextDay();
+    const { cookie } = await signIn('rita@example.com');
+    expect(await usersStatus(cookie!)).toBe(200);
+    const change = await app().inject({
+      method: 'PATCH',
+      url: '/api/resources/v1/users/2',
+      headers: { authorization: 'ApiKey demo-admin-key', 'content-type': 'application/json' },
+      payload: JSON.stringify({ user: { password: 'a new password for rita' } }),
+    });
+    expect(change.statusCode).toBe(200);
+    try {
+      expect(await usersStatus(cookie!)).toBe(401);
+      expect((await signIn('rita@example.com', 'demo-password', app(), '10.0.0.9')).response.statusCode).not.toBe(303);
+      const again = await signIn('rita@example.com', 'a new password for rita', app(), '10.0.0.9');
+      expect(await usersStatus(again.cookie!)).toBe(200);
+    } finally {
+      const restore = await app().inject({
+        method: 'PATCH',
+        url: '/api/resources/v1/users/2',
+        headers: { authorization: 'ApiKey demo-admin-key', 'content-type': 'application/json' },
+        payload: JSON.stringify({ user: { password: 'demo-password' } }),
+      });
+      expect(restore.statusCode).toBe(200);
+    }
+  });
 }, { session: { now: () => clock.now } });
 
 function withCookie(options: Pick<InjectOptions, 'payload' | 'headers'>, cookie: string): Pick<InjectOptions, 'payload' | 'headers'> {

@@ -14,6 +14,7 @@ describeOnEachDatabase('show, create, update and delete', (demo) => {
       record: {
         id: 5,
         title: 'Post 05: Gardens',
+        summary: 'A short summary of post 5.',
         body: 'The body of post 5.',
         published: false,
         published_on: null,
@@ -21,6 +22,7 @@ describeOnEachDatabase('show, create, update and delete', (demo) => {
         rating: 3.5,
         author: { id: 3, label: 'Carl Writer' },
         comments: { count: 3 },
+        tag_list: { count: 1 },
         cover: null,
         attachments: [],
         created_at: '2026-01-01T05:00:00.000Z',
@@ -104,7 +106,9 @@ describeOnEachDatabase('show, create, update and delete', (demo) => {
   it('PUT updates the fields sent and answers 200 { record }', async () => {
     const response = await inject('PUT', '/api/resources/v1/products/1', { product: { name: 'Pruning, 2nd edition', price: 26, in_stock: false, released_on: '2026-03-01', product_category_id: 3 } });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ record: { id: 1, name: 'Pruning, 2nd edition', price: 26, in_stock: false, released_on: '2026-03-01', product_category: { id: 3, label: 'Music' } } });
+    expect(response.json()).toEqual({
+      record: { id: 1, name: 'Pruning, 2nd edition', price: 26, in_stock: false, released_on: '2026-03-01', product_category: { id: 3, label: 'Music' }, status: 'active', tags: ['gardening', 'hardback'], specs: { pages: '212', language: 'English' } },
+    });
   });
 
   it('an update that fails validation answers 422 "Failed to update <ResourceName>" and changes nothing', async () => {

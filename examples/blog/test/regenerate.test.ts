@@ -48,7 +48,7 @@ for (const kind of testDatabaseKinds()) {
       expect(lines).toContain('✓ Created BlogPostsController  app/controllers/panel/api/resources/v1/blog-posts-controller.ts');
 
       const after = await boot();
-      expect(after.panelApiRoutes).toHaveLength(6 * 6);
+      expect(after.panelApiRoutes).toHaveLength(7 * 6);
       // The freshly generated BaseResourcesController keeps the API closed until the app opens it.
       const response = await after.inject({ method: 'GET', url: '/api/resources/v1/blog_posts', headers: { authorization: 'ApiKey demo-admin-key' } });
       expect(response.statusCode).toBe(401);

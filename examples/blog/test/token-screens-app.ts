@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diskStorage, type PanelDatabase, type SessionOptionsInput } from '@panel/core';
-import { ApiTokenService, apiTokensSchemaV1, configurePanelApi } from '@panel/api-tokens';
+import { ApiTokenService, configurePanelApi } from '@panel/api-tokens';
 import { panelScreens } from '@panel/panel-ui';
 import { buildDemoApp, type DemoApp } from '../src/build-app.js';
 
@@ -19,13 +19,14 @@ export interface TokenScreensApp extends DemoApp {
 }
 
 /**
- * Builds the demo (its sign-in pages) with `panelScreens` mounted as Edition B mounts it: the
- * gate lets admins manage tokens (Ada), not Rita; `gateMode.current = 'throws'` makes it throw.
+ * Builds the demo (its sign-in pages and token tables) with `panelScreens` mounted as Edition B
+ * mounts it, but with a gate of its own: it lets admins manage tokens (Ada), not Rita, and
+ * `gateMode.current = 'throws'` makes it throw. (`buildDemoApp({ edition: 'B' })` is the real
+ * demo; the browser suite drives that one.)
  */
 export async function buildTokenScreensApp(database: PanelDatabase, session?: SessionOptionsInput): Promise<TokenScreensApp> {
   const storageRoot = await mkdtemp(join(tmpdir(), 'panel-screens-storage-'));
   const demo = await buildDemoApp({ database, panelHome: false, storage: diskStorage({ root: storageRoot }), ...(session ? { session } : {}) });
-  await apiTokensSchemaV1.up(database.db);
   const panelApi = configurePanelApi({
     pepper: TEST_PEPPER,
     manageTokensIf: (user) => {

@@ -1,18 +1,26 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { diskStorage } from '@panel/core';
 import { openTestDatabase } from '@panel/test-support';
+import { buildDemoApp, type DemoApp } from '../src/build-app.js';
 import { browserTestsEnabled, launchChromium, screenshot, watchConsole } from './browser-support.js';
-import { buildTokenScreensApp, type TokenScreensApp } from './token-screens-app.js';
 
 // Run in the page (as strings: the suite's TypeScript has no DOM library).
 const FOCUSED_ID = `document.activeElement ? document.activeElement.id : ''`;
 const UNLABELLED_CONTROLS = `[...document.querySelectorAll('input:not([type=hidden]), button')]
   .filter((e) => (!e.labels || e.labels.length === 0) && !e.textContent.trim() && !e.getAttribute('aria-label')).length`;
 
-// The token screens in a real browser: Chromium, headless, against a real server on 127.0.0.1 (PGlite).
-describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
-  let built: TokenScreensApp;
+const V1 = '/api/resources/v1';
+
+// The token screens in a real browser: Chromium, headless, against the Edition B demo
+// (`buildDemoApp({ edition: 'B' })`, what `npm run demo:tokens` serves) on 127.0.0.1, on PGlite.
+describe.runIf(browserTestsEnabled)('the API token screens in Chromium, on the Edition B demo', () => {
+  let demo: DemoApp;
+  let storageRoot = '';
   let browser: Browser;
   let base = '';
   const consoleErrors: string[] = [];
@@ -20,15 +28,18 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
   const clock = { offset: 0 };
 
   beforeAll(async () => {
-    built = await buildTokenScreensApp(await openTestDatabase('pglite'), { now: () => Date.now() + clock.offset });
-    await built.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    storageRoot = await mkdtemp(join(tmpdir(), 'panel-browser-storage-'));
+    const database = await openTestDatabase('pglite');
+    demo = await buildDemoApp({ edition: 'B', database, storage: diskStorage({ root: storageRoot }), session: { now: () => Date.now() + clock.offset } });
+    await demo.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(demo.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await built?.close();
-    await built?.database.close();
+    await demo?.app.close();
+    await demo?.database.close();
+    if (storageRoot) await rm(storageRoot, { recursive: true, force: true });
   });
 
   const signIn = async (email: string): Promise<{ context: BrowserContext; page: Page }> => {
@@ -44,6 +55,9 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     await page.waitForURL(`${base}/panel`);
     return { context, page };
   };
+  // The API over real HTTP: a Bearer token, or the code-hook path's demo key.
+  const api = async (path: string, authorization: string, method = 'GET', body?: object) =>
+    (await fetch(`${base}${V1}${path}`, { method, headers: { authorization, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) })).status;
   const row = (page: Page, name: string) => page.locator('tr', { has: page.getByRole('cell', { name, exact: true }) });
 
   it('Ada creates a token with two grants by keyboard, copies its secret once, edits its grants, disables, enables and revokes it', async () => {
@@ -51,7 +65,7 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     await screenshot(page, '01-home-ada');
     await page.getByRole('link', { name: 'API Tokens' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('API Tokens');
-    await screenshot(page, '02-token-list-empty');
+    await screenshot(page, '02-token-list');
     await page.getByRole('link', { name: 'New API token' }).click();
 
     // Keyboard only: the name field, Tab to the expiry, Tab to the first grant, Space ticks it.
@@ -82,9 +96,12 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     await expect.poll(() => page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
     await screenshot(page, '04-token-reveal');
-    // The API's Bearer path authenticates with this service: 200 on a granted verb, 403 on another.
-    const actor = await built.tokens.authenticate(secret);
-    expect([actor?.allows('blog_posts', 'index'), actor?.allows('comments', 'show'), actor?.allows('blog_posts', 'create')]).toEqual([true, true, false]);
+    // The API with the copied token: 200 on a granted verb, 403 on another.
+    const bearer = `Bearer ${secret}`;
+    expect(await api('/blog_posts?per_page=1', bearer)).toBe(200);
+    expect(await api('/comments/1', bearer)).toBe(200);
+    expect(await api('/blog_posts/1', bearer)).toBe(403);
+    expect(await api('/blog_posts', bearer, 'POST', { blog_post: { title: 'Not granted' } })).toBe(403);
 
     await page.reload();
     expect(await page.locator('[data-token-secret]').count()).toBe(0);
@@ -100,28 +117,32 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     await screenshot(page, '06-token-grants');
     await page.getByRole('button', { name: 'Save grants' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Grants of “Reporting job” saved.');
-    expect((await built.tokens.authenticate(secret))?.allows('blog_posts', 'show')).toBe(true);
+    expect(await api('/blog_posts/1', bearer)).toBe(200);
     await screenshot(page, '07-token-list-active');
 
     await token.getByRole('button', { name: 'Disable Reporting job' }).click();
     await expect.poll(() => token.locator('.status').textContent()).toBe('Disabled');
-    expect(await built.tokens.authenticate(secret)).toBeUndefined();
+    expect(await api('/blog_posts?per_page=1', bearer)).toBe(401);
     await token.getByRole('button', { name: 'Enable Reporting job' }).click();
     await expect.poll(() => token.locator('.status').textContent()).toBe('Active');
-    expect(await built.tokens.authenticate(secret)).toBeDefined();
+    expect(await api('/blog_posts?per_page=1', bearer)).toBe(200);
     await token.getByRole('link', { name: 'Revoke Reporting job' }).click();
     await screenshot(page, '08-token-revoke-confirm');
     await page.getByRole('button', { name: 'Revoke token' }).click();
     await expect.poll(() => token.locator('.status').textContent()).toBe('Revoked');
     expect(await token.getByRole('button', { name: /Enable/ }).count()).toBe(0);
     expect(await token.getByRole('button').count()).toBe(0);
-    expect(await built.tokens.authenticate(secret)).toBeUndefined();
+    expect(await api('/blog_posts?per_page=1', bearer)).toBe(401);
     await screenshot(page, '09-token-list-revoked');
     await context.close();
   });
 
-  it('the default permissions screen asks for the password again when the last confirmation is old, saves index and show, and refuses any other verb', async () => {
+  it('the default permissions screen asks for the password again when the last confirmation is old, saves index and show (changing what the code-hook path may read), and refuses any other verb', async () => {
     const { context, page } = await signIn('ada@example.com');
+    // The code-hook path (Rita's demo API key) reads what the default permissions list grants: the demo's has products.
+    const READER = 'ApiKey demo-reader-key';
+    expect(await api('/products?per_page=1', READER)).toBe(200);
+    expect(await api('/users/2', READER)).toBe(403);
     // Ten minutes later (clocks only move forward: the sessions refuse stamps from the future).
     clock.offset += 10 * 60_000;
     await page.getByRole('link', { name: 'Default permissions' }).click();
@@ -135,22 +156,28 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
     for (const box of await page.locator('input[type=checkbox]').all()) verbs.add(String(String(await box.getAttribute('value')).split(':')[1]));
     expect([...verbs]).toEqual(['index', 'show']);
     await page.getByLabel('Blog posts index').check();
+    await page.getByLabel('Products index').uncheck();
+    await page.getByLabel('Products show').uncheck();
     await page.getByLabel('Users show').check();
     await page.getByRole('button', { name: 'Save default permissions' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Default permissions saved.');
     await screenshot(page, '11-default-permissions');
-    expect(await built.tokens.defaultPermissions()).toEqual([{ resource: 'blog_posts', verb: 'index' }, { resource: 'users', verb: 'show' }]);
+    expect(await demo.tokens!.defaultPermissions()).toEqual([{ resource: 'blog_posts', verb: 'index' }, { resource: 'users', verb: 'show' }]);
+    // "The settings screen changes what the code-hook path may read."
+    expect(await api('/products?per_page=1', READER)).toBe(403);
+    expect(await api('/users/2', READER)).toBe(200);
+    expect(await api('/blog_posts?per_page=1', READER)).toBe(200);
     // A tampered form (a write verb) is refused and changes nothing.
     await page.evaluate(`(() => { const box = document.getElementById('grant-comments-show'); box.value = 'comments:destroy'; box.checked = true; })()`);
     await page.getByRole('button', { name: 'Save default permissions' }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('may grant only index and show');
     await screenshot(page, '12-default-permissions-refused');
-    expect(await built.tokens.defaultPermissions()).toEqual([{ resource: 'blog_posts', verb: 'index' }, { resource: 'users', verb: 'show' }]);
+    expect(await demo.tokens!.defaultPermissions()).toEqual([{ resource: 'blog_posts', verb: 'index' }, { resource: 'users', verb: 'show' }]);
     await context.close();
   });
 
   it('Rita (not allowed by manageTokensIf) sees no sidebar entry, and every token and settings URL answers 404, GET and POST', async () => {
-    const { token } = await built.tokens.create({ name: 'Rita probe' });
+    const { token } = await demo.tokens!.create({ name: 'Rita probe' });
     const { context, page } = await signIn('rita@example.com');
     expect(await page.getByRole('link', { name: 'API Tokens' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Default permissions' }).count()).toBe(0);
@@ -164,7 +191,7 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium', () => {
       const response = await context.request.post(path, { form: { csrf_token: csrf, name: 'x', 'grants[]': 'blog_posts:index' } });
       expect(response.status(), path).toBe(404);
     }
-    expect((await built.tokens.find(token.id)).status).toBe('Active');
+    expect((await demo.tokens!.find(token.id)).status).toBe('Active');
     // Sign out from the shell's top bar: back at the home screen, signed out.
     await page.goto('/panel');
     await page.getByRole('button', { name: 'Sign out' }).click();

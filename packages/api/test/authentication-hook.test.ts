@@ -53,7 +53,9 @@ for (const kind of testDatabaseKinds()) {
     it('keeps concurrent requests\' users apart (Current is request-scoped)', async () => {
       const { app } = await buildLibraryApp(database);
       const responses = await Promise.all([1, 2, 1, 2, 1, 2].map((id) => app.inject({ method: 'GET', url: '/api/resources/v1/books', headers: { 'x-user-id': String(id) } })));
-      responses.forEach((response, i) => expect(JSON.parse(response.headers['x-seen-user'] as string)).toEqual({ id: i % 2 === 0 ? 1 : 2 }));
+      responses.forEach((response, i) => {
+        expect(JSON.parse(response.headers['x-seen-user'] as string)).toEqual({ id: i % 2 === 0 ? 1 : 2 });
+      });
       await app.close();
     });
 

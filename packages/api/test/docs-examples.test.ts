@@ -109,10 +109,11 @@ describe('links between docs pages', () => {
 describe('docs/errors.md and the error registries', () => {
   const errorsPage = () => readFile(join(DOCS_DIR, 'errors.md'), 'utf8');
 
-  it('lists exactly the codes of PanelErrorCode and ApiErrorCode', async () => {
+  it('lists exactly the codes of PanelErrorCode, ApiErrorCode and ApiTokensErrorCode', async () => {
     const core = await readFile(join(REPO_ROOT, 'packages/core/src/errors/panel-errors.ts'), 'utf8');
     const api = await readFile(join(REPO_ROOT, 'packages/api/src/errors/api-errors.ts'), 'utf8');
-    const registry = [...unionMembers(core, 'PanelErrorCode'), ...unionMembers(api, 'ApiErrorCode')].sort();
+    const tokens = await readFile(join(REPO_ROOT, 'packages/api-tokens/src/errors/api-tokens-errors.ts'), 'utf8');
+    const registry = [...unionMembers(core, 'PanelErrorCode'), ...unionMembers(api, 'ApiErrorCode'), ...unionMembers(tokens, 'ApiTokensErrorCode')].sort();
     expect(registry.length).toBeGreaterThan(0);
     const inDocs = [...new Set((await errorsPage()).match(/\bPANEL_(?:API_)?ERR_[A-Z_]+\b/g) ?? [])].sort();
     expect(inDocs).toEqual(registry);

@@ -45,7 +45,12 @@ export async function buildLibraryApp(
   mountOptions: Partial<Omit<MountPanelApiOptions, 'panel'>> = {},
 ): Promise<{ app: FastifyInstance; logs: string[] }> {
   const logs: string[] = [];
-  const stream = new Writable({ write: (chunk, _encoding, done) => (logs.push(String(chunk)), done()) });
+  const stream = new Writable({
+    write: (chunk, _encoding, done) => {
+      logs.push(String(chunk));
+      done();
+    },
+  });
   const panel = await createPanel({ database, appRoot: LIBRARY_ROOT, ...panelOptions });
   const app = Fastify({ logger: { level: 'error', stream } });
   await app.register(mountPanelApi, { panel, ...mountOptions });

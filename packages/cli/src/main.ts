@@ -5,13 +5,9 @@ import { cliVersion } from './cli-version.js';
 import { messages } from './messages.js';
 import { registerInstallCommand } from './commands/install-command.js';
 
-/** Where the CLI writes; tests pass their own. */
-export interface CliIo {
-  /** The report: one line per file created, skipped or planned. */
-  out: (line: string) => void;
-  /** Why a run failed. */
-  err: (line: string) => void;
-}
+import type { CliIo } from './cli-io.js';
+
+export type { CliIo } from './cli-io.js';
 
 /**
  * Runs `panel-api` with `argv` (without the node and script entries) and resolves to the exit code.

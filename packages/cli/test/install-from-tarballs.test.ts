@@ -18,6 +18,8 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const GUIDE = join(REPO_ROOT, 'docs', 'getting-started-outside.md');
 const PACKAGES = [
   { name: '@panel/core', dir: 'packages/core' },
+  // Before @panel/api, which builds against its types.
+  { name: '@panel/api-tokens', dir: 'packages/api-tokens' },
   { name: '@panel/api', dir: 'packages/api' },
   { name: '@panel/api-cli', dir: 'packages/cli' },
 ];
@@ -133,7 +135,7 @@ describe('the packed packages, installed into a new app outside the monorepo (do
       name: 'shop',
       private: true,
       type: 'module',
-      dependencies: { '@panel/core': tarball('@panel/core'), '@panel/api': tarball('@panel/api'), fastify: api.dependencies!.fastify, kysely: core.dependencies!.kysely },
+      dependencies: { '@panel/core': tarball('@panel/core'), '@panel/api-tokens': tarball('@panel/api-tokens'), '@panel/api': tarball('@panel/api'), fastify: api.dependencies!.fastify, kysely: core.dependencies!.kysely },
       devDependencies: {
         '@panel/api-cli': tarball('@panel/api-cli'),
         tsx: root.devDependencies!.tsx,
@@ -351,5 +353,43 @@ describe('the packed packages, installed into a new app outside the monorepo (do
       body: { records: [], pagination: { page: 1, per_page: 24, total_pages: 1, total_count: 0, has_next_page: false, has_prev_page: false } },
     });
     await open.stop();
+  });
+
+  it('"panel-api install" (Edition B) writes a migration and a config edit that boot: a token with a grant reads, one without is refused; a second run changes nothing', async () => {
+    const install = await npx(['panel-api', 'install']);
+    expect(install.exitCode).toBe(0);
+    expect(install.stdout).toMatch(/^✓ Created db\/migrations\/\d{14}-create-panel-api-tokens\.ts\n✓ Updated db\/migrations\.ts\n✓ Created app\/panel\/initializer\.ts\n/);
+    const snapshot = async () => Promise.all(['db/migrations.ts', 'app/panel/initializer.ts'].map((file) => readFile(join(app, file), 'utf8')));
+    const before = await snapshot();
+    const again = await npx(['panel-api', 'install']);
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toMatch(/• Migration already installed .*\n• Panel API configuration already installed {2}app\/panel\/initializer\.ts\n$/);
+    expect(await snapshot()).toEqual(before);
+    await writeFile(
+      join(app, 'src', 'edition-b-check.ts'),
+      [
+        "import { fileURLToPath } from 'node:url';",
+        "import Fastify from 'fastify';",
+        "import { createPanel, openDatabase, runMigrations, runPanelMigrations } from '@panel/core';",
+        "import { mountPanelApi } from '@panel/api';",
+        "import { migrations } from '../db/migrations.js';",
+        "import { panelApi } from '../app/panel/initializer.js';",
+        'const database = await openDatabase();',
+        'await runPanelMigrations(database);',
+        'await runMigrations(database, migrations);',
+        "const panel = await createPanel({ database, appRoot: fileURLToPath(new URL('..', import.meta.url)) });",
+        'const app = Fastify();',
+        'await app.register(mountPanelApi, { panel, tokens: panelApi });',
+        "const { secret } = await app.panelApiTokens!.create({ name: 'check', grants: ['books:index'] });",
+        "const get = async (url: string) => (await app.inject({ url, headers: { authorization: 'Bearer ' + secret } })).statusCode;",
+        "console.log(await get('/api/resources/v1/books'), await get('/api/resources/v1/authors'));",
+        'await app.close();',
+        'await database.close();',
+        '',
+      ].join('\n'),
+    );
+    const check = await run(join(app, 'node_modules', '.bin', 'tsx'), ['src/edition-b-check.ts'], { cwd: app, env: cleanEnv({ PANEL_API_TOKEN_PEPPER: 'p'.repeat(40) }) });
+    expect(check.stderr).toBe('');
+    expect(check.stdout).toBe('200 403\n');
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseUnavailableError, isPanelError, openDatabase, pingDatabase, type DatabaseLogger, type OpenDatabaseOptions, type PanelDatabase } from '@panel/core';
+import { type DatabaseUnavailableError, isPanelError, openDatabase, pingDatabase, type DatabaseLogger, type OpenDatabaseOptions, type PanelDatabase } from '@panel/core';
 import { createTestSchema, startTcpFaultProxy, testDatabaseKinds, type TcpFaultProxy, type TestSchema } from '@panel/test-support';
 
 /** What a failed query threw, for assertions. */

@@ -38,7 +38,9 @@ describeOnEachDatabase('RecordsRepository.update with beforeWrite', (library) =>
     const [id] = await insertRows(library().db, 'books', [{ title: 'Hidden', published: false }]);
     let called = false;
     const outcome = library()
-      .records.update({ resource: library().resource('Book'), view: 'show', id: id!, values: { title: 'x' }, scope: (query) => query.where('r.published', '=', true), beforeWrite: () => void (called = true) })
+      .records.update({ resource: library().resource('Book'), view: 'show', id: id!, values: { title: 'x' }, scope: (query) => query.where('r.published', '=', true), beforeWrite: () => {
+        called = true;
+      } })
       .catch((error: unknown) => error);
     expect(await outcome).toMatchObject({ code: 'PANEL_ERR_RECORD_NOT_FOUND' });
     expect(called).toBe(false);

@@ -2,6 +2,8 @@ import { expect, it } from 'vitest';
 import { countQueries } from '@panel/test-support';
 import { describeOnEachDatabase, type Library } from './fixtures/library-database.js';
 import { insertRows } from './fixtures/library-schema.js';
+import { createPanel } from '@panel/core';
+import { LIBRARY_RESOURCES, MANY_TO_MANY_RESOURCES } from './fixtures/library-resources.js';
 
 /** 120 books, each with an author, most with an editor and some reviews; every author has a biography. */
 async function seed({ db }: Library): Promise<void> {
@@ -17,6 +19,8 @@ async function seed({ db }: Library): Promise<void> {
     })),
   );
   await insertRows(db, 'reviews', books.flatMap((book_id, i) => Array.from({ length: i % 4 }, () => ({ book_id, stars: 3 }))));
+  const genres = await insertRows(db, 'genres', ['novel', 'essay', 'poetry'].map((name) => ({ name })));
+  await db.insertInto('books_genres').values(books.flatMap((book_id, i) => genres.slice(0, i % 4).map((genre_id) => ({ book_id, genre_id })))).execute();
 }
 
 /**
@@ -76,6 +80,25 @@ describeOnEachDatabase('the constant-query rule of an index page', (library) => 
       expect(row).toHaveProperty('__belongs_to__editor');
       expect(typeof row.__has_many__reviews).toBe('number');
     }
+  });
+
+  it('costs 2 statements with a has_and_belongs_to_many field too, counted through the join table within the page query', async () => {
+    const panel = await createPanel({ database: library().database, resources: [...LIBRARY_RESOURCES, ...MANY_TO_MANY_RESOURCES] });
+    const index = (resource: string, perPage: number) =>
+      countQueries(library().database, () => panel.records.list({ resource: panel.resource(resource), view: 'index', page: 1, perPage }));
+    const few = await index('ShelvedBook', 5);
+    const many = await index('ShelvedBook', 100);
+    expect(many.result.rows).toHaveLength(100);
+    expect(few.count).toBe(2);
+    expect(many.count).toBe(2);
+    const page = many.statements.find((statement) => /limit \$\d+ offset \$\d+/.test(statement));
+    expect(page).toContain('from "books_genres" as "j"');
+    const counts = new Map(many.result.rows.map((row) => [row.id as number, Number(row.__has_and_belongs_to_many__genres)]));
+    const joined = await library().db.selectFrom('books_genres').select(['book_id']).execute();
+    for (const [id, count] of counts) expect(count, `book ${id}`).toBe(joined.filter((j) => j.book_id === id).length);
+    const genres = await index('Genre', 100);
+    expect(genres.count).toBe(2);
+    expect(genres.result.rows.map((row) => Number(row.__has_and_belongs_to_many__books)).sort()).toEqual([30, 60, 90]);
   });
 
   it('finds one record, with its association values, in 1 statement', async () => {

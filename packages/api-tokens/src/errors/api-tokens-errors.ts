@@ -1,18 +1,13 @@
+import { PanelError } from '@panel/core';
+
 /**
  * The errors of Panel API's Edition B token service, each with a stable `code`; detect them by
  * code (`error.code === 'PANEL_API_ERR_TOKEN_PEPPER'`), which survives two copies of the package.
  */
 export type ApiTokensErrorCode = 'PANEL_API_ERR_TOKEN_PEPPER' | 'PANEL_API_ERR_TOKEN_TRANSITION' | 'PANEL_API_ERR_GRANT_INVALID' | 'PANEL_API_ERR_TOKEN_NOT_FOUND';
 
-/** The base of the token service's errors. */
-export class ApiTokensError extends Error {
-  readonly code: ApiTokensErrorCode;
-  constructor(code: ApiTokensErrorCode, message: string) {
-    super(message);
-    this.code = code;
-    this.name = new.target.name;
-  }
-}
+/** The base of the token service's errors: a `PanelError` with a token-service code. */
+export class ApiTokensError extends PanelError<ApiTokensErrorCode> {}
 
 /**
  * No usable pepper: token creation and authentication refuse to run until one is set

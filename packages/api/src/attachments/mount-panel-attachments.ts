@@ -1,18 +1,25 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { attachmentsPath, isPanelError, PanelConfigError, type Panel } from '@panel/core';
-import { contentDisposition, dispositionFor } from './content-disposition.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { checkFileSignature, resolveTokenPepper, signingKey, type PanelApiTokensConfig } from '@panel/api-tokens';
+import { ForbiddenError } from '../errors/api-errors.js';
+import { SIGNED_SEGMENT } from '../edition-b/signed-file-urls.js';
+import { attachmentsPath, FileNotFoundError, isPanelError, PanelConfigError, type Panel } from '@panel/core';
 import { apiErrorHandler } from '../errors/error-reply.js';
+import { contentDisposition, dispositionFor } from './content-disposition.js';
 
 /** Options of `mountPanelAttachments`. */
 export interface MountPanelAttachmentsOptions {
   /** The panel whose attachments are served, under its `rootPath`. */
   panel: Panel;
+  /**
+   * Edition B: the `configurePanelApi()` result. With it, the signed URLs given to token actors
+   * are served too, at `<rootPath>/attachments/signed/<key>/<filename>?expires=…&signature=…`;
+   * an expired or tampered one is 403 `{ "error": "Forbidden" }`.
+   */
+  tokens?: PanelApiTokensConfig;
 }
 
 /** A year: the bytes under a key never change (replacing a file makes a new blob with a new key). */
 export const ATTACHMENT_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-
-const notFound = (reply: FastifyReply) => reply.code(404).type('application/json; charset=utf-8').send({ error: 'Not Found' });
 
 /**
  * Serves the standard attachment URL, `GET <rootPath>/attachments/<key>/<filename>` (and
@@ -33,15 +40,12 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
   if (!panel || typeof panel.attachments?.blob !== 'function') {
     throw new PanelConfigError('mountPanelAttachments: the panel option is required. Fix: app.register(mountPanelAttachments, { panel }).');
   }
-  // The API's one mapping: a database outage is the same 503 with Retry-After, anything else a JSON error.
+  // The API's one mapping: a missing file is 404 { "error": "Not Found" }, a database outage the same 503 with Retry-After, anything else a JSON error.
   app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
-  app.route<{ Params: { key: string; filename: string } }>({
-    method: ['GET', 'HEAD'],
-    url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`,
-    handler: async (request, reply) => {
+  const serve = async (request: FastifyRequest<{ Params: { key: string; filename: string } }>, reply: FastifyReply) => {
       const { key, filename } = request.params;
       const blob = await panel.attachments.blob(key);
-      if (!blob || blob.filename !== filename) return notFound(reply);
+      if (!blob || blob.filename !== filename) throw new FileNotFoundError(key);
       const etag = `"${blob.checksum}"`;
       reply.headers({ 'cache-control': ATTACHMENT_CACHE_CONTROL, etag });
       if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return reply.code(304).send();
@@ -52,16 +56,32 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
         'content-security-policy': "default-src 'none'; sandbox",
       });
       if (request.method === 'HEAD') return reply.header('content-length', blob.byte_size).send();
-      let body;
+      let body: Awaited<ReturnType<typeof panel.attachments.storage.download>>;
       try {
         body = await panel.attachments.storage.download(blob.key);
       } catch (error) {
-        if (isPanelError(error, 'PANEL_ERR_FILE_NOT_FOUND')) return notFound(reply.removeHeader('cache-control').removeHeader('etag'));
+        // A 404 must not be cached as the immutable bytes would be.
+        if (isPanelError(error, 'PANEL_ERR_FILE_NOT_FOUND')) reply.removeHeader('cache-control').removeHeader('etag');
         throw error;
       }
       return reply.header('content-length', blob.byte_size).send(body);
-    },
-  });
+  };
+  app.route<{ Params: { key: string; filename: string } }>({ method: ['GET', 'HEAD'], url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`, handler: serve });
+  const tokens = options.tokens;
+  if (tokens) {
+    app.route<{ Params: { key: string; filename: string }; Querystring: Record<string, unknown> }>({
+      method: ['GET', 'HEAD'],
+      url: `${attachmentsPath(panel.config.rootPath)}/${SIGNED_SEGMENT}/:key/:filename`,
+      handler: async (request, reply) => {
+        const { key, filename } = request.params;
+        const check = checkFileSignature(signingKey(resolveTokenPepper(tokens.pepper)), key, filename, request.query.expires, request.query.signature, new Date());
+        if (check !== 'valid') throw new ForbiddenError();
+        // A signed URL expires: the answer may be cached only as long as it lives.
+        await serve(request, reply);
+        return reply.header('cache-control', 'private, no-store');
+      },
+    });
+  }
 };
 
 Object.assign(mountPanelAttachmentsPlugin, { [Symbol.for('fastify.display-name')]: 'panel-attachments' });

@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Current, NotAuthorizedError, type CompiledResource, type OpenedSession, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
-import { AuthenticationError, ConfirmationRequiredError } from '../errors/api-errors.js';
+import { Current, NotAuthorizedError, isPanelError, type CompiledResource, type OpenedSession, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
+import { AuthenticationError, ConfirmationRequiredError, ForbiddenError } from '../errors/api-errors.js';
+import type { AuthenticatedToken, GrantVerb } from '@panel/api-tokens';
+import { bearerToken } from '../edition-b/bearer-token.js';
+import { tokenGrants, type EditionB, type GrantSet } from '../edition-b/edition-b.js';
 import { loadPanelSession } from '../session/session-cookie.js';
 import {
   beforeActionsFor,
@@ -27,6 +30,10 @@ export interface ControllerContext {
   readonly mountPath: string;
   /** Default query parameters of the mount (`defaults:`). */
   readonly defaults?: Readonly<Record<string, string>>;
+  /** Edition B (built-in tokens and grants), when the mount has `tokens`; undefined is Edition A. */
+  readonly edition?: EditionB | undefined;
+  /** For `related`: the association traversed. */
+  readonly association?: string | undefined;
 }
 
 /** A response an action rendered, not sent yet. */
@@ -75,7 +82,10 @@ export class ControllerBase {
 
   static {
     this.beforeAction('verifyAuthenticityToken');
+    // Edition B: a Bearer token is checked first; without `tokens` on the mount these two do nothing.
+    this.beforeAction('authenticateApiToken');
     this.beforeAction('setupAuthentication');
+    this.beforeAction('requirePermissionGrant');
   }
 
   readonly request: FastifyRequest;
@@ -87,6 +97,14 @@ export class ControllerBase {
   protected readonly mountPath: string;
   /** The mount's default query parameters (`defaults:`). */
   protected readonly defaults: Readonly<Record<string, string>>;
+  /** Edition B, when the mount has `tokens`; undefined in Edition A. */
+  protected readonly edition: EditionB | undefined;
+  /** For `related`: the name of the association traversed. */
+  protected readonly association: string | undefined;
+  /** Edition B: the token that authenticated this request (the token path); undefined on the code-hook path. */
+  apiToken: AuthenticatedToken | undefined;
+  /** Edition B: what this request's actor may do, once `requirePermissionGrant` has run. */
+  protected grants: GrantSet | undefined;
 
   constructor(context: ControllerContext) {
     this.request = context.request;
@@ -96,6 +114,49 @@ export class ControllerBase {
     this.actionName = context.action;
     this.mountPath = context.mountPath;
     this.defaults = context.defaults ?? {};
+    this.edition = context.edition;
+    this.association = context.association;
+  }
+
+  /**
+   * Edition B's first check (spec "Order of checks"): a Bearer token in `Authorization` is
+   * authenticated before `setupAuthentication`, and a present Bearer token always wins: a
+   * malformed, unknown, disabled, expired or revoked one is the same 401 and never falls
+   * through to the hook. Without a Bearer header the request goes on to `setupAuthentication`.
+   * Does nothing in Edition A.
+   */
+  async authenticateApiToken(): Promise<void> {
+    if (!this.edition) return;
+    const presented = bearerToken(this.request.headers.authorization);
+    if (presented === undefined) return;
+    const token = await this.edition.tokens.authenticate(presented);
+    if (!token) throw new AuthenticationError();
+    this.apiToken = token;
+  }
+
+  /** The grant verb this request needs on its own resource: the action's, `show` for `related`. */
+  protected grantVerb(): GrantVerb {
+    return this.actionName === 'related' ? 'show' : this.actionName;
+  }
+
+  /**
+   * Edition B's permission gate, before any record is loaded (so a client cannot probe record
+   * existence): on the token path the token's grants decide; on the code-hook path the default
+   * permissions list does, and writes always need a Bearer token. No grant: 403
+   * `{ "error": "Forbidden" }`. `related` also needs `index` or `show` on the target resource.
+   * Does nothing in Edition A.
+   */
+  async requirePermissionGrant(): Promise<void> {
+    if (!this.edition) return;
+    const verb = this.grantVerb();
+    if (!this.apiToken && verb !== 'index' && verb !== 'show') throw new ForbiddenError();
+    const grants = this.apiToken ? tokenGrants(this.apiToken) : await this.edition.defaultGrants();
+    if (!grants.allows(this.resource.naming.routeKey, verb)) throw new ForbiddenError();
+    if (this.actionName === 'related') {
+      const target = this.panel.resource(this.resource.fieldsByName.get(this.association!)!.target!).naming.routeKey;
+      if (!grants.allows(target, 'index') && !grants.allows(target, 'show')) throw new ForbiddenError();
+    }
+    this.grants = grants;
   }
 
   #session: SessionData | null | undefined;
@@ -170,8 +231,11 @@ export class ControllerBase {
         const cls = this.constructor as typeof ControllerBase;
         let halted = false;
         for (const method of beforeActionsFor(cls, this.actionName)) {
+          // Edition B: a valid Bearer token authenticated the request; the code hook does not run.
+          if (method === 'setupAuthentication' && this.apiToken) continue;
           await this.#call(method);
-          if ((halted = this.rendered !== undefined || this.reply.sent)) break;
+          halted = this.rendered !== undefined || this.reply.sent;
+          if (halted) break;
         }
         if (!halted) {
           await this.#assignCurrentUser();
@@ -179,6 +243,8 @@ export class ControllerBase {
         }
       } catch (error) {
         const handler = error instanceof Error ? rescueHandlerFor(this.constructor, error) : undefined;
+        // Edition B answers a refused policy with 403 JSON, not the panel's redirect.
+        if (!handler && this.edition && isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')) throw new ForbiddenError();
         if (!handler) throw error;
         this.rendered = undefined;
         await handler.call(this, error as Error);
@@ -209,7 +275,8 @@ export class ControllerBase {
    */
   protected policyScope(): ScopeFunction | undefined {
     const client = this.panel.authorization;
-    if (!client) return undefined;
+    // Edition B's token path: the grant matrix is authoritative and policy row-scoping is bypassed.
+    if (!client || this.apiToken) return undefined;
     const user = Current.user;
     return (query) => client.scope({ user, resource: this.resource, query });
   }
@@ -217,7 +284,7 @@ export class ControllerBase {
   /** Asks the policy whether `Current.user` may run `action`; throws `NotAuthorizedError` when not. */
   protected async authorize(action: PolicyAction, record: unknown = null): Promise<void> {
     const client = this.panel.authorization;
-    if (!client) return;
+    if (!client || this.apiToken) return;
     if ((await client.authorize({ user: Current.user, resource: this.resource, action, record })) !== true) {
       throw new NotAuthorizedError(action, this.resource.naming.humanName);
     }

@@ -1,3 +1,5 @@
+import { PanelError } from '@panel/core';
+
 /**
  * The errors of the API runtime, each with a stable `code`. Detect them by code
  * (`error.code === 'PANEL_API_ERR_UNAUTHENTICATED'`), not only with `instanceof`.
@@ -7,17 +9,11 @@ export type ApiErrorCode =
   | 'PANEL_API_ERR_BAD_REQUEST'
   | 'PANEL_API_ERR_CONTROLLER'
   | 'PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN'
-  | 'PANEL_API_ERR_CONFIRMATION_REQUIRED';
+  | 'PANEL_API_ERR_CONFIRMATION_REQUIRED'
+  | 'PANEL_API_ERR_FORBIDDEN';
 
-/** The base of the API runtime's errors. */
-export class ApiError extends Error {
-  readonly code: ApiErrorCode;
-  constructor(code: ApiErrorCode, message: string) {
-    super(message);
-    this.code = code;
-    this.name = new.target.name;
-  }
-}
+/** The base of the API runtime's errors: a `PanelError` with an API code. */
+export class ApiError extends PanelError<ApiErrorCode> {}
 
 /**
  * Thrown by `setupAuthentication` (or anything it awaits) to reject the request with
@@ -60,13 +56,14 @@ export class ControllerError extends ApiError {
   }
 }
 
-/** Every error code the API answers with, with its status; the errors reference page lists the same. */
-export const ERROR_STATUS: Readonly<Record<string, number>> = Object.freeze({
-  PANEL_API_ERR_UNAUTHENTICATED: 401,
-  PANEL_API_ERR_BAD_REQUEST: 400,
-  PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN: 422,
-  PANEL_API_ERR_CONFIRMATION_REQUIRED: 403,
-  PANEL_ERR_RECORD_NOT_FOUND: 404,
-  PANEL_ERR_RECORD_INVALID: 422,
-  PANEL_ERR_DATABASE_UNAVAILABLE: 503,
-});
+/**
+ * Edition B: the actor holds no permission grant for the resource and verb (or, on the
+ * code-hook path, asked for a write, which always needs a Bearer token): 403
+ * `{ "error": "Forbidden" }`, raised before the record is loaded. Also what a refused policy
+ * method answers in Edition B.
+ */
+export class ForbiddenError extends ApiError {
+  constructor(message = 'Forbidden') {
+    super('PANEL_API_ERR_FORBIDDEN', message);
+  }
+}

@@ -1,7 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { databaseUnavailableReason } from '@panel/core';
-import { ERROR_STATUS } from './api-errors.js';
+import { databaseUnavailableReason, DEFAULT_ROOT_PATH, type PanelErrorCode } from '@panel/core';
+import type { ApiErrorCode } from './api-errors.js';
 import { confirmPath } from '../session/session-paths.js';
+
+/** Every error code of Panel: core's and the API's. */
+export type ErrorCode = PanelErrorCode | ApiErrorCode;
 
 /** A reply as the error mapping decides it. */
 export interface ErrorReply {
@@ -22,17 +25,51 @@ export interface ErrorReply {
  */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-// The database cannot answer now (down, restarting, failing over, too slow): the request may work later.
+// The answer when the database cannot answer now (down, restarting, failing over, too slow): the request may work later.
 const SERVICE_UNAVAILABLE: ErrorReply = Object.freeze({ status: 503, body: { error: 'Service Unavailable' }, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
 
 /** What the error mapping needs to know of the panel. */
 export interface ErrorReplyContext {
-  /** The panel's root URL path, where a refused policy check redirects. */
+  /** The panel's root URL path (its config's `rootPath`), where a refused policy check redirects. */
   readonly rootPath: string;
 }
 
 /** The flash cookie's name. */
 export const FLASH_COOKIE = 'panel_flash';
+
+const message = (error: unknown) => ({ error: (error as Error).message });
+const NOT_FOUND = Object.freeze({ error: 'Not Found' });
+
+/** What one code answers: its status and JSON body, or (with `redirect`) a 302 to the panel's root with a flash. */
+interface HttpAnswer {
+  readonly status: number;
+  readonly body?: (error: unknown, context: ErrorReplyContext) => Record<string, unknown>;
+  readonly redirect?: { readonly flash: string };
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The registry of HTTP answers: for each code that has one, its status and body. A code that
+ * is not here (a configuration or storage error, a controller error at boot) is a 500. The
+ * errors reference page lists the same (a test keeps them in step).
+ */
+const HTTP_ANSWERS: Readonly<Partial<Record<ErrorCode, HttpAnswer>>> = Object.freeze({
+  // Edition A: a policy method that denies gives the framework's answer, a flash and a 302 to the root URL.
+  PANEL_ERR_NOT_AUTHORIZED: { status: 302, redirect: { flash: 'You are not authorized to perform this action.' } },
+  PANEL_API_ERR_UNAUTHENTICATED: { status: 401, body: () => ({ error: 'Unauthorized' }) },
+  PANEL_API_ERR_BAD_REQUEST: { status: 400, body: message },
+  PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN: { status: 422, body: message },
+  PANEL_API_ERR_CONFIRMATION_REQUIRED: { status: 403, body: (_error, { rootPath }) => ({ error: 'Password confirmation required', confirm_path: confirmPath(rootPath) }) },
+  PANEL_API_ERR_FORBIDDEN: { status: 403, body: () => ({ error: 'Forbidden' }) },
+  PANEL_ERR_RECORD_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
+  PANEL_ERR_FILE_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
+  PANEL_ERR_RECORD_INVALID: { status: 422, body: (error) => ({ errors: (error as { errors: unknown }).errors, message: 'Validation failed' }) },
+  // The database cannot answer now (down, restarting, failing over, too slow): the request may work later.
+  PANEL_ERR_DATABASE_UNAVAILABLE: { status: 503, body: () => SERVICE_UNAVAILABLE.body!, headers: SERVICE_UNAVAILABLE.headers! },
+});
+
+/** Every error code the API answers with, with its status; the errors reference page lists the same. */
+export const ERROR_STATUS: Readonly<Record<string, number>> = Object.freeze(Object.fromEntries(Object.entries(HTTP_ANSWERS).map(([code, answer]) => [code, answer.status])));
 
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -40,45 +77,28 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /**
- * The one place that turns an error into an HTTP answer. Known codes get their status and a
- * JSON body; Fastify's own client errors (malformed JSON, body too large, unsupported media
- * type) keep their 4xx status; an unavailable database is 503 with `Retry-After`; anything
- * else is a 500 whose body says nothing of the cause.
+ * The one place that turns an error into an HTTP answer, by its `code` (never `instanceof`,
+ * so two copies of a package agree). Known codes get their registered answer; Fastify's own
+ * client errors (malformed JSON, body too large, unsupported media type) keep their 4xx status;
+ * a driver error that says the database is unavailable is 503 with `Retry-After`; anything else
+ * is a 500 whose body says nothing of the cause. Pass the panel's `rootPath`
+ * (`{ rootPath: panel.config.rootPath }`); without it, the config's default is assumed.
  */
-export function errorReply(error: unknown, context: ErrorReplyContext = { rootPath: '/panel' }): ErrorReply {
+export function errorReply(error: unknown, context: ErrorReplyContext = { rootPath: DEFAULT_ROOT_PATH }): ErrorReply {
   const code = codeOf(error);
-  switch (code) {
-    case 'PANEL_ERR_NOT_AUTHORIZED':
-      // Edition A: a policy method that denies gives the framework's answer, a flash and a 302 to the root URL.
-      return { status: 302, body: undefined, location: context.rootPath, flash: 'You are not authorized to perform this action.' };
-    case 'PANEL_API_ERR_UNAUTHENTICATED':
-      return { status: 401, body: { error: 'Unauthorized' } };
-    case 'PANEL_API_ERR_CONFIRMATION_REQUIRED':
-      return { status: 403, body: { error: 'Password confirmation required', confirm_path: confirmPath(context.rootPath) } };
-    case 'PANEL_ERR_RECORD_NOT_FOUND':
-      return { status: 404, body: { error: 'Not Found' } };
-    case 'PANEL_ERR_RECORD_INVALID':
-      return { status: 422, body: { errors: (error as { errors: unknown }).errors, message: 'Validation failed' } };
-    case 'PANEL_ERR_DATABASE_UNAVAILABLE':
-      return SERVICE_UNAVAILABLE;
-    default:
-      break;
-  }
-  if (code !== undefined && ERROR_STATUS[code] !== undefined) {
-    return { status: ERROR_STATUS[code]!, body: { error: (error as Error).message } };
-  }
+  const answer = code === undefined ? undefined : HTTP_ANSWERS[code as ErrorCode];
+  if (answer?.redirect) return { status: answer.status, body: undefined, location: context.rootPath, flash: answer.redirect.flash };
+  if (answer) return { status: answer.status, body: answer.body!(error, context), ...(answer.headers ? { headers: answer.headers } : {}) };
   const status = (error as FastifyError | null)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, body: { error: (error as Error).message } };
-  }
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: message(error) };
   // A driver error that reached here untyped (a closed database, the app's own pool) is classified the same way.
   if (databaseUnavailableReason(error) !== undefined) return SERVICE_UNAVAILABLE;
   return { status: 500, body: { error: 'Internal Server Error' } };
 }
 
 /**
- * The Fastify error handler of the API scope: logs server errors with their stack (never sent),
- * answers JSON, or the redirect with its flash.
+ * The Fastify error handler of the API's and the attachment URL's scopes: logs server errors
+ * with their stack (never sent), answers JSON, or the redirect with its flash.
  */
 export function apiErrorHandler(context: ErrorReplyContext) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {

@@ -1,4 +1,5 @@
 import { isAbsolute, join } from 'node:path';
+import type { PanelApiTokensConfig } from '@panel/api-tokens';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Panel } from '@panel/core';
 import { PanelConfigError } from '@panel/core';
@@ -32,6 +33,13 @@ export interface MountPanelApiOptions {
    * draws none.
    */
   healthPath?: string | false;
+  /**
+   * Edition B: the result of `configurePanelApi()` from `@panel/api-tokens` (the app's
+   * initializer, written by `panel-api install`). With it, Bearer tokens are checked first,
+   * permission grants gate every request, and every resource is served without a generated
+   * controller. Without it the API is Edition A.
+   */
+  tokens?: PanelApiTokensConfig;
 }
 
 /** Mount options after validation. */
@@ -45,6 +53,7 @@ export interface NormalizedMountOptions {
   readonly constraints: Readonly<Record<string, unknown>> | undefined;
   readonly defaults: Readonly<Record<string, string>>;
   readonly healthPath: string | false;
+  readonly tokens: PanelApiTokensConfig | undefined;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -94,7 +103,10 @@ function normalizeDefaults(defaults: unknown): Record<string, string> {
 
 /** Validates `mountPanelApi` options once, at boot; a mistake names the option and the fix. */
 export function normalizeMountOptions(options: MountPanelApiOptions): NormalizedMountOptions {
-  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults, healthPath = 'health' } = options ?? ({} as MountPanelApiOptions);
+  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults, healthPath = 'health', tokens } = options ?? ({} as MountPanelApiOptions);
+  if (tokens !== undefined && (typeof tokens !== 'object' || tokens === null || (tokens as { edition?: unknown }).edition !== 'B')) {
+    throw new PanelConfigError('mountPanelApi: tokens must be the result of configurePanelApi() from @panel/api-tokens. Fix: export const panelApi = configurePanelApi({ manageTokensIf }), then mountPanelApi({ panel, tokens: panelApi }); or leave it out for Edition A.');
+  }
   if (!panel || typeof panel.resource !== 'function') {
     throw new PanelConfigError('mountPanelApi: the panel option is required. Fix: app.register(mountPanelApi, { panel: await createPanel({ database }) }).');
   }
@@ -121,5 +133,6 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     constraints: normalizeConstraints(constraints),
     defaults: Object.freeze(normalizeDefaults(defaults)),
     healthPath,
+    tokens,
   });
 }

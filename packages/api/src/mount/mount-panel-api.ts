@@ -8,11 +8,20 @@ import { requestHygiene } from './request-hygiene.js';
 import { drawHealthRoutes } from './health-routes.js';
 import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
 import { addPanelRootFallback } from './panel-root-fallback.js';
+import { createEditionB } from '../edition-b/edition-b.js';
+import type { ApiTokenService } from '@panel/api-tokens';
+import { withCatchAllControllers } from '../edition-b/catch-all-controllers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The routes Panel API drew, with the mount path (empty when no controller was generated). */
     panelApiRoutes?: RouteEntry[];
+    /**
+     * Edition B: the token service of the mount (set when `mountPanelApi` has `tokens`). The
+     * panel's token screens and scripts use it, so a change to the default permissions list
+     * applies to the next request at once (other processes see it within two seconds).
+     */
+    panelApiTokens?: ApiTokenService;
   }
 }
 
@@ -46,15 +55,19 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
     addPanelRootFallback(app, panel.config.rootPath, mountPath);
   }
   const licensed = panel.config.license.features.includes('api');
-  const controllers = licensed ? await discoverControllers(panel, options.controllersDir) : [];
+  const edition = options.tokens ? createEditionB(panel, options.tokens, (message) => app.log.error(message)) : undefined;
+  if (edition && !app.hasDecorator('panelApiTokens')) app.decorate('panelApiTokens', edition.tokens);
+  const discovered = licensed ? await discoverControllers(panel, options.controllersDir) : [];
+  // Edition B: every resource is served; a discovered override controller wins over the catch-all.
+  const controllers = edition && licensed ? await withCatchAllControllers(panel, discovered, options.controllersDir) : discovered;
   await app.register(
     async (api) => {
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
       requestHygiene(api);
       jsonParser(api, options.bodyLimit);
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
-      api.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'Not Found' }));
-      const table = drawRoutes(api, panel, controllers, options);
+      api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
+      const table = drawRoutes(api, panel, controllers, { ...options, edition });
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
       // Custom routes are part of the engine: without the api feature they are 404 too.
       if (options.routes && licensed) await options.routes(api);

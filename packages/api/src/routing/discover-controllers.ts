@@ -44,7 +44,7 @@ export async function discoverControllers(panel: DiscoveryPanel, root: string): 
       const file = join(root, version, name);
       const module = await importControllerModule(file, panel.appRoot, version);
       for (const exported of new Set(Object.values(module))) {
-        if (!isControllerClass(exported) || !Object.prototype.hasOwnProperty.call(exported, 'resourceName')) continue;
+        if (!isControllerClass(exported) || !Object.hasOwn(exported, 'resourceName')) continue;
         const resourceName = exported.resourceName!;
         if (!panel.resources.has(resourceName)) {
           throw new ControllerError(

@@ -8,6 +8,9 @@ import { ControllerError } from '../errors/api-errors.js';
 import { beforeActionsFor } from '../controller/callback-chain.js';
 import { sortRequest } from '../params/sort-params.js';
 import { relative } from 'node:path';
+import { responseSchemas } from '../serialization/response-schemas.js';
+import type { EditionB } from '../edition-b/edition-b.js';
+import { isTraversable } from '../edition-b/association-filter.js';
 
 /** One route the runtime draws. */
 export interface RouteEntry {
@@ -17,6 +20,8 @@ export interface RouteEntry {
   readonly resourceName: string;
   readonly controller: typeof ResourcesController;
   readonly file: string;
+  /** For `related` (Edition B): the association traversed. */
+  readonly association?: string | undefined;
 }
 
 const ROUTES: readonly { method: HTTPMethods; member: boolean; action: ActionName }[] = [
@@ -39,6 +44,22 @@ export function routeTable(panel: Pick<Panel, 'resource'>, controllers: readonly
       resourceName,
       controller,
       file,
+    }));
+  });
+}
+
+/** Edition B's traversal routes: `GET …/<route_key>/:id/<association>` for each has_many, has_one and has_and_belongs_to_many field. */
+function relatedRoutes(panel: Pick<Panel, 'resource'>, controllers: readonly DiscoveredController[]): RouteEntry[] {
+  return controllers.flatMap(({ version, controller, resourceName, file }) => {
+    const resource = panel.resource(resourceName);
+    return resource.fields.filter(isTraversable).map((field) => ({
+      method: 'GET' as const,
+      path: `/resources/${version}/${resource.naming.routeKey}/:id/${field.name}`,
+      action: 'related' as const,
+      resourceName,
+      controller,
+      file,
+      association: field.name,
     }));
   });
 }
@@ -76,12 +97,14 @@ export interface DrawOptions {
   readonly via: ReadonlySet<string> | undefined;
   readonly constraints: Readonly<Record<string, unknown>> | undefined;
   readonly defaults: Readonly<Record<string, string>>;
+  /** Edition B, when the mount has `tokens`. */
+  readonly edition?: EditionB | undefined;
 }
 
-/** Draws the route table on a Fastify scope; each request gets a fresh controller instance. */
+/** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
-  const { mountPath, via, constraints, defaults } = options;
-  const table = routeTable(panel, controllers).filter((route) => via === undefined || via.has(route.method));
+  const { mountPath, via, constraints, defaults, edition } = options;
+  const table = [...routeTable(panel, controllers), ...(edition ? relatedRoutes(panel, controllers) : [])].filter((route) => via === undefined || via.has(route.method));
   for (const { controller, file } of controllers) {
     settleCsrfStrategy(controller);
     checkController(panel, controller, relative(panel.appRoot, file), defaults);
@@ -93,7 +116,9 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       method: route.method,
       url: route.path,
       ...(constraints ? { constraints } : {}),
-      handler: (request, reply) => new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults }).process(),
+      // Fastify compiles a serializer per status from these: the success body from the fields.
+      ...(route.action === 'related' ? {} : { schema: { response: responseSchemas(resource, route.action, Controller) } }),
+      handler: (request, reply) => new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, edition, association: route.association }).process(),
     });
   }
   return table;

@@ -15,5 +15,6 @@ export function signInPath(rootPath: string): string {
  */
 export function safeReturnPath(target: unknown, fallback: string): string {
   if (typeof target !== 'string' || target.length > 2048 || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a return path with a control character is refused.
   return /[\u0000-\u001f\\]/.test(target) ? fallback : target;
 }

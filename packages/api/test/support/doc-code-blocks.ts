@@ -43,7 +43,7 @@ export function codeBlocks(markdown: string): CodeBlock[] {
     if (j >= lines.length) throw new Error(`line ${i + 1}: the code block opened here is never closed`);
     const code = `${body.join('\n')}\n`;
     const path = PATH_COMMENT.exec(body[0] ?? '')?.[1];
-    if (path !== undefined && path.split('/').includes('..')) throw new Error(`line ${i + 1}: a block path must stay inside the app`);
+    if (path?.split('/').includes('..')) throw new Error(`line ${i + 1}: a block path must stay inside the app`);
     blocks.push({ lang, code, line: i + 1, path });
     i = j;
   }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 import { AppConfigError, loadAppConfig, type Language } from '../config/app-config.js';
 import { generateAction, type GenerateContext } from '../actions/generate-action.js';
 import { checkAction } from '../actions/check-action.js';
@@ -35,7 +35,7 @@ async function run(flags: GeneratorFlags, command: Command, rest: Pick<GenerateC
     return 2;
   }
   const language: Language | undefined = flags.js ? 'js' : flags.ts ? 'ts' : undefined;
-  let app;
+  let app: ReturnType<typeof loadAppConfig>;
   try {
     app = loadAppConfig({ root: flags.root, resources: flags.resources, language });
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 import { AppConfigError, loadAppConfig } from '../config/app-config.js';
 import { DEFAULT_MIGRATIONS_DIR, installAction } from '../actions/install-action.js';
 import { messages } from '../messages.js';
@@ -32,7 +32,7 @@ export function registerInstallCommand(program: Command, io: CliIo, setExitCode:
         io.err(messages.bothLanguages());
         return setExitCode(2);
       }
-      let app;
+      let app: ReturnType<typeof loadAppConfig>;
       try {
         app = loadAppConfig({ root: flags.root, language: flags.js ? 'js' : flags.ts ? 'ts' : undefined });
       } catch (error) {

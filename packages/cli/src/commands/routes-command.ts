@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 import { AppConfigError, loadAppConfig } from '../config/app-config.js';
 import { routesAction } from '../actions/routes-action.js';
 
@@ -18,7 +18,7 @@ export function registerRoutesCommand(program: Command, io: CliIo, setExitCode: 
     .option('--at <path>', 'the mount path passed to mountPanelApi', 'api')
     .option('--json', 'print the routes as a JSON array')
     .action(async (flags: RoutesFlags) => {
-      let app;
+      let app: ReturnType<typeof loadAppConfig>;
       try {
         app = loadAppConfig({ root: flags.root });
       } catch (error) {

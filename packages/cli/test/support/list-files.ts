@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
@@ -10,7 +11,7 @@ import { join, relative, sep } from 'node:path';
  */
 export async function listFiles(dir: string, under = ''): Promise<string[]> {
   const start = join(dir, under);
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(start, { recursive: true, withFileTypes: true });
   } catch (error) {

@@ -1,5 +1,5 @@
 import { sql, type AliasedExpression, type ExpressionBuilder } from 'kysely';
-import type { CompiledField, CompiledResource } from '../resources/compiled-resource.js';
+import type { CompiledField, CompiledResource } from '../resources/compiled-types.js';
 import { ATTACHMENTS_TABLE, BLOBS_TABLE, type AttachedFile } from './attachment-tables.js';
 
 /** What the select of a file field gives per blob, before its URL is made. */
@@ -40,27 +40,7 @@ export function attachedFilesSubquery(
   return attachments.select(sql`coalesce(json_agg(${BLOB_JSON} order by pa.position, pa.id), '[]'::json)`.as('blobs')).as(as);
 }
 
-function parsed(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : value;
-}
-
 /** The file object the API shows for a selected blob. */
 export function attachedFile(blob: SelectedBlob, url: (blob: SelectedBlob) => string): AttachedFile {
   return { filename: blob.filename, content_type: blob.content_type, byte_size: Number(blob.byte_size), url: url(blob) };
-}
-
-/**
- * Turns the blobs a records query selected for its file fields into the API's file objects
- * (`{ filename, content_type, byte_size, url }`; `file` → object or null, `files` → array), in
- * place, so that serializers read them as they read association values.
- */
-export function resolveAttachedFiles(rows: Record<string, unknown>[], fields: readonly { field: CompiledField; key: string }[], url: (blob: SelectedBlob) => string): void {
-  if (fields.length === 0) return;
-  for (const row of rows) {
-    for (const { field, key } of fields) {
-      const value = parsed(row[key]);
-      if (field.type === 'file') row[key] = value ? attachedFile(value as SelectedBlob, url) : null;
-      else row[key] = Array.isArray(value) ? value.map((blob: SelectedBlob) => attachedFile(blob, url)) : [];
-    }
-  }
 }

@@ -9,7 +9,7 @@ export const MAX_FILENAME_LENGTH = 255;
  */
 export function sanitizeFilename(filename: unknown): string {
   if (typeof filename !== 'string') throw new TypeError(`filename must be a string such as "cover.png", instead got ${JSON.stringify(filename) ?? String(filename)}.`);
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a filename must not keep.
   const clean = filename.normalize('NFC').replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, '-').trim();
   if (clean === '' || clean === '.' || clean === '..') throw new TypeError(`filename must name a file, such as "cover.png", instead got ${JSON.stringify(filename)}.`);
   if ([...clean].length > MAX_FILENAME_LENGTH) throw new TypeError(`filename must be at most ${MAX_FILENAME_LENGTH} characters, instead got ${[...clean].length}.`);

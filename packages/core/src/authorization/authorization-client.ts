@@ -1,5 +1,5 @@
-import type { CompiledResource } from '../resources/compiled-resource.js';
-import type { RecordsQuery } from '../records/record-select.js';
+import type { CompiledResource } from '../resources/compiled-types.js';
+import type { RecordsQuery } from '../records/records-query.js';
 
 /** The policy methods, one per API action. */
 export type PolicyAction = 'index' | 'show' | 'create' | 'update' | 'destroy';

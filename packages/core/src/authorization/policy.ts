@@ -1,4 +1,4 @@
-import type { RecordsQuery } from '../records/record-select.js';
+import type { RecordsQuery } from '../records/records-query.js';
 
 /**
  * A policy's Scope: `resolve()` returns the query narrowed to the records the user may see.
@@ -65,9 +65,7 @@ export class Policy<User = unknown, Row = Record<string, unknown>> {
 }
 
 /** A policy class, as a resource's `static policy` names it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type PolicyClass = (new (user: any, record: any) => Policy<any, any>) & { Scope: PolicyScopeClass };
 
 /** A scope class. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type PolicyScopeClass = new (user: any, query: RecordsQuery) => PolicyScope<any>;

@@ -1,6 +1,9 @@
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { checkSessionSecrets } from '../session/session-codec.js';
 
+/** The panel's root URL path unless `rootPath` says otherwise. */
+export const DEFAULT_ROOT_PATH = '/panel';
+
 /** The features a license can enable. */
 export type LicenseFeature = 'api' | 'authorization';
 
@@ -94,7 +97,7 @@ export function normalizePanelConfig(input: PanelConfigInput = {}, otherOptions:
   if (perPage > maxPerPage) {
     throw new PanelConfigError(`Panel config: perPage (${perPage}) is larger than maxPerPage (${maxPerPage}). Fix: raise maxPerPage or lower perPage.`);
   }
-  const rootPath = input.rootPath ?? '/panel';
+  const rootPath = input.rootPath ?? DEFAULT_ROOT_PATH;
   if (typeof rootPath !== 'string' || !/^\/[\w\-./]*$/.test(rootPath) || (rootPath.length > 1 && rootPath.endsWith('/'))) {
     throw new PanelConfigError(`Panel config: rootPath must be a URL path such as "/panel", instead got ${show(rootPath)}. Fix: start it with "/" and end it without one.`);
   }

@@ -27,7 +27,6 @@ export type DatabaseKind = 'pglite' | 'postgres';
  */
 export interface PanelDatabase {
   // The panel's tables are described by resources at run time, not by a static schema type.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly db: Kysely<any>;
   readonly kind: DatabaseKind;
   /** The PostgreSQL schema first on the search path, when one was given. */

@@ -15,10 +15,13 @@ export type PanelErrorCode =
 /** Field name (or `base`) → messages, the shape of the spec's validation error. */
 export type ErrorMessages = Record<string, string[]>;
 
-/** The base of every Panel error. */
-export class PanelError extends Error {
-  readonly code: PanelErrorCode;
-  constructor(code: PanelErrorCode, message: string) {
+/**
+ * The base of every Panel error, core's and the API's: one class, a stable `code` each (the
+ * API's errors pass their own code type).
+ */
+export class PanelError<Code extends string = PanelErrorCode> extends Error {
+  readonly code: Code;
+  constructor(code: Code, message: string) {
     super(message);
     this.code = code;
     this.name = new.target.name;

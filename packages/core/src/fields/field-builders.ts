@@ -4,7 +4,23 @@ import type {
   FieldOptions,
   FieldType,
   HasAssociationOptions,
+  HasAndBelongsToManyOptions,
+  JsonFieldOptions,
+  SelectFieldOptions,
+  TagsFieldOptions,
 } from './field-types.js';
+
+/**
+ * A field definition of any type, built-in or an app's own (registered with
+ * `createPanel({ fieldTypes })`): what the `field` helpers build.
+ *
+ * @example
+ * defineField('rating', 'stars', { required: true })
+ */
+export function defineField(type: FieldType, name: string, options: object = {}): FieldDefinition {
+  if (typeof type !== 'string' || type === '') throw new TypeError(`defineField: the type must be a field type name such as "text", instead got ${JSON.stringify(type)}.`);
+  return define(type, name, options);
+}
 
 function define(type: FieldType, name: string, options: object = {}): FieldDefinition {
   if (typeof name !== 'string' || !/^[a-z_][a-z0-9_]*$/i.test(name)) {
@@ -15,43 +31,55 @@ function define(type: FieldType, name: string, options: object = {}): FieldDefin
   return Object.freeze({ name, type, options: Object.freeze({ ...options }) });
 }
 
+/** A field builder: the field name, then the options of its type. */
+export type FieldBuilder<Options extends FieldOptions = FieldOptions> = (name: string, options?: Options) => FieldDefinition;
+
+function builder<Options extends FieldOptions = FieldOptions>(type: FieldType, fixed: object = {}): FieldBuilder<Options> {
+  return (name, options) => define(type, name, { ...options, ...fixed });
+}
+
 /**
- * Builders for the field definitions a resource's `fields()` returns.
+ * Builders for the field definitions a resource's `fields()` returns, one per built-in type
+ * (`docs/resources.md` documents each):
+ *
+ * | builder | type | |
+ * |---|---|---|
+ * | `id(name = 'id')` | `id` | the primary key, shown on index and show, never written |
+ * | `text`, `boolean`, `date`, `datetime` | same | a column; dates `YYYY-MM-DD`, datetimes ISO 8601 in UTC |
+ * | `integer`, `decimal` | `number` | an `integer` or `numeric` column, a JSON number |
+ * | `textarea`, `markdown` | same | long text, hidden on index by default |
+ * | `select(name, { options })` | `select` | a value from `options` (strings or `{ value, label }`) |
+ * | `password` | `password` | write-only, stored as a scrypt digest in `<name>_digest` |
+ * | `tags` | `tags` | an array of strings (`text[]`) |
+ * | `keyValue`, `json` | `key_value`, `json` | an object (`jsonb`) of strings, or of anything |
+ * | `belongsTo` | `belongs_to` | a foreign key: `{ id, label }`, written as `<name>_id` |
+ * | `hasMany`, `hasOne` | `has_many`, `has_one` | the other side of a foreign key: `{ count }`, `{ id }` or null |
+ * | `hasAndBelongsToMany` | `has_and_belongs_to_many` | through a join table: `{ count }` |
+ * | `file`, `files` | same | attachments: a file object or null, an array of them |
  *
  * @example
  * fields() {
  *   return [
  *     field.id(),
  *     field.text('title', { required: true }),
- *     field.text('body', { hideOn: 'index' }),
+ *     field.textarea('summary'),
+ *     field.select('status', { options: ['draft', 'active', 'archived'] }),
  *     field.belongsTo('author', { resource: 'User', label: 'name' }),
  *     field.hasMany('comments'),
  *   ];
  * }
  */
 export const field = Object.freeze({
-  /** The primary key (`id`), shown on index and show, never written. */
   id: (name = 'id', options: FieldOptions = {}) => define('id', name, options),
-  /** A string column. */
-  text: (name: string, options: FieldOptions = {}) => define('text', name, options),
-  /** An integer column. */
-  integer: (name: string, options: FieldOptions = {}) => define('number', name, { ...options, numeric: 'integer' }),
-  /** A `numeric` column; serialized as a JSON number. */
-  decimal: (name: string, options: FieldOptions = {}) => define('number', name, { ...options, numeric: 'decimal' }),
-  /** A boolean column. */
-  boolean: (name: string, options: FieldOptions = {}) => define('boolean', name, options),
-  /** A `date` column, `YYYY-MM-DD` in JSON. */
-  date: (name: string, options: FieldOptions = {}) => define('date', name, options),
-  /** A `timestamptz` column, ISO 8601 in UTC in JSON. */
-  datetime: (name: string, options: FieldOptions = {}) => define('datetime', name, options),
-  /** A foreign key, serialized as `{ id, label }` and written as `<name>_id`. */
-  belongsTo: (name: string, options: BelongsToOptions = {}) => define('belongs_to', name, options),
-  /** The other side of a foreign key, serialized as `{ count }`. */
-  hasMany: (name: string, options: HasAssociationOptions = {}) => define('has_many', name, options),
-  /** The other side of a unique foreign key, serialized as `{ id }` or `null`. */
-  hasOne: (name: string, options: HasAssociationOptions = {}) => define('has_one', name, options),
-  /** One attached file, serialized as `{ filename, content_type, byte_size, url }` or `null`. */
-  file: (name: string, options: FieldOptions = {}) => define('file', name, options),
-  /** Several attached files, serialized as an array of file objects. */
-  files: (name: string, options: FieldOptions = {}) => define('files', name, options),
+  // Values in a column of the row.
+  text: builder('text'), boolean: builder('boolean'), date: builder('date'), datetime: builder('datetime'),
+  integer: builder('number', { numeric: 'integer' }), decimal: builder('number', { numeric: 'decimal' }),
+  textarea: builder('textarea'), markdown: builder('markdown'), password: builder('password'),
+  select: builder<SelectFieldOptions>('select') as (name: string, options: SelectFieldOptions) => FieldDefinition,
+  tags: builder<TagsFieldOptions>('tags'), keyValue: builder<JsonFieldOptions>('key_value'), json: builder<JsonFieldOptions>('json'),
+  // Associations.
+  belongsTo: builder<BelongsToOptions>('belongs_to'), hasMany: builder<HasAssociationOptions>('has_many'), hasOne: builder<HasAssociationOptions>('has_one'),
+  hasAndBelongsToMany: builder<HasAndBelongsToManyOptions>('has_and_belongs_to_many'),
+  // Attachments.
+  file: builder('file'), files: builder('files'),
 });

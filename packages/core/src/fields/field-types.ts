@@ -4,8 +4,8 @@ export type View = 'index' | 'show' | 'new' | 'edit';
 /** Every view, in the order the panel shows them. */
 export const VIEWS: readonly View[] = Object.freeze(['index', 'show', 'new', 'edit']);
 
-/** The field types of the spec. */
-export type FieldType =
+/** The built-in field types. */
+export type BuiltinFieldType =
   | 'id'
   | 'text'
   | 'number'
@@ -16,9 +16,36 @@ export type FieldType =
   | 'has_many'
   | 'has_one'
   | 'file'
-  | 'files';
+  | 'files'
+  | 'select'
+  | 'textarea'
+  | 'markdown'
+  | 'password'
+  | 'tags'
+  | 'key_value'
+  | 'json'
+  | 'has_and_belongs_to_many';
 
-import type { FieldRules } from '../validation/field-rules.js';
+/** A field type name: a built-in one, or one an app registers with `createPanel({ fieldTypes })`. */
+export type FieldType = BuiltinFieldType | (string & {});
+
+/** Validation rules a field may declare beside `required`. */
+export interface FieldRules {
+  /** Longest text, in characters: "is too long (maximum is N characters)". */
+  maxLength?: number;
+  /** Shortest text, in characters: "is too short (minimum is N characters)". */
+  minLength?: number;
+  /** Smallest number: "must be greater than or equal to N". */
+  min?: number;
+  /** Largest number: "must be less than or equal to N". */
+  max?: number;
+  /** A pattern a text must match: "is invalid". */
+  format?: RegExp;
+  /** The values allowed: "is not included in the list". */
+  in?: readonly (string | number | boolean)[];
+  /** No other record may have the same value: "has already been taken" (checked in the write's transaction, and by a unique index). */
+  unique?: boolean;
+}
 
 /** Options every field accepts, with the validation rules of `FieldRules`. */
 export interface FieldOptions extends FieldRules {
@@ -60,9 +87,40 @@ export interface HasAssociationOptions extends FieldOptions {
   foreignKey?: string;
 }
 
+/** Options of a `select` field. */
+export interface SelectFieldOptions extends FieldOptions {
+  /** The values allowed: strings, or `{ value, label }` where the label is what a form shows. */
+  options: readonly (string | { readonly value: string; readonly label: string })[];
+}
+
+/** Options of a `tags` field. */
+export interface TagsFieldOptions extends FieldOptions {
+  /** The most tags a value holds; default 100. (`maxLength` is the longest tag; default 100.) */
+  maxTags?: number;
+}
+
+/** Options of a `key_value` or `json` field. */
+export interface JsonFieldOptions extends FieldOptions {
+  /** The largest object taken, in bytes of its JSON text; default 16384. */
+  maxBytes?: number;
+}
+
+/** Options of a `has_and_belongs_to_many` field. */
+export interface HasAndBelongsToManyOptions extends FieldOptions {
+  /** The target resource name; defaults to the singular camelized field name. */
+  resource?: string;
+  /** The join table; defaults to both route keys in alphabetical order, joined by `_` (`blog_posts_tags`). */
+  joinTable?: string;
+  /** The join table's column to this resource; defaults to `<this resource's singular key>_id`. */
+  foreignKey?: string;
+  /** The join table's column to the target; defaults to `<target's singular key>_id`. */
+  associationForeignKey?: string;
+}
+
 /** A field definition as a resource declares it. Build one with the `field` helpers. */
 export interface FieldDefinition {
   readonly name: string;
   readonly type: FieldType;
-  readonly options: Readonly<FieldOptions & NumberFieldOptions & BelongsToOptions & HasAssociationOptions>;
+  /** The options as declared; an app's own field type may take options of its own. */
+  readonly options: Readonly<FieldOptions & NumberFieldOptions & BelongsToOptions & HasAssociationOptions & { readonly [option: string]: unknown }>;
 }

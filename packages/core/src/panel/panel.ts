@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import { normalizePanelConfig, type PanelConfig, type PanelConfigInput } from '../config/panel-config.js';
 import { compileResources, type CompiledResource } from '../resources/compiled-resource.js';
+import { fieldTypeRegistry, type FieldTypeRegistry } from '../fields/field-type-registry.js';
+import type { FieldTypeModule } from '../resources/compiled-types.js';
 import { loadResourceClasses } from '../resources/load-resources.js';
 import type { ResourceClass } from '../resources/resource.js';
 import type { PanelDatabase } from '../database/panel-database.js';
@@ -32,6 +34,8 @@ export interface CreatePanelOptions extends PanelConfigInput {
    * becomes `dist/` once the app is compiled: files uploaded in development would vanish.
    */
   storage?: StorageService;
+  /** The app's own field types (made with `defineFieldType`), beside the built-in ones. */
+  fieldTypes?: readonly FieldTypeModule[];
   /** The panel session's lifetimes, cookie security, sign-in throttle and clock (needs `sessionSecret`). */
   session?: SessionOptionsInput;
 }
@@ -45,6 +49,8 @@ export interface Panel {
   /** Files attached to records: `attach`, `detach`, the blobs, the storage service. */
   readonly attachments: PanelAttachments;
   readonly resources: ReadonlyMap<string, CompiledResource>;
+  /** The field types this panel knows: the built-in ones and the app's own. */
+  readonly fieldTypes: FieldTypeRegistry;
   /**
    * The authorization client in force, or null when policies do not apply (then queries are
    * unscoped and every action is allowed). It is in force only when all four hold: an
@@ -71,18 +77,19 @@ export interface Panel {
  * const panel = await createPanel({ database: await openDatabase(), perPage: 24 });
  */
 export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
-  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], storage, session, ...configInput } = options;
+  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], storage, session, fieldTypes: appFieldTypes, ...configInput } = options;
   if (!database || typeof database.db?.selectFrom !== 'function') {
     throw new PanelConfigError('createPanel: the database option is required. Fix: pass { database: await openDatabase({ url }) }.');
   }
-  const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage', 'session']);
+  const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage', 'session', 'fieldTypes']);
+  const fieldTypes = fieldTypeRegistry(appFieldTypes);
   if (session !== undefined && config.sessionSecret === null) {
     throw new PanelConfigError('Panel config: session options are set but sessionSecret is missing. Fix: set sessionSecret to a secret of 32 characters or more (from your environment), or remove the session options.');
   }
   const sessionOptions = normalizeSessionOptions(session);
   if (config.sessionSecret !== null) await PanelSessions.checkTables(database);
   const classes = resources ?? (await loadResourceClasses(resolve(appRoot, resourcesDir ?? join('app', 'panel', 'resources'))));
-  const compiled = compileResources(classes);
+  const compiled = compileResources(classes, fieldTypes);
   const { client, reason } = resolveAuthorization(config, plugins);
   if (storage !== undefined && (typeof storage?.upload !== 'function' || typeof storage.download !== 'function')) {
     throw new PanelConfigError('createPanel: storage must be a storage service such as diskStorage({ root }) or s3Storage({ … }).');
@@ -98,9 +105,10 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     config,
     appRoot,
     database,
-    records: new RecordsRepository(database.db, compiled, { attachments }),
+    records: new RecordsRepository(database.db, compiled, { attachments, rootPath: config.rootPath }),
     attachments,
     resources: compiled,
+    fieldTypes,
     resource(name: string) {
       const resource = compiled.get(name);
       if (!resource) {

@@ -25,7 +25,7 @@ function fieldFor(resource: CompiledResource, column: string | undefined): strin
 }
 
 function add(errors: ErrorMessages, key: string, message: string): ErrorMessages {
-  (errors[key] ??= []).push(message);
+  errors[key] = [...(errors[key] ?? []), message];
   return errors;
 }
 

@@ -1,19 +1,22 @@
 import type { InsertQueryBuilder, Kysely, Transaction, UpdateQueryBuilder } from 'kysely';
-import type { CompiledResource } from '../resources/compiled-resource.js';
+import type { CompiledResource } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.js';
 import { validateInTransaction } from '../validation/validate-in-transaction.js';
 import { RecordErrors } from '../validation/record-errors.js';
-import { ROW_ALIAS, associationKey, selectRecords, type RecordsQuery, type ScopeFunction } from './record-select.js';
+import { ROW_ALIAS, loadSelectedValues, selectRecords } from './record-select.js';
+import type { RecordsQuery, ScopeFunction } from './records-query.js';
+import type { ColumnValues, RecordRow } from './record-row.js';
 import { StatementBatcher, statementKey } from './statement-batcher.js';
 import { constraintViolation } from './constraint-errors.js';
 import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
-import { hasFileFields, isFileField, resolveAttachedFiles } from '../attachments/attachment-select.js';
+import { prepareValues } from './prepare-values.js';
+import { hasFileFields } from '../attachments/attachment-select.js';
 import { attachmentUrl } from '../attachments/attachment-url.js';
+import { DEFAULT_ROOT_PATH } from '../config/panel-config.js';
 import type { PanelAttachments } from '../attachments/attachments-service.js';
 
-/** A row as the records layer returns it: columns, plus association values under `__<type>__<name>`. */
-export type RecordRow = Record<string, unknown>;
+export type { ColumnValues, RecordRow } from './record-row.js';
 
 /** A column to sort an index by, already checked against the resource's sortable fields. */
 export interface RecordsSort {
@@ -26,9 +29,6 @@ export interface RecordsPage {
   readonly rows: RecordRow[];
   readonly totalCount: number;
 }
-
-/** Column → value, already parsed and validated. */
-export type ColumnValues = Record<string, unknown>;
 
 const identity: ScopeFunction = (query) => query;
 
@@ -56,15 +56,19 @@ export class RecordsRepository {
   readonly #attachments: PanelAttachments | undefined;
   readonly #counts = new StatementBatcher();
 
+  readonly #rootPath: string;
+
   /**
    * `options.attachments` (what `createPanel` passes) makes the URLs of file values and
-   * removes a record's attachments when it is deleted; without it, URLs are under `/panel`
-   * and a delete leaves attachments alone.
+   * removes a record's attachments when it is deleted; without it, URLs are under
+   * `options.rootPath` (default the config's default root path) and a delete leaves
+   * attachments alone.
    */
-  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments } = {}) {
+  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments; rootPath?: string } = {}) {
     this.#db = db;
     this.#registry = registry;
     this.#attachments = options.attachments;
+    this.#rootPath = options.rootPath ?? DEFAULT_ROOT_PATH;
   }
 
   /**
@@ -109,7 +113,8 @@ export class RecordsRepository {
    * needing the database (uniqueness, `belongs_to` targets, the resource's `validate`).
    */
   async create(input: { resource: CompiledResource; view: View; values: ColumnValues }): Promise<RecordRow> {
-    const { resource, view, values } = input;
+    const { resource, view } = input;
+    const values = await prepareValues(resource, input.values);
     return this.#write(resource, 'write', values, async (trx) => {
       await this.#validate(trx, resource, values, undefined);
       const insert = trx.insertInto(resource.table);
@@ -133,7 +138,8 @@ export class RecordsRepository {
     scope?: ScopeFunction | undefined;
     beforeWrite?: ((context: { record: RecordRow }) => void | Promise<void>) | undefined;
   }): Promise<RecordRow> {
-    const { resource, view, id, values, scope, beforeWrite } = input;
+    const { resource, view, id, scope, beforeWrite } = input;
+    const values = await prepareValues(resource, input.values);
     return this.#write(resource, 'write', values, async (trx) => {
       const existing = await this.find({ resource, view: 'edit', id, scope }, trx);
       if (beforeWrite) await beforeWrite({ record: existing });
@@ -198,9 +204,8 @@ export class RecordsRepository {
   }
 
   #resolveFiles(rows: RecordRow[], resource: CompiledResource, view: View): void {
-    const fields = resource.fieldsOn(view).filter(isFileField).map((field) => ({ field, key: associationKey(field) }));
     const attachments = this.#attachments;
-    resolveAttachedFiles(rows, fields, (blob) => (attachments ? attachments.url(blob) : attachmentUrl('/panel', blob)));
+    loadSelectedValues(rows, resource, view, { fileUrl: (blob) => (attachments ? attachments.url(blob) : attachmentUrl(this.#rootPath, blob)) });
   }
 
   async #validate(trx: Transaction<any>, resource: CompiledResource, changes: ColumnValues, existing: RecordRow | undefined): Promise<void> {

@@ -1,71 +1,43 @@
-import type { FieldDefinition, FieldType, View } from '../fields/field-types.js';
-import { fieldViews, hasColumn, isWritableType } from '../fields/field-visibility.js';
-import { resourceNameFromAssociation, resourceNameFromClassName, resourceNaming, type ResourceNaming } from '../naming/resource-naming.js';
-import type { DefaultOrder, ResourceClass } from './resource.js';
+import type { FieldDefinition, View } from '../fields/field-types.js';
+import { fieldViews } from '../fields/field-visibility.js';
+import { builtinFieldTypes, type FieldTypeRegistry } from '../fields/field-type-registry.js';
+import { resourceNameFromClassName, resourceNaming, type ResourceNaming } from '../naming/resource-naming.js';
+import type { ResourceClass } from './resource.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
-import type { DestroyContext, ValidationContext } from '../validation/validate-in-transaction.js';
+import type { CompiledField, CompiledResource, ResourceHooks } from './compiled-types.js';
 
-/** A field with every default resolved: views, column, association target and keys. */
-export interface CompiledField {
-  readonly name: string;
-  readonly type: FieldType;
-  readonly definition: FieldDefinition;
-  readonly views: ReadonlySet<View>;
-  /** The column on this resource's table, for fields stored there (for `belongs_to`, the foreign key). */
-  readonly column: string | undefined;
-  /** The key a write body uses for this field (`author_id` for a `belongs_to` named `author`). */
-  readonly writeKey: string;
-  readonly required: boolean;
-  readonly sortable: boolean;
-  readonly numeric: 'integer' | 'decimal' | undefined;
-  /** For associations: the target resource name. */
-  readonly target: string | undefined;
-  /** For `has_many` / `has_one`: the foreign key column on the target's table. */
-  readonly foreignKey: string | undefined;
-  /** For `belongs_to`: the label column on the target's table, resolved once every resource is known. */
-  readonly labelColumn: string | undefined;
-}
+export type { CompiledField, CompiledResource, ResourceHooks } from './compiled-types.js';
 
-/** The record hooks a resource class may define. */
-export interface ResourceHooks {
-  readonly validate?: (context: ValidationContext) => void | Promise<void>;
-  readonly beforeDestroy?: (context: DestroyContext) => void | Promise<void>;
-}
+type DraftField = Omit<CompiledField, 'labelColumn'> & { label: string | undefined };
 
-/** A resource with its names, table and compiled fields, ready for the records layer and the API. */
-export interface CompiledResource {
-  readonly naming: ResourceNaming;
-  readonly name: string;
-  readonly resourceClass: ResourceClass;
-  readonly table: string;
-  readonly primaryKey: 'id';
-  readonly titleColumn: string;
-  readonly fields: readonly CompiledField[];
-  readonly fieldsByName: ReadonlyMap<string, CompiledField>;
-  readonly defaultOrder: DefaultOrder;
-  /** The resource's record hooks, bound to one instance made at boot. */
-  readonly hooks: ResourceHooks;
-  /** The fields visible on a view, in declaration order. */
-  fieldsOn(view: View): readonly CompiledField[];
-}
-
-function compileField(definition: FieldDefinition, owner: ResourceNaming): Omit<CompiledField, 'labelColumn'> & { label: string | undefined } {
+function compileField(definition: FieldDefinition, owner: ResourceNaming, fieldTypes: FieldTypeRegistry): DraftField {
   const { type, name, options } = definition;
-  const column = type === 'belongs_to' ? (options.foreignKey ?? `${name}_id`) : hasColumn(type) ? (options.column ?? name) : undefined;
-  const isAssociation = type === 'belongs_to' || type === 'has_many' || type === 'has_one';
+  const kind = fieldTypes.get(type);
+  if (!kind) {
+    throw new PanelConfigError(
+      `Resource ${owner.name}: the field "${name}" has the type "${type}", which no field type module registers. ` +
+        `Fix: pass its module to createPanel({ fieldTypes: [<module made with defineFieldType>] }), or use one of: ${[...fieldTypes.keys()].join(', ')}.`,
+    );
+  }
+  const problem = kind.checkOptions?.(definition);
+  if (problem !== undefined) throw new PanelConfigError(`Resource ${owner.name}: the field "${name}": ${problem}`);
+  const layout = kind.compile?.(definition, owner) ?? {};
+  const column = layout.column ?? (kind.storage === 'column' ? (options.column ?? name) : undefined);
   return {
     name,
     type,
+    kind,
     definition,
-    views: fieldViews(definition),
+    views: fieldViews(definition, kind),
     column,
-    writeKey: type === 'belongs_to' ? column! : name,
+    writeKey: layout.writeKey ?? name,
     required: options.required === true,
-    sortable: hasColumn(type) && type !== 'belongs_to' && options.sortable !== false,
+    sortable: kind.sortable && column !== undefined && options.sortable !== false,
     numeric: type === 'number' ? (options.numeric ?? 'integer') : undefined,
-    target: isAssociation ? (options.resource ?? resourceNameFromAssociation(name)) : undefined,
-    foreignKey: type === 'has_many' || type === 'has_one' ? (options.foreignKey ?? `${owner.singularKey}_id`) : undefined,
-    label: type === 'belongs_to' ? options.label : undefined,
+    target: layout.target,
+    foreignKey: layout.foreignKey,
+    label: layout.label,
+    extra: Object.freeze({ ...layout.extra }),
   };
 }
 
@@ -74,7 +46,7 @@ function compileField(definition: FieldDefinition, owner: ResourceNaming): Omit<
  * resources (association targets and `belongs_to` labels). Mistakes fail here, naming the
  * resource, the field and the fix.
  */
-export function compileResources(classes: readonly ResourceClass[]): ReadonlyMap<string, CompiledResource> {
+export function compileResources(classes: readonly ResourceClass[], fieldTypes: FieldTypeRegistry = builtinFieldTypes): ReadonlyMap<string, CompiledResource> {
   const drafts = classes.map((resourceClass) => {
     const name = resourceClass.resourceName ?? resourceNameFromClassName(resourceClass.name);
     const naming = resourceNaming(name);
@@ -94,7 +66,7 @@ export function compileResources(classes: readonly ResourceClass[]): ReadonlyMap
       ...(typeof instance.validate === 'function' ? { validate: instance.validate.bind(instance) } : {}),
       ...(typeof instance.beforeDestroy === 'function' ? { beforeDestroy: instance.beforeDestroy.bind(instance) } : {}),
     };
-    return { resourceClass, name, naming, hooks, fields: definitions.map((d) => compileField(d, naming)) };
+    return { resourceClass, name, naming, hooks, fields: definitions.map((d) => compileField(d, naming, fieldTypes)) };
   });
 
   const byName = new Map(drafts.map((draft) => [draft.name, draft]));
@@ -117,10 +89,11 @@ export function compileResources(classes: readonly ResourceClass[]): ReadonlyMap
       if (!target) {
         throw new PanelConfigError(
           `Resource ${draft.name}: the field "${rest.name}" points at the resource "${rest.target}", which does not exist. ` +
-            `Fix: pass { resource: '<ResourceName>' } to field.${rest.type === 'belongs_to' ? 'belongsTo' : rest.type === 'has_many' ? 'hasMany' : 'hasOne'}('${rest.name}', …).`,
+            `Fix: pass { resource: '<ResourceName>' } to ${rest.kind.builder ?? `defineField('${rest.type}', …)`}('${rest.name}', …).`,
         );
       }
-      return { ...rest, labelColumn: rest.type === 'belongs_to' ? (label ?? titleOf(target)) : undefined };
+      // A foreign key on this table (belongs_to) is answered with the target's label.
+      return { ...rest, labelColumn: rest.column !== undefined ? (label ?? titleOf(target)) : undefined };
     });
     const columns = new Set(fields.map((f) => f.column));
     const byView = new Map<View, readonly CompiledField[]>();
@@ -151,7 +124,7 @@ export function compileResources(classes: readonly ResourceClass[]): ReadonlyMap
   return compiled;
 }
 
-/** The fields a write on a view may set: visible on that view and stored in a column. */
+/** The fields a write on a view may set: visible on that view and of a writable type. */
 export function writableFields(resource: CompiledResource, view: 'new' | 'edit'): readonly CompiledField[] {
-  return resource.fieldsOn(view).filter((f) => isWritableType(f.type));
+  return resource.fieldsOn(view).filter((f) => f.kind.writable);
 }

@@ -1,6 +1,6 @@
 import type { FieldDefinition } from '../fields/field-types.js';
 import type { PolicyClass } from '../authorization/policy.js';
-import type { DestroyContext, ValidationContext } from '../validation/validate-in-transaction.js';
+import type { DestroyContext, ValidationContext } from '../validation/hook-contexts.js';
 
 /** A column and direction a resource is listed in when the client asks for no order. */
 export interface DefaultOrder {

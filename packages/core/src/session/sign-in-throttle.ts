@@ -57,7 +57,8 @@ export class SignInThrottle {
   async attempt(attempt: SignInAttempt): Promise<SignInVerdict> {
     const now = this.#options.now();
     const windowMs = this.#options.signInWindow * 1000;
-    if ((this.#attempts = (this.#attempts + 1) % PRUNE_EVERY) === 0) await this.prune();
+    this.#attempts = (this.#attempts + 1) % PRUNE_EVERY;
+    if (this.#attempts === 0) await this.prune();
     const [account, address] = this.#keys(attempt);
     let retryAfter = 0;
     for (const [key, max] of [address, account]) {

@@ -1,23 +1,8 @@
-import type { CompiledField } from '../resources/compiled-resource.js';
+import type { CompiledField } from '../resources/compiled-types.js';
+import type { FieldRules } from '../fields/field-types.js';
 import type { RecordErrors } from './record-errors.js';
 
-/** Validation rules a field may declare beside `required`. */
-export interface FieldRules {
-  /** Longest text, in characters: "is too long (maximum is N characters)". */
-  maxLength?: number;
-  /** Shortest text, in characters: "is too short (minimum is N characters)". */
-  minLength?: number;
-  /** Smallest number: "must be greater than or equal to N". */
-  min?: number;
-  /** Largest number: "must be less than or equal to N". */
-  max?: number;
-  /** A pattern a text must match: "is invalid". */
-  format?: RegExp;
-  /** The values allowed: "is not included in the list". */
-  in?: readonly (string | number | boolean)[];
-  /** No other record may have the same value: "has already been taken" (checked in the write's transaction, and by a unique index). */
-  unique?: boolean;
-}
+export type { FieldRules };
 
 /**
  * Checks the rules of one field against a value already parsed to its type. Blank values are

@@ -13,7 +13,8 @@ export class RecordErrors {
 
   /** Adds a message to a field (or to `base`); the same message is kept once. */
   add(field: string, message: string): void {
-    const list = (this.#messages[field] ??= []);
+    const list = this.#messages[field] ?? [];
+    this.#messages[field] = list;
     if (!list.includes(message)) list.push(message);
   }
 

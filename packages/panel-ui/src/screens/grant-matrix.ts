@@ -22,12 +22,12 @@ export function grantMatrix(panel: Panel, checked: Iterable<string>, options: { 
   return { legend: options.legend, ...(options.hint ? { hint: options.hint } : {}), ...(options.error ? { error: options.error } : {}), verbs, rows };
 }
 
-/** "blog_posts: index, show; comments: index", or "none". */
+/** "blog_posts: index, show; comments: index" ("all verbs" for a resource with every verb), or "none". */
 export function grantsSummary(grants: readonly Grant[]): string {
   if (grants.length === 0) return 'none';
   const byResource = new Map<string, string[]>();
   for (const grant of grants) byResource.set(grant.resource, [...(byResource.get(grant.resource) ?? []), grant.verb]);
-  return [...byResource].map(([resource, verbs]) => `${resource}: ${verbs.join(', ')}`).join('; ');
+  return [...byResource].map(([resource, verbs]) => `${resource}: ${verbs.length === GRANT_VERBS.length ? 'all verbs' : verbs.join(', ')}`).join('; ');
 }
 
 /** The grant keys of a list of grants. */

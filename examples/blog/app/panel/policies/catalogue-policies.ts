@@ -16,3 +16,6 @@ export class ProductCategoryPolicy extends AdminWritesPolicy {
     return this.user !== null;
   }
 }
+
+/** Tags: anyone reads, admins write. */
+export class TagPolicy extends AdminWritesPolicy {}

@@ -10,6 +10,7 @@ export default class BlogPostResource extends Resource {
     return [
       field.id(),
       field.text('title', { required: true, maxLength: 200 }),
+      field.textarea('summary', { maxLength: 500 }),
       field.text('body', { hideOn: 'index' }),
       field.boolean('published'),
       field.date('published_on'),
@@ -17,6 +18,7 @@ export default class BlogPostResource extends Resource {
       field.decimal('rating', { min: 0, max: 5 }),
       field.belongsTo('author', { resource: 'User', label: 'name' }),
       field.hasMany('comments'),
+      field.hasAndBelongsToMany('tag_list', { resource: 'Tag' }),
       field.file('cover'),
       field.files('attachments'),
       field.datetime('created_at', { onlyOn: 'show' }),

@@ -12,6 +12,9 @@ export default class ProductResource extends Resource {
       field.boolean('in_stock'),
       field.date('released_on'),
       field.belongsTo('product_category'),
+      field.select('status', { options: [{ value: 'draft', label: 'Draft' }, { value: 'active', label: 'Active' }, { value: 'archived', label: 'Archived' }] }),
+      field.tags('tags'),
+      field.keyValue('specs', { maxBytes: 4096 }),
     ];
   }
 }

@@ -10,6 +10,7 @@ export default class UserResource extends Resource {
       field.text('name', { required: true, maxLength: 120 }),
       field.text('email', { required: true, unique: true, maxLength: 254, format: /^[^@\s]+@[^@\s]+$/ }),
       field.boolean('admin'),
+      field.password('password', { minLength: 8 }),
       field.datetime('created_at', { hideOn: ['new', 'edit'] }),
       field.hasMany('blog_posts', { resource: 'BlogPost', foreignKey: 'author_id' }),
       field.hasOne('profile'),

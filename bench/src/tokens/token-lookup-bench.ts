@@ -1,0 +1,62 @@
+/**
+ * What Edition B's token lookup costs per request: `npm run bench:tokens` (from the repository
+ * root, with PostgreSQL at DATABASE_URL or 127.0.0.1:5432). On PGlite and on PostgreSQL it
+ * prints the mean time of `authenticate()` alone (checksum, one statement, HMAC, constant-time
+ * comparison), and of show and index requests through the demo in Edition B with a Bearer token
+ * against the same requests through the demo in Edition A with its API key, in process
+ * (`app.inject`, no network), in alternating rounds so that a change of load weighs on both.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { openDatabase, type PanelDatabase } from '@panel/core';
+import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function meanMicros(count: number, work: () => Promise<unknown> | unknown): Promise<number> {
+  for (let i = 0; i < Math.min(50, count); i += 1) await work();
+  const start = performance.now();
+  for (let i = 0; i < count; i += 1) await work();
+  return ((performance.now() - start) * 1000) / count;
+}
+
+async function withPostgresSchema<T>(run: (database: PanelDatabase) => Promise<T>): Promise<T> {
+  const schema = `panel_tokens_bench_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  try {
+    return await run(await openDatabase({ url: DATABASE_URL, schema }));
+  } finally {
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+  }
+}
+
+async function measure(kind: string, database: PanelDatabase): Promise<Record<string, string>[]> {
+  const a = await buildDemoApp({ database });
+  const b = await buildDemoApp({ database, edition: 'B' });
+  try {
+    const secret = b.tokenSecrets!.get('all')!;
+    const authenticate = await meanMicros(2_000, () => b.tokens!.authenticate(secret));
+    const rows: Record<string, string>[] = [{ database: kind, request: 'authenticate() alone', 'Edition B token, µs': authenticate.toFixed(0), 'Edition A key, µs': '', ratio: '' }];
+    for (const [label, url] of [['show', '/api/resources/v1/blog_posts/6'], ['index (25)', '/api/resources/v1/blog_posts?per_page=25']] as const) {
+      let byToken = 0;
+      let byKey = 0;
+      for (let round = 0; round < 8; round += 1) {
+        byToken += (await meanMicros(100, () => b.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${secret}` } }))) / 8;
+        byKey += (await meanMicros(100, () => a.app.inject({ method: 'GET', url, headers: { authorization: 'ApiKey demo-admin-key' } }))) / 8;
+      }
+      rows.push({ database: kind, request: label, 'Edition B token, µs': byToken.toFixed(0), 'Edition A key, µs': byKey.toFixed(0), ratio: `${(byKey / byToken).toFixed(2)}× (throughput, token / key)` });
+    }
+    return rows;
+  } finally {
+    await b.app.close();
+    await a.app.close();
+    await database.close();
+  }
+}
+
+const rows = [...(await measure('pglite', await openDatabase())), ...(await withPostgresSchema((database) => measure('postgres', database)))];
+console.table(rows);

@@ -1,0 +1,165 @@
+// Edition B through real HTTP on the demo (`buildDemoApp({ edition: 'B' })`, what `npm run demo:tokens` serves).
+import { expect, it } from 'vitest';
+import { countQueries } from '@panel/test-support';
+import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
+
+const V1 = '/api/resources/v1';
+const NO_SUCH_POST = 424242;
+
+describeOnEachDatabase('Edition B', (demo) => {
+  const secret = (name: string) => demo().tokenSecrets!.get(name)!;
+  const bearer = (name: string) => ({ authorization: `Bearer ${secret(name)}` });
+  const get = (url: string, headers: Record<string, string> = {}) => demo().app.inject({ method: 'GET', url, headers });
+  const send = (method: 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, payload?: unknown) =>
+    demo().app.inject({ method, url, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
+
+  it('"A Bearer token ... is checked first and is the primary mechanism": a token with grants reads', async () => {
+    const response = await get(`${V1}/blog_posts?per_page=2`, bearer('reader'));
+    expect(response.statusCode).toBe(200);
+    expect(response.json().records).toHaveLength(2);
+  });
+
+  it('"A malformed or invalid token gives a uniform 401 and never falls through to the hook": malformed, unknown, disabled, expired and revoked tokens', async () => {
+    const tokens = ['garbage', '', `${secret('all').slice(0, -1)}x`, 'pat_AAAAAAAAAAAAAAAA_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_000000', secret('disabled'), secret('expired'), secret('revoked')];
+    for (const token of tokens) {
+      const response = await get(`${V1}/products`, { authorization: `Bearer ${token}` });
+      expect(response.statusCode, token).toBe(401);
+      expect(response.json()).toEqual({ error: 'Unauthorized' });
+    }
+  });
+
+  it('"A present Bearer token always wins": a bad token with a valid panel session cookie is still 401 (the hook would have accepted the session)', async () => {
+    const login = await demo().app.inject({ method: 'POST', url: '/panel/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=ada%40example.com&password=demo-password' });
+    const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    expect((await get(`${V1}/products`, { cookie })).statusCode).toBe(200);
+    expect((await get(`${V1}/products`, { cookie, authorization: 'Bearer garbage' })).statusCode).toBe(401);
+  });
+
+  it('"When no Bearer token is presented, the request falls through to setup_authentication. Its default raises, which gives 401."', async () => {
+    expect((await get(`${V1}/products`)).statusCode).toBe(401);
+    expect((await get(`${V1}/products`, ADMIN)).statusCode).toBe(200);
+  });
+
+  it('tokens are never accepted in the query string', async () => {
+    const response = await get(`${V1}/products?access_token=${secret('all')}&token=${secret('all')}`);
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('"A token with no grants gets 403 on every resource"', async () => {
+    for (const key of ['blog_posts', 'comments', 'products', 'product_categories', 'tags', 'users', 'profiles']) {
+      const response = await get(`${V1}/${key}`, bearer('nogrants'));
+      if (key === 'product_categories') continue; // public override: ungated
+      expect(response.statusCode, key).toBe(403);
+      expect(response.json()).toEqual({ error: 'Forbidden' });
+    }
+  });
+
+  it('"Per-token grants govern requests with that Bearer token and may include any verb, including writes"', async () => {
+    const created = await send('POST', `${V1}/blog_posts`, bearer('writer'), { blog_post: { title: 'Written with a token' } });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().record.id as number;
+    expect((await send('PATCH', `${V1}/blog_posts/${id}`, bearer('writer'), { blog_post: { title: 'Edited' } })).statusCode).toBe(200);
+    expect((await send('DELETE', `${V1}/blog_posts/${id}`, bearer('writer'))).statusCode).toBe(403);
+    expect((await get(`${V1}/comments`, bearer('writer'))).statusCode).toBe(403);
+    expect((await send('DELETE', `${V1}/blog_posts/${id}`, bearer('all'))).statusCode).toBe(200);
+  });
+
+  it('"The check happens before the record is loaded, so a client cannot probe record existence": no statement touches the table', async () => {
+    const { database } = demo();
+    for (const id of [1, NO_SUCH_POST]) {
+      const { result, statements } = await countQueries(database, () => get(`${V1}/blog_posts/${id}`, bearer('nogrants')));
+      expect(result.statusCode).toBe(403);
+      expect(statements.filter((sql) => sql.includes('blog_posts'))).toEqual([]);
+    }
+  });
+
+  it('"Token path: policy row-scoping is bypassed and the grant matrix is authoritative": the reader token sees every post, Rita\'s key her scope', async () => {
+    const byToken = await get(`${V1}/blog_posts?per_page=1`, bearer('reader'));
+    const byKey = await get(`${V1}/blog_posts?per_page=1`, READER);
+    expect(byToken.json().pagination.total_count).toBe(60);
+    expect(byKey.json().pagination.total_count).toBe(52);
+  });
+
+  it('"The default permissions list governs the code-hook path. It may grant only index and show; writes always need a Bearer token."', async () => {
+    expect((await get(`${V1}/products/1`, ADMIN)).statusCode).toBe(200);
+    expect((await get(`${V1}/blog_posts`, ADMIN)).statusCode).toBe(200);
+    expect((await get(`${V1}/blog_posts/1`, ADMIN)).statusCode).toBe(403);
+    expect((await get(`${V1}/comments`, ADMIN)).statusCode).toBe(403);
+    const write = await send('POST', `${V1}/products`, ADMIN, { product: { name: 'Nope', price: 1 } });
+    expect(write.statusCode).toBe(403);
+    expect(write.json()).toEqual({ error: 'Forbidden' });
+  });
+
+  it('"Nothing is reachable until a grant exists": an empty default permissions list closes the code-hook path', async () => {
+    const { tokens } = demo();
+    const saved = await tokens!.defaultPermissions();
+    await tokens!.setDefaultPermissions([]);
+    try {
+      expect((await get(`${V1}/products`, ADMIN)).statusCode).toBe(403);
+    } finally {
+      await tokens!.setDefaultPermissions(saved);
+    }
+  });
+
+  it('the catch-all serves every resource without a generated controller; the override controller is drawn first and wins', () => {
+    const routes = demo().app.panelApiRoutes!;
+    const index = (key: string) => routes.find((r) => r.method === 'GET' && r.path === `${V1}/${key}`)!;
+    expect(index('tags').file).toMatch(/\(catch-all\)$/);
+    expect(index('comments').file).toMatch(/comments-controller\.ts$/);
+    expect(index('product_categories').file).toMatch(/product-categories-controller\.ts$/);
+  });
+
+  it('"One that inherits a plain framework controller bypasses everything: it is public, unauthenticated and ungated"', async () => {
+    expect((await get(`${V1}/product_categories`)).statusCode).toBe(200);
+    expect((await get(`${V1}/product_categories`, bearer('nogrants'))).statusCode).toBe(200);
+  });
+
+  it('"An override controller that subclasses BaseResourcesController keeps authentication and the permission gate"', async () => {
+    expect((await get(`${V1}/comments`)).statusCode).toBe(401);
+    expect((await get(`${V1}/comments`, bearer('writer'))).statusCode).toBe(403);
+    expect((await get(`${V1}/comments`, bearer('reader'))).statusCode).toBe(200);
+  });
+
+  it('traversal: GET …/:id/<association> answers the target\'s index view a page at a time', async () => {
+    const response = await get(`${V1}/blog_posts/6/tag_list?per_page=1`, bearer('all'));
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.records).toHaveLength(1);
+    expect(body.pagination).toMatchObject({ page: 1, per_page: 1, total_count: 2, total_pages: 2, has_next_page: true });
+    const comments = await get(`${V1}/blog_posts/6/comments`, bearer('reader'));
+    expect(comments.statusCode).toBe(200);
+    expect(comments.json().records.every((c: { blog_post: { id: number } }) => c.blog_post.id === 6)).toBe(true);
+  });
+
+  it('"Association traversal is read-only. The actor needs index (or show) on the target resource, else 403."', async () => {
+    expect((await get(`${V1}/blog_posts/6/comments`, bearer('writer'))).statusCode).toBe(403);
+    const post = await send('POST', `${V1}/blog_posts/6/comments`, bearer('all'), { comment: { body: 'x' } });
+    expect(post.statusCode).toBe(404);
+    expect(post.json()).toEqual({ error: 'Not Found' });
+    expect((await get(`${V1}/blog_posts/${NO_SUCH_POST}/comments`, bearer('all'))).statusCode).toBe(404);
+  });
+
+  it('"an association key is omitted entirely when the actor has no read grant on the target resource"', async () => {
+    const writer = (await get(`${V1}/blog_posts/6`, bearer('writer'))).json().record;
+    for (const key of ['author', 'comments', 'tag_list']) expect(writer, key).not.toHaveProperty(key);
+    const all = (await get(`${V1}/blog_posts/6`, bearer('all'))).json().record;
+    for (const key of ['author', 'comments', 'tag_list']) expect(all, key).toHaveProperty(key);
+  });
+
+  it('"For token actors, file url values are signed and expiring. For code-authenticated actors they are the standard attachment URL."', async () => {
+    const cover = (await get(`${V1}/blog_posts/6`, bearer('all'))).json().record.cover as { url: string };
+    expect(cover.url).toMatch(/^\/panel\/attachments\/signed\/[^/]+\/cover-06\.png\?expires=\d+&signature=[\w-]{43}$/);
+    const served = await get(cover.url);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    const tampered = await get(cover.url.replace(/signature=./, 'signature=A'));
+    expect(tampered.statusCode).toBe(403);
+    expect(tampered.json()).toEqual({ error: 'Forbidden' });
+    const expired = await get(cover.url.replace(/expires=\d+/, 'expires=1000'));
+    expect(expired.statusCode).toBe(403);
+    const standard = await get(`${V1}/blog_posts?per_page=100`, ADMIN);
+    const covers = (standard.json().records as { cover?: { url: string } | null }[]).map((r) => r.cover).filter(Boolean);
+    expect(covers.length).toBeGreaterThan(0);
+    for (const file of covers) expect(file!.url).toMatch(/^\/panel\/attachments\/(?!signed)[^/]+\/[^/?]+$/);
+  });
+}, { edition: 'B' });

@@ -1,0 +1,31 @@
+import type { PolicyAction, ScopeFunction } from '@panel/core';
+import { ResourcesController } from './resources-controller.js';
+
+/**
+ * A plain framework controller: it serves its resource with no authentication, no permission
+ * gate and no policy. **Public**: anyone can read and write every record through it. Edition B
+ * (spec "Setup"): "One that inherits a plain framework controller bypasses everything: it is
+ * public, unauthenticated and ungated." Extend the app's `BaseResourcesController` instead to
+ * keep the Bearer token check, `setupAuthentication`, the grants and the policies.
+ *
+ * @example
+ * // app/controllers/panel/api/resources/v1/product-categories-controller.ts: public on purpose
+ * export class ProductCategoriesController extends PublicResourcesController {
+ *   static override resourceName = 'ProductCategory';
+ * }
+ */
+export class PublicResourcesController extends ResourcesController {
+  static {
+    this.skipBeforeAction('authenticateApiToken');
+    this.skipBeforeAction('setupAuthentication');
+    this.skipBeforeAction('requirePermissionGrant');
+  }
+
+  /** No policy scope: every record. */
+  protected override policyScope(): ScopeFunction | undefined {
+    return undefined;
+  }
+
+  /** No policy check: every action. */
+  protected override async authorize(_action: PolicyAction, _record?: unknown): Promise<void> {}
+}

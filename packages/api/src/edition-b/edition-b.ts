@@ -1,0 +1,65 @@
+import { ApiTokenService, grantKey, pepperProblem, signingKey, type AuthenticatedToken, type GrantInput, type GrantVerb, type PanelApiTokensConfig } from '@panel/api-tokens';
+import type { Panel } from '@panel/core';
+
+/** What an actor may do, by (route key, verb): a token's grants, or the default permissions list. */
+export interface GrantSet {
+  allows(resource: string, verb: GrantVerb): boolean;
+}
+
+/** How long the default permissions list is kept in memory before it is read again (another process may have changed it). */
+export const DEFAULT_GRANTS_TTL_MILLIS = 2_000;
+
+/**
+ * Edition B as one mount sees it: the configuration, the token service over the panel's
+ * database, the default permissions list (cached briefly), and the key signed file URLs are made
+ * with. `mountPanelApi({ tokens })` creates it; without `tokens` there is none and the API is
+ * Edition A.
+ */
+export interface EditionB {
+  readonly config: PanelApiTokensConfig;
+  readonly tokens: ApiTokenService;
+  /** The default permissions list, which governs the code-hook path (reads only). */
+  defaultGrants(): Promise<GrantSet>;
+  /** The key of signed file URLs (derived from the pepper; throws when none is set). */
+  signingKey(): Buffer;
+}
+
+class EditionBTokenService extends ApiTokenService {
+  onDefaultsChanged: () => void = () => {};
+  override async setDefaultPermissions(grants: readonly GrantInput[]) {
+    const saved = await super.setDefaultPermissions(grants);
+    this.onDefaultsChanged();
+    return saved;
+  }
+}
+
+/** A token's grants as a grant set. */
+export function tokenGrants(token: AuthenticatedToken): GrantSet {
+  return { allows: (resource, verb) => token.allows(resource, verb) };
+}
+
+/**
+ * Sets Edition B up for a panel. A missing pepper does not stop the boot (the spec: token
+ * creation and authentication raise until it is set), but the server says so at once.
+ */
+export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn: (message: string) => void): EditionB {
+  const tokens = new EditionBTokenService({ database: panel.database, pepper: config.pepper, resources: [...panel.resources.values()].map((r) => r.naming.routeKey) });
+  const problem = pepperProblem(config.pepper);
+  if (problem) warn(`Panel API Edition B: ${problem}`);
+  let cached: { grants: GrantSet; at: number } | undefined;
+  tokens.onDefaultsChanged = () => {
+    cached = undefined;
+  };
+  return {
+    config,
+    tokens,
+    async defaultGrants() {
+      if (cached && Date.now() - cached.at < DEFAULT_GRANTS_TTL_MILLIS) return cached.grants;
+      const keys = new Set((await tokens.defaultPermissions()).map(grantKey));
+      const grants: GrantSet = { allows: (resource, verb) => keys.has(`${resource}:${verb}`) };
+      cached = { grants, at: Date.now() };
+      return grants;
+    },
+    signingKey: () => signingKey(tokens.pepper()),
+  };
+}

@@ -1,0 +1,30 @@
+import { signFile, signedUrl } from '@panel/api-tokens';
+import type { EditionB } from './edition-b.js';
+
+/** The path segment of signed file URLs, after the attachments path: `<rootPath>/attachments/signed/<key>/<filename>`. */
+export const SIGNED_SEGMENT = 'signed';
+
+interface FileJson {
+  readonly filename: string;
+  readonly url: string;
+}
+
+function signOne(file: FileJson, edition: EditionB, key: Buffer, now: Date): FileJson {
+  // The standard URL ends in /<key>/<encoded filename>; the signed one inserts /signed before the key.
+  const match = /^(.*)\/([^/]+)\/([^/]+)$/.exec(file.url);
+  if (!match) return file;
+  const [, base, blobKey, encodedName] = match as unknown as [string, string, string, string];
+  const signature = signFile(key, blobKey, file.filename, edition.config.signedUrlTtlSeconds, now);
+  return { ...file, url: signedUrl(`${base}/${SIGNED_SEGMENT}/${blobKey}/${encodedName}`, signature) };
+}
+
+/**
+ * A file field's JSON (`{ filename, content_type, byte_size, url }`, null, or an array of them)
+ * with each `url` turned into a signed one that expires after `signedUrlTtlSeconds` (Edition B,
+ * token actors).
+ */
+export function signFileUrls(json: unknown, edition: EditionB, now = new Date()): unknown {
+  const key = edition.signingKey();
+  const sign = (value: unknown) => (value && typeof value === 'object' && typeof (value as FileJson).url === 'string' ? signOne(value as FileJson, edition, key, now) : value);
+  return Array.isArray(json) ? json.map(sign) : sign(json);
+}

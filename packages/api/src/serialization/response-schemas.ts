@@ -1,0 +1,95 @@
+import { BUILTIN_FIELD_TYPES, recordSchema, type CompiledResource, type JsonSchema, type View } from '@panel/core';
+import type { ActionName } from '../controller/callback-chain.js';
+import { ResourcesController } from '../controller/resources-controller.js';
+
+/** The methods whose default implementations produce the bodies the schemas describe. */
+const SERIALIZING_METHODS = ['serializeRecords', 'serializeRecord', 'serializeFieldValue', 'render'] as const;
+const SUCCESS_CALLBACKS: Readonly<Record<ActionName, readonly string[]>> = {
+  index: [],
+  show: [],
+  create: ['createSuccessAction'],
+  update: ['updateSuccessAction'],
+  destroy: ['destroySuccessAction'],
+  related: [],
+};
+const FAIL_CALLBACKS: Readonly<Record<ActionName, readonly string[]>> = {
+  index: [],
+  show: [],
+  create: ['createFailAction'],
+  update: ['updateFailAction'],
+  destroy: ['destroyFailAction'],
+  related: [],
+};
+
+const BUILTIN = new Set(BUILTIN_FIELD_TYPES);
+
+/** Whether a controller class, or a class between it and `ResourcesController`, defines one of `methods`. */
+function overrides(controller: typeof ResourcesController, methods: readonly string[]): boolean {
+  for (let proto = controller.prototype; proto && proto !== ResourcesController.prototype; proto = Object.getPrototypeOf(proto)) {
+    if (methods.some((method) => Object.hasOwn(proto, method))) return true;
+  }
+  return false;
+}
+
+/**
+ * A record on a view, for the response serializer: the fields' read schemas, except that an
+ * app's own field type is answered as it serializes, whatever its schema says (its schema is
+ * its author's, the serializer must not drop what the schema forgot).
+ */
+function responseRecord(resource: CompiledResource, view: View): JsonSchema {
+  const { properties } = recordSchema(resource, view) as { properties: Record<string, JsonSchema> };
+  const loose = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, BUILTIN.has(resource.fieldsByName.get(name)!.kind) ? schema : {}]));
+  return { type: 'object', properties: loose, additionalProperties: false };
+}
+
+const PAGINATION: JsonSchema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer' },
+    per_page: { type: 'integer' },
+    total_pages: { type: 'integer' },
+    total_count: { type: 'integer' },
+    has_next_page: { type: 'boolean' },
+    has_prev_page: { type: 'boolean' },
+  },
+  additionalProperties: false,
+};
+
+/** `{ "error": "<message>" }`; a `rescueFrom` handler may add keys, which are kept. */
+const ERROR_ENVELOPE: JsonSchema = { type: 'object', properties: { error: { type: 'string' } }, additionalProperties: true };
+
+/** `{ "errors": { <field>: [<message>] }, "message" }`. */
+const VALIDATION_ENVELOPE: JsonSchema = {
+  type: 'object',
+  properties: { errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }, message: { type: 'string' } },
+  additionalProperties: true,
+};
+
+/** The success body of an action, from the resource's fields on the action's view. */
+function successSchema(resource: CompiledResource, action: ActionName): { status: number; schema: JsonSchema } {
+  switch (action) {
+    case 'index':
+      return { status: 200, schema: { type: 'object', properties: { records: { type: 'array', items: responseRecord(resource, 'index') }, pagination: PAGINATION }, additionalProperties: false } };
+    case 'destroy':
+      return { status: 200, schema: { type: 'object', properties: { message: { type: 'string' } }, additionalProperties: false } };
+    default:
+      return { status: action === 'create' ? 201 : 200, schema: { type: 'object', properties: { record: responseRecord(resource, 'show') }, additionalProperties: false } };
+  }
+}
+
+/**
+ * The response schemas of one route, by status, for Fastify to compile a serializer from:
+ * the success body derived from the resource's fields on the action's view, and the error
+ * envelopes. A controller that overrides the action, a serialization hook or a result callback
+ * may answer any shape, so its route keeps the generic serializer for that body (the schemas
+ * never change what a client receives).
+ */
+export function responseSchemas(resource: CompiledResource, action: ActionName, controller: typeof ResourcesController): Record<number, JsonSchema> {
+  const schemas: Record<number, JsonSchema> = { 400: ERROR_ENVELOPE, 401: ERROR_ENVELOPE, 404: ERROR_ENVELOPE, 413: ERROR_ENVELOPE, 415: ERROR_ENVELOPE, 500: ERROR_ENVELOPE };
+  if (!overrides(controller, [action, ...SERIALIZING_METHODS, ...SUCCESS_CALLBACKS[action]])) {
+    const { status, schema } = successSchema(resource, action);
+    schemas[status] = schema;
+  }
+  if (!overrides(controller, ['render', ...FAIL_CALLBACKS[action]])) schemas[422] = VALIDATION_ENVELOPE;
+  return schemas;
+}

@@ -1,0 +1,39 @@
+import { defineFieldType } from '../define-field-type.js';
+import { MAX_RECORD_ID } from '../max-record-id.js';
+import { associationKey } from '../association-key.js';
+import { resourceNameFromAssociation } from '../../naming/resource-naming.js';
+import { nullable } from './column-value.js';
+
+/**
+ * A foreign key: answered as `{ id, label }` (the label read by a correlated subquery on the
+ * target's table), written as `<name>_id`, checked to exist in the write's transaction.
+ */
+export const belongsToField = defineFieldType({
+  name: 'belongs_to',
+  builder: 'field.belongsTo',
+  compile: ({ name, options }) => {
+    const column = options.foreignKey ?? `${name}_id`;
+    return { column, writeKey: column, target: options.resource ?? resourceNameFromAssociation(name), label: options.label };
+  },
+  select: ({ eb, field, registry, rowAlias, as }) => {
+    const target = registry.get(field.target!)!;
+    return eb.selectFrom(`${target.table} as t`).select(`t.${field.labelColumn}`).whereRef(`t.${target.primaryKey}`, '=', `${rowAlias}.${field.column}`).as(as);
+  },
+  serialize: ({ field, row }) => {
+    const id = row[field.column!];
+    return id === null || id === undefined ? null : { id, label: row[associationKey(field)] ?? null };
+  },
+  schema: (_field, direction) =>
+    direction === 'read'
+      ? nullable('object', { properties: { id: { type: 'integer' }, label: {} }, required: ['id', 'label'] })
+      : nullable('integer', { minimum: 1 }),
+  parse: (value) => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return { ok: false, message: 'must be the id of a record (a positive integer)' };
+    return value > MAX_RECORD_ID ? { ok: false, message: 'must exist' } : { ok: true, value };
+  },
+  checkInTransaction: async ({ trx, field, value, registry }) => {
+    const target = registry.get(field.target!)!;
+    const found = await trx.selectFrom(target.table).select(target.primaryKey).where(target.primaryKey, '=', value).executeTakeFirst();
+    return found ? undefined : 'must exist';
+  },
+});

@@ -1,0 +1,12 @@
+import { defineFieldType } from '../define-field-type.js';
+import { columnValue, nullable } from './column-value.js';
+
+/** A boolean column, written as `true` or `false`. */
+export const booleanField = defineFieldType({
+  name: 'boolean',
+  builder: 'field.boolean',
+  sortable: true,
+  serialize: columnValue,
+  schema: () => nullable('boolean'),
+  parse: (value) => (typeof value === 'boolean' ? { ok: true, value } : { ok: false, message: 'must be true or false' }),
+});

@@ -1,0 +1,34 @@
+import { defineFieldType } from '../define-field-type.js';
+import { associationKey } from '../association-key.js';
+import { resourceNameFromAssociation, type ResourceNaming } from '../../naming/resource-naming.js';
+import type { FieldLayout, FieldValue } from '../../resources/compiled-types.js';
+import type { FieldDefinition } from '../field-types.js';
+
+/** The JSON Schema of a `{ count }` value. */
+export const COUNT_SCHEMA = Object.freeze({ type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] });
+
+/** `{ count }` of an association counted in SQL. */
+export const countJson = ({ field, row }: FieldValue): unknown => ({ count: Number(row[associationKey(field)] ?? 0) });
+
+/** Where a `has_many` or `has_one` points: the target resource, and its foreign key back to this one. */
+export const inverseAssociation = ({ name, options }: FieldDefinition, owner: ResourceNaming): FieldLayout => ({
+  target: options.resource ?? resourceNameFromAssociation(name),
+  foreignKey: options.foreignKey ?? `${owner.singularKey}_id`,
+});
+
+/** The other side of a foreign key: answered as `{ count }`, counted by a correlated subquery; read-only. */
+export const hasManyField = defineFieldType({
+  name: 'has_many',
+  builder: 'field.hasMany',
+  defaultViews: ['index', 'show'],
+  storage: 'none',
+  compile: inverseAssociation,
+  select: ({ eb, resource, field, registry, rowAlias, as }) =>
+    eb
+      .selectFrom(`${registry.get(field.target!)!.table} as t`)
+      .select((inner) => inner.fn.countAll<number>().as('count'))
+      .whereRef(`t.${field.foreignKey}`, '=', `${rowAlias}.${resource.primaryKey}`)
+      .as(as),
+  serialize: countJson,
+  schema: (_field, direction) => (direction === 'read' ? COUNT_SCHEMA : undefined),
+});

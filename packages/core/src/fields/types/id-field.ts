@@ -1,0 +1,11 @@
+import { defineFieldType } from '../define-field-type.js';
+
+/** The primary key: shown on index and show, never written, sortable. */
+export const idField = defineFieldType({
+  name: 'id',
+  builder: 'field.id',
+  defaultViews: ['index', 'show'],
+  sortable: true,
+  serialize: ({ field, row }) => row[field.column!] ?? null,
+  schema: (_field, direction) => (direction === 'read' ? { type: 'integer' } : undefined),
+});

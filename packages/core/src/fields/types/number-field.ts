@@ -1,0 +1,19 @@
+import { defineFieldType } from '../define-field-type.js';
+import { columnValue, nullable } from './column-value.js';
+
+/** An `integer` or `numeric` column (`field.integer`, `field.decimal`), a JSON number either way. */
+export const numberField = defineFieldType({
+  name: 'number',
+  builder: 'field.integer',
+  sortable: true,
+  serialize: columnValue,
+  schema: (field) => {
+    const { min, max } = field.definition.options;
+    return nullable(field.numeric === 'decimal' ? 'number' : 'integer', { ...(min === undefined ? {} : { minimum: min }), ...(max === undefined ? {} : { maximum: max }) });
+  },
+  parse: (value, field) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return { ok: false, message: 'is not a number' };
+    if (field.numeric === 'integer' && !Number.isSafeInteger(value)) return { ok: false, message: 'must be an integer' };
+    return { ok: true, value };
+  },
+});

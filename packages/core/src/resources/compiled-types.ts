@@ -1,0 +1,171 @@
+/**
+ * The types a compiled resource is made of, and the contract of a field type module. A type
+ * hub, kept in one leaf module (it imports types only, from leaves) because the resources, the
+ * records layer, validation, the field types and the API all name them: spread over their
+ * own modules they would import one another in a cycle.
+ */
+import type { AliasedExpression, ExpressionBuilder, Transaction } from 'kysely';
+import type { FieldDefinition, View } from '../fields/field-types.js';
+import type { ResourceNaming } from '../naming/resource-naming.js';
+import type { ColumnValues, RecordRow } from '../records/record-row.js';
+import type { DestroyContext, ValidationContext } from '../validation/hook-contexts.js';
+import type { DefaultOrder, ResourceClass } from './resource.js';
+
+export type { ColumnValues, DestroyContext, RecordRow, ValidationContext };
+
+/** A JSON Schema (2020-12 style: a nullable value is `type: ['string', 'null']`). */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** A field with every default resolved: views, column, association target and keys. */
+export interface CompiledField {
+  readonly name: string;
+  /** The type name (`text`, `belongs_to`, or an app's own). */
+  readonly type: string;
+  /** The module that owns the type's behaviour. */
+  readonly kind: FieldTypeModule;
+  readonly definition: FieldDefinition;
+  readonly views: ReadonlySet<View>;
+  /** The column on this resource's table, for fields stored there (for `belongs_to`, the foreign key). */
+  readonly column: string | undefined;
+  /** The key a write body uses for this field (`author_id` for a `belongs_to` named `author`). */
+  readonly writeKey: string;
+  readonly required: boolean;
+  readonly sortable: boolean;
+  readonly numeric: 'integer' | 'decimal' | undefined;
+  /** For associations: the target resource name. */
+  readonly target: string | undefined;
+  /** For `has_many` / `has_one`: the foreign key column on the target's table. */
+  readonly foreignKey: string | undefined;
+  /** For `belongs_to`: the label column on the target's table, resolved once every resource is known. */
+  readonly labelColumn: string | undefined;
+  /** Anything else a field type resolved at boot (a join table, the options of a select). */
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
+/** The record hooks a resource class may define. */
+export interface ResourceHooks {
+  readonly validate?: (context: ValidationContext) => void | Promise<void>;
+  readonly beforeDestroy?: (context: DestroyContext) => void | Promise<void>;
+}
+
+/** A resource with its names, table and compiled fields, ready for the records layer and the API. */
+export interface CompiledResource {
+  readonly naming: ResourceNaming;
+  readonly name: string;
+  readonly resourceClass: ResourceClass;
+  readonly table: string;
+  readonly primaryKey: 'id';
+  readonly titleColumn: string;
+  readonly fields: readonly CompiledField[];
+  readonly fieldsByName: ReadonlyMap<string, CompiledField>;
+  readonly defaultOrder: DefaultOrder;
+  /** The resource's record hooks, bound to one instance made at boot. */
+  readonly hooks: ResourceHooks;
+  /** The fields visible on a view, in declaration order. */
+  fieldsOn(view: View): readonly CompiledField[];
+}
+
+/** A field bound to one record on one view: what a type's `serialize` (and `serializeFieldValue`) receives. */
+export interface FieldValue {
+  readonly field: CompiledField;
+  readonly row: RecordRow;
+  readonly view: View;
+}
+
+/** Where a field type keeps its value, as `compile` resolves it from a definition. */
+export interface FieldLayout {
+  /** The column on the resource's own table, if any. */
+  readonly column?: string | undefined;
+  /** The key of a write body; defaults to the field name. */
+  readonly writeKey?: string | undefined;
+  /** An association's target resource name. */
+  readonly target?: string | undefined;
+  /** A `has_many` / `has_one` foreign key on the target's table. */
+  readonly foreignKey?: string | undefined;
+  /** A `belongs_to` label column, when the definition names one. */
+  readonly label?: string | undefined;
+  /** Anything else the type keeps for itself. */
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** What a type's `select` receives to build the subquery that loads its value with the row. */
+export interface FieldSelectInput {
+  readonly eb: ExpressionBuilder<any, any>;
+  readonly resource: CompiledResource;
+  readonly field: CompiledField;
+  readonly registry: ReadonlyMap<string, CompiledResource>;
+  /** The alias of the resource's row in the query (`r`). */
+  readonly rowAlias: string;
+  /** The key the value is selected as (`associationKey(field)`). */
+  readonly as: string;
+}
+
+/** What a write value parses to: the value to store, or the message that refuses it. */
+export type ParsedValue = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/** What a type's database check receives, inside the write's transaction. */
+export interface FieldCheckInput {
+  readonly trx: Transaction<any>;
+  readonly resource: CompiledResource;
+  readonly field: CompiledField;
+  readonly value: unknown;
+  readonly registry: ReadonlyMap<string, CompiledResource>;
+}
+
+/** What the records layer hands a type's `load` besides the value: how to make a file URL. */
+export interface FieldLoadContext {
+  readonly fileUrl: (blob: { readonly key: string; readonly filename: string }) => string;
+}
+
+/**
+ * Everything about one field type, in one module (Django REST Framework's `Field` with
+ * `to_representation` / `to_internal_value` is the model). The records layer, validation,
+ * the API's serializer and the response schemas ask the module; none of them switches on the
+ * type name. A panel knows the built-in types plus those passed to
+ * `createPanel({ fieldTypes })`; a field whose type no module registers fails at boot.
+ *
+ * @example
+ * export const ratingField = defineFieldType({
+ *   name: 'rating',
+ *   sortable: true,
+ *   serialize: ({ field, row }) => row[field.column!] ?? null,
+ *   schema: () => ({ type: ['integer', 'null'], minimum: 1, maximum: 5 }),
+ *   parse: (value) => (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 5 ? { ok: true, value } : { ok: false, message: 'must be a whole number of stars from 1 to 5' }),
+ * });
+ */
+export interface FieldTypeModule {
+  /** The type name field definitions carry (`text`, `belongs_to`). */
+  readonly name: string;
+  /** The builder that declares it, for messages (`field.belongsTo`); defaults to `defineField('<name>', …)`. */
+  readonly builder?: string;
+  /** The views a field of this type is on before its `hideOn` / `onlyOn` / `showOn`. */
+  readonly defaultViews: readonly View[];
+  /** `column`: the value is a column of the resource's own table; `none`: it is loaded by `select` only. */
+  readonly storage: 'column' | 'none';
+  /** Whether a write body may set it (on the views where it is visible). */
+  readonly writable: boolean;
+  /** Whether `sort_by` may name it, unless the field says `sortable: false`. */
+  readonly sortable: boolean;
+  /** A mistake in a field's options, found at boot: the message (naming the fix), or undefined. */
+  checkOptions?(definition: FieldDefinition): string | undefined;
+  /** Where the value lives; by default the column named by `options.column` or the field name (storage `column`). */
+  compile?(definition: FieldDefinition, owner: ResourceNaming): FieldLayout;
+  /** A correlated subquery that loads the value with the row, selected under `input.as`. */
+  select?(input: FieldSelectInput): AliasedExpression<unknown, string>;
+  /** Turns what `select` loaded into the value `serialize` reads (files get their URLs here). */
+  load?(value: unknown, context: FieldLoadContext): unknown;
+  /** The JSON value of the field on one record. */
+  serialize(input: FieldValue): unknown;
+  /** The JSON Schema of the serialized value (`read`) or of a write value (`write`; undefined when not writable). */
+  schema(field: CompiledField, direction: 'read' | 'write'): JsonSchema | undefined;
+  /** Parses a non-blank write value, or says what is wrong with it; only asked of writable types. */
+  parse?(value: unknown, field: CompiledField): ParsedValue;
+  /** Whether a write value counts as blank (then `required` applies); default: null or undefined. */
+  isBlank?(value: unknown): boolean;
+  /** The value stored for a blank write on a field that is not required; default null; undefined leaves the stored value as it is. */
+  blankValue?(value: unknown): unknown;
+  /** Turns a parsed value into the stored one before the transaction (a password into its digest). */
+  prepare?(value: unknown, field: CompiledField): Promise<unknown>;
+  /** A check that needs the database, in the write's transaction: the message, or undefined. */
+  checkInTransaction?(input: FieldCheckInput): Promise<string | undefined>;
+}

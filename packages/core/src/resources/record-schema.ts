@@ -1,0 +1,33 @@
+import type { View } from '../fields/field-types.js';
+import type { CompiledResource, JsonSchema } from './compiled-types.js';
+
+/**
+ * The JSON Schema of a record on a view, from its fields' type modules: one property per field
+ * visible there (a write-only type, which has no read schema, is left out), every one
+ * required, nothing else. The response schemas and the OpenAPI document are built from it.
+ */
+export function recordSchema(resource: CompiledResource, view: View): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const field of resource.fieldsOn(view)) {
+    const schema = field.kind.schema(field, 'read');
+    if (schema !== undefined) properties[field.name] = schema;
+  }
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+/**
+ * The JSON Schema of a write body's attributes on a view (`new` for create, `edit` for
+ * update): one optional property per writable field, under its write key (`author_id`). Other
+ * keys are allowed, as the API ignores them.
+ */
+export function writeSchema(resource: CompiledResource, view: 'new' | 'edit'): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const field of resource.fieldsOn(view)) {
+    const schema = field.kind.writable ? field.kind.schema(field, 'write') : undefined;
+    if (schema === undefined) continue;
+    properties[field.writeKey] = schema;
+    if (view === 'new' && field.required) required.push(field.writeKey);
+  }
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
