@@ -5,7 +5,7 @@ import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 import { AUTHORIZED, buildLibraryApp, prepareLibrary } from './library-app.js';
 
 for (const kind of testDatabaseKinds()) {
-  describe(`mountPanelApi with tokens but no pepper [${kind}]`, () => {
+  describe(`mountPanelApi with tokens [${kind}]`, () => {
     let database: PanelDatabase;
     const saved = process.env.PANEL_API_TOKEN_PEPPER;
     beforeAll(async () => {
@@ -32,6 +32,23 @@ for (const kind of testDatabaseKinds()) {
         expect(hook.statusCode).toBe(403);
         expect(hook.json()).toEqual({ error: 'Forbidden' });
       } finally {
+        await app.close();
+      }
+    });
+
+    it('"Code-hook path: policies still apply on top of the grant": a refused policy method is 403 JSON in Edition B, not the redirect', async () => {
+      process.env.PANEL_API_TOKEN_PEPPER = 'p'.repeat(40);
+      const { app } = await buildLibraryApp(database, AUTHORIZED, { tokens: configurePanelApi(), controllersDir: 'app/controllers/panel/api/edition-b' });
+      try {
+        await app.panelApiTokens!.setDefaultPermissions(['authors:index', 'authors:show']);
+        // AuthorPolicy allows index and leaves show at the default, false.
+        expect((await app.inject({ url: '/api/resources/v1/authors', headers: { 'x-user-id': '1' } })).statusCode).toBe(200);
+        const refused = await app.inject({ url: '/api/resources/v1/authors/1', headers: { 'x-user-id': '1' } });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toEqual({ error: 'Forbidden' });
+        expect(refused.headers.location).toBeUndefined();
+      } finally {
+        delete process.env.PANEL_API_TOKEN_PEPPER;
         await app.close();
       }
     });
