@@ -6,33 +6,9 @@
  * against the same requests through the demo in Edition A with its API key, in process
  * (`app.inject`, no network), in alternating rounds so that a change of load weighs on both.
  */
-import { randomBytes } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { openDatabase, type PanelDatabase } from '@panel/core';
 import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
-
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function meanMicros(count: number, work: () => Promise<unknown> | unknown): Promise<number> {
-  for (let i = 0; i < Math.min(50, count); i += 1) await work();
-  const start = performance.now();
-  for (let i = 0; i < count; i += 1) await work();
-  return ((performance.now() - start) * 1000) / count;
-}
-
-async function withPostgresSchema<T>(run: (database: PanelDatabase) => Promise<T>): Promise<T> {
-  const schema = `panel_tokens_bench_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  try {
-    return await run(await openDatabase({ url: DATABASE_URL, schema }));
-  } finally {
-    await admin.query(`drop schema if exists ${schema} cascade`);
-    await admin.end();
-  }
-}
+import { meanMicros, withPostgresSchema } from '../micro/micro-bench.js';
 
 async function measure(kind: string, database: PanelDatabase): Promise<Record<string, string>[]> {
   const a = await buildDemoApp({ database });
@@ -58,5 +34,5 @@ async function measure(kind: string, database: PanelDatabase): Promise<Record<st
   }
 }
 
-const rows = [...(await measure('pglite', await openDatabase())), ...(await withPostgresSchema((database) => measure('postgres', database)))];
+const rows = [...(await measure('pglite', await openDatabase())), ...(await withPostgresSchema('panel_tokens_bench', (database) => measure('postgres', database)))];
 console.table(rows);

@@ -13,6 +13,7 @@ import { seed } from '../db/seed.js';
 import { seedFiles } from '../db/seed-files.js';
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
+import { panelScreens } from '@panel/panel-ui';
 import { panelPages } from './panel-pages.js';
 
 /** The demo app's root folder (holding `app/`). */
@@ -51,6 +52,8 @@ export interface BuildDemoAppOptions {
    * and default permissions list. Default `'A'`.
    */
   edition?: 'A' | 'B';
+  /** Serve the demo's own root page (default true); Edition B serves the panel shell's instead. */
+  panelHome?: boolean;
 }
 
 /** The demo app: its Fastify instance, panel and database. */
@@ -110,7 +113,9 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   await app.register(mountPanelApi, { panel, at: 'api', openapi, ...edition, ...options.api });
   // Attachment URLs are public (Edition A: permanent, unsigned), so they too stay outside the session scope.
   await app.register(mountPanelAttachments, { panel, ...(editionB ? { tokens: panelApi } : {}) });
-  await app.register(panelPages, { panel });
+  // Edition B serves the panel shell's home screen, with "API Tokens" in its sidebar for admins.
+  await app.register(panelPages, { panel, home: !editionB && (options.panelHome ?? true) });
+  if (editionB) await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });
   app.addHook('onClose', async () => {
     if (!options.database || !('db' in options.database)) await database.close();
   });

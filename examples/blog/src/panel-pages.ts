@@ -13,6 +13,8 @@ export interface PanelPagesOptions {
   panel: Panel;
   /** How a sign-in checks the email and password; default the demo password for every user. */
   checkCredentials?: CredentialsCheck;
+  /** Serve the demo's root page; false when another plugin (the panel shell of `@panel/panel-ui`) serves it. Default true. */
+  home?: boolean;
 }
 
 /**
@@ -21,14 +23,14 @@ export interface PanelPagesOptions {
  * confirmation, and a sensitive security page. A browser sends the page's CSRF token in
  * `X-CSRF-Token` with its API writes.
  */
-export const panelPages: FastifyPluginAsync<PanelPagesOptions> = async (app, { panel, checkCredentials }) => {
+export const panelPages: FastifyPluginAsync<PanelPagesOptions> = async (app, { panel, checkCredentials, home = true }) => {
   const { rootPath } = panel.config;
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  app.get(rootPath, async (request, reply) => {
+  if (home) app.get(rootPath, async (request, reply) => {
     const session = (await loadPanelSession(panel, request, reply))?.data ?? {};
     const user = typeof session.userId === 'number'
       ? await panel.database.db.selectFrom('users').select(['name']).where('id', '=', session.userId).executeTakeFirst()

@@ -1,0 +1,63 @@
+/**
+ * The screens' stylesheet and their one script, served as files by the plugin: the
+ * Content-Security-Policy allows no inline script or style.
+ */
+export const PANEL_CSS = `*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;background:#f5f7fa}
+a{color:#1d4ed8}
+.shell{display:grid;grid-template-columns:14rem 1fr;min-height:100vh}
+.sidebar{background:#1f2933;color:#e4e7eb;padding:1rem}
+.sidebar a{color:#e4e7eb;text-decoration:none;display:block;padding:.3rem .5rem;border-radius:4px}
+.sidebar a:hover,.sidebar a:focus{background:#3e4c59}
+.sidebar a[aria-current=page]{background:#52606d;font-weight:600}
+.sidebar h2{font-size:.75rem;text-transform:uppercase;letter-spacing:.06em;color:#9aa5b1;margin:1.2rem 0 .3rem}
+.sidebar ul{list-style:none;margin:0;padding:0}
+.sidebar .brand{font-weight:700;font-size:1.1rem}
+.sidebar .resource{padding:.3rem .5rem;display:block;color:#cbd2d9}
+main{padding:1.5rem 2rem;max-width:70rem}
+header.top{display:flex;justify-content:flex-end;gap:1rem;align-items:center;padding:.5rem 2rem;background:#fff;border-bottom:1px solid #e4e7eb}
+header.top form{margin:0}
+.flash{padding:.6rem 1rem;border-radius:4px;margin-bottom:1rem;background:#e0f2fe;border:1px solid #7dd3fc}
+.flash.alert{background:#fee2e2;border-color:#fca5a5}
+table{border-collapse:collapse;width:100%;background:#fff}
+th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid #e4e7eb;vertical-align:top}
+th{background:#f0f4f8;font-weight:600}
+td.actions form{display:inline}
+button,.button{font:inherit;padding:.35rem .8rem;border-radius:4px;border:1px solid #9aa5b1;background:#fff;color:#1f2933;cursor:pointer;text-decoration:none;display:inline-block}
+button.primary,.button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
+button.danger{background:#b91c1c;border-color:#b91c1c;color:#fff}
+button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+label{display:block;font-weight:600;margin:.8rem 0 .2rem}
+input[type=text],input[type=password],input[type=email],input[type=datetime-local]{font:inherit;padding:.35rem .5rem;border:1px solid #9aa5b1;border-radius:4px;min-width:20rem}
+.matrix td,.matrix th{text-align:center}.matrix th[scope=row]{text-align:left}
+.matrix label{margin:0;font-weight:normal}
+.error{color:#b91c1c;margin:.2rem 0}
+.hint{color:#52606d;font-size:.9rem;margin:.2rem 0}
+.secret{display:block;padding:.8rem;background:#fff;border:2px dashed #1d4ed8;font-size:1rem;word-break:break-all;margin:.5rem 0}
+.status{font-weight:600}.status-Active{color:#047857}.status-Disabled{color:#b45309}.status-Revoked,.status-Expired{color:#6b7280}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.form-actions{margin-top:1.2rem;display:flex;gap:.6rem}
+`;
+
+/**
+ * The copy button of the reveal screen. The button is rendered `hidden` so that without
+ * JavaScript nothing is offered that does not work; the secret stays selectable either way.
+ */
+export const COPY_SECRET_JS = `(function () {
+  'use strict';
+  document.querySelectorAll('[data-copy-target]').forEach(function (button) {
+    var target = document.querySelector(button.getAttribute('data-copy-target'));
+    if (!target) return;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var status = document.getElementById(button.getAttribute('aria-describedby'));
+      var say = function (text) { if (status) status.textContent = text; };
+      if (!navigator.clipboard) { say('Select the token and copy it.'); return; }
+      navigator.clipboard.writeText(target.textContent.trim()).then(
+        function () { say('Copied to the clipboard.'); },
+        function () { say('Could not copy: select the token and copy it.'); }
+      );
+    });
+  });
+})();
+`;

@@ -1,0 +1,102 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { PanelConfigError, type Panel } from '@panel/core';
+import type { ApiTokenService, ManageTokensIf, PanelApiTokensConfig } from '@panel/api-tokens';
+import { COPY_SECRET_JS, PANEL_CSS } from '../assets/panel-assets.js';
+import { registerFormParser } from '../forms/form-body.js';
+import { RevealStore } from '../reveal/reveal-store.js';
+import { applySecurityHeaders } from '../security/security-headers.js';
+import { PageRenderer } from '../shell/page-renderer.js';
+import { panelViewer, usersTable, type LoadPanelUser } from '../shell/panel-viewer.js';
+import { resourceLabels } from '../shell/resource-label.js';
+import { HOME_TEMPLATE } from '../templates/home-template.js';
+import { FORM_EXPIRED_TEMPLATE, SETTINGS_TEMPLATE, TOKEN_GRANTS_TEMPLATE, TOKEN_LIST_TEMPLATE, TOKEN_NEW_TEMPLATE, TOKEN_REVEAL_TEMPLATE, TOKEN_REVOKE_TEMPLATE } from '../templates/token-templates.js';
+import { screenPaths, sendPage, type ScreenContext } from '../screens/screen-context.js';
+import { registerTokenScreens } from '../screens/token-screens.js';
+import { registerSettingsScreen } from '../screens/settings-screen.js';
+
+/** The options of `panelScreens`. */
+export interface PanelScreensOptions {
+  /** The panel: its resources fill the sidebar and the grant matrices; its sessions sign users in. */
+  panel: Panel;
+  /** The Edition B token service the screens manage. */
+  tokens: ApiTokenService;
+  /** The Edition B configuration (`configurePanelApi(…)`), for its `manageTokensIf` gate. */
+  panelApi: Pick<PanelApiTokensConfig, 'manageTokensIf'>;
+  /** Finds the signed-in user's row by id (the gate's argument); default the `users` table's row. */
+  loadUser?: LoadPanelUser;
+  /** Serve the shell's home screen at the root path too (leave false when the app has its own). Default false. */
+  home?: boolean;
+  /** How long a new token's secret waits for its one-time reveal screen, in seconds. Default 300. */
+  revealTtlSeconds?: number;
+}
+
+const SCREENS = {
+  home: HOME_TEMPLATE,
+  tokenList: TOKEN_LIST_TEMPLATE,
+  tokenNew: TOKEN_NEW_TEMPLATE,
+  tokenReveal: TOKEN_REVEAL_TEMPLATE,
+  tokenGrants: TOKEN_GRANTS_TEMPLATE,
+  tokenRevoke: TOKEN_REVOKE_TEMPLATE,
+  settings: SETTINGS_TEMPLATE,
+  expired: FORM_EXPIRED_TEMPLATE,
+};
+
+function checkOptions(options: PanelScreensOptions, hasCookies: boolean): ManageTokensIf {
+  const fix = (text: string) => new PanelConfigError(`panelScreens: ${text}`);
+  if (!options?.panel?.config) throw fix('the option "panel" is missing. Fix: app.register(panelScreens, { panel, tokens, panelApi }).');
+  if (!options.panel.sessions) throw fix('the panel has no sessions. Fix: pass sessionSecret to createPanel; the screens sign users in with the panel session.');
+  if (!options.tokens || typeof options.tokens.list !== 'function') throw fix('the option "tokens" must be an ApiTokenService. Fix: tokens: new ApiTokenService({ database, pepper }).');
+  const gate = options.panelApi?.manageTokensIf;
+  if (typeof gate !== 'function') throw fix('the option "panelApi" must be the result of configurePanelApi({ manageTokensIf }). Fix: pass panelApi from your initializer.');
+  const ttl = options.revealTtlSeconds ?? 300;
+  if (!Number.isInteger(ttl) || ttl < 10 || ttl > 3600) throw fix(`revealTtlSeconds must be a whole number of seconds from 10 to 3600, instead got ${String(ttl)}. Fix: leave it out for 300.`);
+  if (!hasCookies) throw fix('cookies are not parsed. Fix: await app.register(fastifyCookie) (from @fastify/cookie) before panelScreens.');
+  return gate;
+}
+
+/**
+ * Panel's server-rendered screens as a Fastify plugin: the shell (sidebar of resources, "API
+ * Tokens" only for users `manageTokensIf` allows, flash area, sign-out), the API Tokens screens
+ * under `<root_path>/api_tokens` and the default permissions screen at
+ * `<root_path>/panel_api/settings`, with their stylesheet and copy script under
+ * `<root_path>/panel_ui/assets`. Forms work without JavaScript; every POST carries the session's
+ * CSRF token; every answer carries the security headers (CSP without inline script,
+ * `frame-ancestors 'none'`). Sign-in, confirmation and sign-out pages stay the app's.
+ *
+ * @example
+ * await app.register(fastifyCookie);
+ * await app.register(panelScreens, { panel, tokens: new ApiTokenService({ database }), panelApi });
+ */
+export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app, options) => {
+  const gate = checkOptions(options, app.hasDecorator('parseCookie'));
+  const { panel } = options;
+  const context: ScreenContext = {
+    panel,
+    tokens: options.tokens,
+    gate,
+    loadUser: options.loadUser ?? usersTable(panel),
+    renderer: new PageRenderer(SCREENS),
+    reveals: new RevealStore((options.revealTtlSeconds ?? 300) * 1000),
+    paths: screenPaths(panel.config.rootPath),
+  };
+  registerFormParser(app);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    applySecurityHeaders(reply);
+    return payload;
+  });
+
+  const assets = { 'panel.css': ['text/css; charset=utf-8', PANEL_CSS], 'copy-secret.js': ['text/javascript; charset=utf-8', COPY_SECRET_JS] } as const;
+  for (const [file, [type, body]] of Object.entries(assets)) {
+    app.get(`${context.paths.assets}/${file}`, async (_request, reply) => reply.type(type).header('cache-control', 'public, max-age=3600').send(body));
+  }
+
+  if (options.home) {
+    app.get(panel.config.rootPath, async (request, reply) => {
+      const viewer = await panelViewer(panel, gate, context.loadUser, request, reply);
+      const resources = resourceLabels(panel).map((r) => ({ ...r, apiPath: `/api/resources/v1/${r.routeKey}` }));
+      return sendPage(context, request, reply, viewer, 200, 'home', { title: 'Panel', section: 'home' }, { resources });
+    });
+  }
+  registerTokenScreens(app, context);
+  registerSettingsScreen(app, context);
+};

@@ -1,0 +1,98 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { secretsEqual, type Panel } from '@panel/core';
+import { confirmPath, requireRecentConfirmation, signInPath } from '@panel/api';
+import type { ApiTokenService, ManageTokensIf } from '@panel/api-tokens';
+import type { PageRenderer, ScreenModel } from '../shell/page-renderer.js';
+import { panelViewer, takeFlash, type LoadPanelUser, type PanelViewer } from '../shell/panel-viewer.js';
+import type { RevealStore } from '../reveal/reveal-store.js';
+import { formField } from '../forms/form-body.js';
+import { resourceLabels } from '../shell/resource-label.js';
+
+/** Everything the screens share: the panel, the token service, the gate, the paths and the renderer. */
+export interface ScreenContext {
+  readonly panel: Panel;
+  readonly tokens: ApiTokenService;
+  readonly gate: ManageTokensIf;
+  readonly loadUser: LoadPanelUser;
+  readonly renderer: PageRenderer;
+  readonly reveals: RevealStore;
+  readonly paths: ScreenPaths;
+}
+
+/** The screens' URLs under the panel's root path. */
+export interface ScreenPaths {
+  readonly root: string;
+  readonly tokens: string;
+  readonly settings: string;
+  readonly assets: string;
+  readonly logout: string;
+  readonly signIn: string;
+  readonly confirm: string;
+}
+
+/** The screens' paths for a root path (`/panel` → `/panel/api_tokens`, …; `/` → `/api_tokens`). */
+export function screenPaths(rootPath: string): ScreenPaths {
+  const base = rootPath === '/' ? '' : rootPath;
+  return {
+    root: rootPath,
+    tokens: `${base}/api_tokens`,
+    settings: `${base}/panel_api/settings`,
+    assets: `${base}/panel_ui/assets`,
+    logout: `${base}/logout`,
+    signIn: signInPath(rootPath),
+    confirm: confirmPath(rootPath),
+  };
+}
+
+/** What a gated screen needs before it answers. */
+export interface GuardRules {
+  /** A POST: the form must carry the session's CSRF token. */
+  readonly write?: boolean;
+  /** Sudo mode: the user's password must have been typed within `session.confirmWindow`. */
+  readonly sudo?: boolean;
+}
+
+/**
+ * The gate of every token and settings URL, GET and POST alike. When `manageTokensIf` does not
+ * answer `true` for the session's user (no session, a thrown gate, any other answer), the
+ * request is answered exactly as a URL the app does not have (404 through the app's not-found
+ * handler), so the screens' existence is not disclosed. Then, for a POST, the CSRF token; then,
+ * where asked, a recent password confirmation. Returns the viewer, or null when it answered.
+ */
+export async function guardScreen(context: ScreenContext, request: FastifyRequest, reply: FastifyReply, rules: GuardRules = {}): Promise<PanelViewer | null> {
+  const viewer = await panelViewer(context.panel, context.gate, context.loadUser, request, reply);
+  if (!viewer.mayManageTokens) {
+    reply.callNotFound();
+    return null;
+  }
+  if (rules.write && (viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) {
+    await sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
+    return null;
+  }
+  if (rules.sudo && !(await requireRecentConfirmation(context.panel, request, reply))) return null;
+  return viewer;
+}
+
+/** Renders a screen inside the shell, never cached (the screens show private data). */
+export async function sendPage(context: ScreenContext, request: FastifyRequest, reply: FastifyReply, viewer: PanelViewer, status: number, screen: string, page: ScreenModel, model: object): Promise<FastifyReply> {
+  const { paths, panel } = context;
+  const shell = {
+    rootPath: paths.root,
+    assets: paths.assets,
+    tokensPath: paths.tokens,
+    settingsPath: paths.settings,
+    logoutPath: paths.logout,
+    signInPath: paths.signIn,
+    resources: resourceLabels(panel),
+    user: viewer.user ? { displayName: viewer.user.displayName } : null,
+    csrfToken: viewer.csrfToken,
+    mayManageTokens: viewer.mayManageTokens,
+    flash: takeFlash(request, reply, paths.root),
+  };
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(context.renderer.render(screen, shell, page, model));
+}
+
+/** A 303 to `location` (the answer to every successful form post: reloading does not post again). */
+export function seeOther(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(303).header('location', location).send();
+}

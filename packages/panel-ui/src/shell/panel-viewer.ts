@@ -1,0 +1,74 @@
+// The cookie methods of requests and replies (types only: the app registers @fastify/cookie).
+import type {} from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OpenedSession, Panel } from '@panel/core';
+import { FLASH_COOKIE, loadPanelSession } from '@panel/api';
+import { mayManageTokens, type ManageTokensIf } from '@panel/api-tokens';
+
+/** A panel user as the screens need it: its row, and the name to show. */
+export interface PanelUser {
+  readonly id: number;
+  readonly displayName: string;
+  readonly record: Readonly<Record<string, unknown>>;
+}
+
+/** Finds the signed-in user's row by id; undefined when it is gone. */
+export type LoadPanelUser = (id: number) => Promise<Readonly<Record<string, unknown>> | undefined>;
+
+/** Who is looking at a screen: from the panel session only (a Bearer token never counts). */
+export interface PanelViewer {
+  readonly session: OpenedSession | null;
+  readonly user: PanelUser | null;
+  readonly csrfToken: string;
+  /** `manageTokensIf` evaluated fail-closed for this user; false without a user. */
+  readonly mayManageTokens: boolean;
+}
+
+// Columns the gate and the screens never need: a password digest does not travel further than the sign-in check.
+const CREDENTIAL_COLUMN = /password|digest|secret|token/i;
+
+/** The default `loadUser`: the row of the `users` table with that id, without its credential columns. */
+export function usersTable(panel: Panel): LoadPanelUser {
+  return async (id) => {
+    const row = (await panel.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()) as Record<string, unknown> | undefined;
+    return row && Object.fromEntries(Object.entries(row).filter(([column]) => !CREDENTIAL_COLUMN.test(column)));
+  };
+}
+
+function displayName(record: Readonly<Record<string, unknown>>, id: number): string {
+  for (const key of ['name', 'email']) if (typeof record[key] === 'string' && record[key] !== '') return record[key] as string;
+  return `User ${id}`;
+}
+
+/**
+ * The viewer of this request, read once per request: the panel session, its user, and whether
+ * the gate lets that user manage tokens. No session, a user that no longer exists, a gate that
+ * throws or answers anything but `true`: all mean "may not".
+ */
+export async function panelViewer(panel: Panel, gate: ManageTokensIf, loadUser: LoadPanelUser, request: FastifyRequest, reply: FastifyReply): Promise<PanelViewer> {
+  const session = await loadPanelSession(panel, request, reply);
+  const userId = session?.data.userId;
+  const record = typeof userId === 'number' ? await loadUser(userId) : undefined;
+  const user = record && typeof userId === 'number' ? { id: userId, displayName: displayName(record, userId), record } : null;
+  const csrfToken = typeof session?.data.csrfToken === 'string' ? session.data.csrfToken : '';
+  const allowed = user !== null && (await mayManageTokens(gate, user.record, (error) => request.log.error({ err: error }, 'manageTokensIf threw; token management denied')));
+  return { session, user, csrfToken, mayManageTokens: allowed };
+}
+
+/** The flash of this request (a notice the screens set, or the Edition A policy-denial flash), cleared once read. */
+export function takeFlash(request: FastifyRequest, reply: FastifyReply, rootPath: string): { text: string; alert: boolean } | null {
+  const notice = request.cookies[NOTICE_COOKIE];
+  const alert = request.cookies[FLASH_COOKIE];
+  if (notice) reply.clearCookie(NOTICE_COOKIE, { path: rootPath });
+  if (alert) reply.clearCookie(FLASH_COOKIE, { path: rootPath });
+  if (alert) return { text: alert, alert: true };
+  return notice ? { text: notice, alert: false } : null;
+}
+
+/** The cookie of the screens' own notices ("Token disabled."); not secret, shown once. */
+export const NOTICE_COOKIE = 'panel_notice';
+
+/** Sets the notice the next screen shows. */
+export function setNotice(reply: FastifyReply, rootPath: string, text: string): void {
+  reply.setCookie(NOTICE_COOKIE, text, { path: rootPath, httpOnly: true, sameSite: 'lax' });
+}

@@ -1,0 +1,45 @@
+/** The shell around every screen: sidebar, top bar with sign-out, flash area, then the screen. */
+export const LAYOUT_TEMPLATE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{{title}} · Panel</title>
+  <link rel="stylesheet" href="{{assets}}/panel.css">
+  {{#if csrfToken}}<meta name="csrf-token" content="{{csrfToken}}">{{/if}}
+  {{#each scripts}}<script src="{{this}}" defer></script>{{/each}}
+</head>
+<body>
+<div class="shell">
+  <nav class="sidebar" aria-label="Panel">
+    <a class="brand" href="{{rootPath}}">Panel</a>
+    <h2 id="resources-heading">Resources</h2>
+    <ul aria-labelledby="resources-heading">
+      {{#each resources}}<li><span class="resource">{{label}}</span></li>{{/each}}
+    </ul>
+    {{#if mayManageTokens}}
+    <h2 id="api-heading">API</h2>
+    <ul aria-labelledby="api-heading">
+      <li><a href="{{tokensPath}}" {{#if (eq section "tokens")}}aria-current="page"{{/if}}>API Tokens</a></li>
+      <li><a href="{{settingsPath}}" {{#if (eq section "settings")}}aria-current="page"{{/if}}>Default permissions</a></li>
+    </ul>
+    {{/if}}
+  </nav>
+  <div>
+    <header class="top">
+      {{#if user}}
+      <span>Signed in as {{user.displayName}}</span>
+      <form method="post" action="{{logoutPath}}"><input type="hidden" name="csrf_token" value="{{csrfToken}}"><button>Sign out</button></form>
+      {{else}}
+      <a href="{{signInPath}}">Sign in</a>
+      {{/if}}
+    </header>
+    <main id="main">
+      {{#if flash}}<p class="flash{{#if flash.alert}} alert{{/if}}" role="{{#if flash.alert}}alert{{else}}status{{/if}}">{{flash.text}}</p>{{/if}}
+      {{{body}}}
+    </main>
+  </div>
+</div>
+</body>
+</html>
+`;
