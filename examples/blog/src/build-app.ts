@@ -7,6 +7,7 @@ import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-colum
 import * as createPanelApiTokens from '../db/migrations/0003-create-panel-api-tokens.js';
 import type { ApiTokenService } from '@panel/api-tokens';
 import { panelApi } from '../app/panel/initializer.js';
+import { openapi } from '../app/panel/openapi.js';
 import { seedDemoTokens } from './demo-tokens.js';
 import { seed } from '../db/seed.js';
 import { seedFiles } from '../db/seed-files.js';
@@ -109,7 +110,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   const editionB = options.edition === 'B';
   const edition = editionB ? { tokens: panelApi, controllersDir: EDITION_B_CONTROLLERS_DIR } : {};
-  await app.register(mountPanelApi, { panel, at: 'api', ...edition, ...options.api });
+  await app.register(mountPanelApi, { panel, at: 'api', openapi, ...edition, ...options.api });
   // Attachment URLs are public (Edition A: permanent, unsigned), so they too stay outside the session scope.
   await app.register(mountPanelAttachments, { panel, ...(editionB ? { tokens: panelApi } : {}) });
   // Edition B serves the panel shell's home screen, with "API Tokens" in its sidebar for admins.

@@ -22,3 +22,5 @@ export { routeTable, type RouteEntry } from './routing/draw-routes.js';
 export { fieldJson, type FieldValue } from './serialization/field-value.js';
 export { pagination, type Pagination } from './params/pagination-params.js';
 export { Current, NotAuthorizedError, Policy, PolicyScope, policyAuthorization } from '@panel/core';
+export { buildOpenApiDocument, routeVersions, PANEL_API_TOKEN_SCHEME, type CustomRoute, type OpenApiDocumentInput } from './openapi/build-openapi-document.js';
+export type { OpenApiOptions, OpenApiObject } from './openapi/openapi-options.js';

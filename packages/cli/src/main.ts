@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerGeneratorCommands } from './commands/generator-commands.js';
 import { registerRoutesCommand } from './commands/routes-command.js';
+import { registerOpenApiCommand } from './commands/openapi-command.js';
 import { cliVersion } from './cli-version.js';
 import { messages } from './messages.js';
 import { registerInstallCommand } from './commands/install-command.js';
@@ -34,6 +35,7 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
   };
   registerGeneratorCommands(program, io, setExitCode);
   registerRoutesCommand(program, io, setExitCode);
+  registerOpenApiCommand(program, io, setExitCode);
   registerInstallCommand(program, io, setExitCode);
   try {
     await program.parseAsync([...argv], { from: 'user' });

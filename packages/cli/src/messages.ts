@@ -44,6 +44,11 @@ export const messages = Object.freeze({
   noRoutes: (dir: string) => `No routes: ${dir} holds no controllers, so the API answers 404 everywhere. Run \`panel-api generate\` to create them.`,
   routesHeader: () => ['Method', 'Path', 'Controller#action', 'File'] as const,
   bootFailed: (message: string) => `Cannot list the routes: ${message}`,
+  openApiBootFailed: (message: string) => `Cannot build the OpenAPI document: ${message}`,
+  openApiNoVersion: (version: string, dir: string) => `No routes in ${version}: ${dir}/${version} holds no controllers. Run \`panel-api generate --version ${version}\`, or pass the --version the app serves.`,
+  openApiWritten: (file: string) => `Wrote ${file}.`,
+  openApiUpToDate: (file: string) => `${file} is up to date.`,
+  openApiStale: (file: string, version: string) => `${file} is stale: it is not the document the app's resources and controllers give now. Fix: run \`panel-api openapi --version ${version}\` and commit the file.`,
 
   brokenImport: (specifier: string, missing: string) => `imports ${specifier}, but ${missing}.ts (or .js) does not exist. Fix: restore the file, or correct the import.`,
   duplicateField: (resource: string, fieldName: string) => `Resource ${resource}: the field "${fieldName}" is declared twice. Fix: remove one of them.`,

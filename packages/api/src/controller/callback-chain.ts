@@ -98,3 +98,8 @@ export function rescueHandlerFor(cls: object, error: Error): RescueHandler<unkno
   }
   return undefined;
 }
+
+/** Whether a controller class or one it extends declares a `rescueFrom` handler (it may answer any status). */
+export function declaresRescues(cls: object): boolean {
+  return lineage(cls).some((current) => (declarations.get(current)?.rescues.length ?? 0) > 0);
+}

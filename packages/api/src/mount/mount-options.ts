@@ -4,6 +4,7 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Panel } from '@panel/core';
 import { PanelConfigError } from '@panel/core';
 import { CONTROLLERS_DIR } from '../routing/discover-controllers.js';
+import { normalizeOpenApiOptions, type OpenApiOptions } from '../openapi/openapi-options.js';
 
 /** Options of `mountPanelApi`, as an app writes them. */
 export interface MountPanelApiOptions {
@@ -40,6 +41,11 @@ export interface MountPanelApiOptions {
    * controller. Without it the API is Edition A.
    */
   tokens?: PanelApiTokensConfig;
+  /**
+   * The OpenAPI document served at `<at>/resources/<version>/openapi.json` (public by default)
+   * and the optional reference page: security schemes, `info`, who may read it. See docs/openapi.md.
+   */
+  openapi?: OpenApiOptions;
 }
 
 /** Mount options after validation. */
@@ -54,6 +60,7 @@ export interface NormalizedMountOptions {
   readonly defaults: Readonly<Record<string, string>>;
   readonly healthPath: string | false;
   readonly tokens: PanelApiTokensConfig | undefined;
+  readonly openapi: OpenApiOptions;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -103,7 +110,7 @@ function normalizeDefaults(defaults: unknown): Record<string, string> {
 
 /** Validates `mountPanelApi` options once, at boot; a mistake names the option and the fix. */
 export function normalizeMountOptions(options: MountPanelApiOptions): NormalizedMountOptions {
-  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults, healthPath = 'health', tokens } = options ?? ({} as MountPanelApiOptions);
+  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults, healthPath = 'health', tokens, openapi } = options ?? ({} as MountPanelApiOptions);
   if (tokens !== undefined && (typeof tokens !== 'object' || tokens === null || (tokens as { edition?: unknown }).edition !== 'B')) {
     throw new PanelConfigError('mountPanelApi: tokens must be the result of configurePanelApi() from @panel/api-tokens. Fix: export const panelApi = configurePanelApi({ manageTokensIf }), then mountPanelApi({ panel, tokens: panelApi }); or leave it out for Edition A.');
   }
@@ -134,5 +141,6 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     defaults: Object.freeze(normalizeDefaults(defaults)),
     healthPath,
     tokens,
+    openapi: normalizeOpenApiOptions(openapi),
   });
 }

@@ -11,6 +11,8 @@ import { addPanelRootFallback } from './panel-root-fallback.js';
 import { createEditionB } from '../edition-b/edition-b.js';
 import type { ApiTokenService } from '@panel/api-tokens';
 import { withCatchAllControllers } from '../edition-b/catch-all-controllers.js';
+import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
+import { serveOpenApi } from '../openapi/serve-openapi.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,10 +71,25 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
       const table = drawRoutes(api, panel, controllers, { ...options, edition });
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
+      // The app's routes declared with a schema are in the OpenAPI document.
+      const customRoutes: CustomRoute[] = [];
+      let collecting = true;
+      api.addHook('onRoute', (route) => {
+        if (!collecting || !route.schema) return;
+        for (const method of [route.method].flat()) if (method !== 'HEAD') customRoutes.push({ method, url: route.url, schema: route.schema as Record<string, unknown> });
+      });
       // Custom routes are part of the engine: without the api feature they are 404 too.
       if (options.routes && licensed) await options.routes(api);
+      collecting = false;
       // The health checks are part of the engine (404 without the api feature, like every route); the app's own routes win.
       if (options.healthPath !== false && licensed) drawHealthRoutes(api, panel, options.healthPath);
+      await serveOpenApi(api, {
+        mountPath,
+        versions: routeVersions(table),
+        options: options.openapi,
+        build: (version) =>
+          buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, editionB: edition !== undefined, options: options.openapi }),
+      });
     },
     { prefix: mountPath },
   );

@@ -44,7 +44,7 @@ function printable(appRoot: string, mountPath: string, route: RouteEntry): Print
  * What routing reads of a panel, built as `createPanel` builds it (the resource classes imported
  * from the resources folder, then compiled), without the database and services routing never uses.
  */
-async function routingPanel(appRoot: string, resourcesDir: string): Promise<DiscoveryPanel & Parameters<typeof routeTable>[0]> {
+export async function routingPanel(appRoot: string, resourcesDir: string): Promise<DiscoveryPanel & Parameters<typeof routeTable>[0]> {
   const resources = compileResources(await loadResourceClasses(join(appRoot, resourcesDir)));
   return {
     appRoot,

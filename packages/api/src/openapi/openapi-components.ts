@@ -1,0 +1,80 @@
+import { recordSchema, writeSchema, type CompiledResource, type JsonSchema, type View } from '@panel/core';
+
+/** The `$ref` of a component schema. */
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** Component names of a resource's schemas: stable, from the resource name (`BlogPost_index`, `BlogPostCreate`). */
+export const schemaNames = {
+  record: (resource: CompiledResource, view: View) => `${resource.name}_${view}`,
+  related: (resource: CompiledResource) => `${resource.name}_related`,
+  write: (resource: CompiledResource, view: 'new' | 'edit') => `${resource.name}${view === 'new' ? 'Create' : 'Update'}`,
+};
+
+/** The schemas every document shares: the envelopes of the error registry and the pagination block. */
+export const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = Object.freeze({
+  Pagination: {
+    type: 'object',
+    properties: {
+      page: { type: 'integer', minimum: 1 },
+      per_page: { type: 'integer', minimum: 1 },
+      total_pages: { type: 'integer', minimum: 1 },
+      total_count: { type: 'integer', minimum: 0 },
+      has_next_page: { type: 'boolean' },
+      has_prev_page: { type: 'boolean' },
+    },
+    required: ['page', 'per_page', 'total_pages', 'total_count', 'has_next_page', 'has_prev_page'],
+    additionalProperties: false,
+  },
+  Error: {
+    description: '`{ "error": "<message>" }`; a `rescueFrom` handler may add keys (a 403 confirmation adds `confirm_path`).',
+    type: 'object',
+    properties: { error: { type: 'string' }, confirm_path: { type: 'string' } },
+    required: ['error'],
+    additionalProperties: true,
+  },
+  ValidationError: {
+    description: 'The record is invalid: messages by field (`base` for the record as a whole).',
+    type: 'object',
+    properties: { errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }, message: { type: 'string' } },
+    required: ['errors', 'message'],
+    additionalProperties: true,
+  },
+  DestroyResult: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false },
+  HealthStatus: { type: 'object', properties: { status: { type: 'string', const: 'ok' } }, required: ['status'], additionalProperties: false },
+});
+
+/**
+ * A record's schema on a view, from the field types (`recordSchema`). In Edition B a field
+ * the token may not see is left out of the record, so association fields are not required.
+ */
+function viewSchema(resource: CompiledResource, view: View, editionB: boolean): JsonSchema {
+  const schema = recordSchema(resource, view) as { properties: Record<string, JsonSchema>; required: string[] };
+  if (!editionB) return schema;
+  const optional = new Set(resource.fields.filter((field) => field.target !== undefined).map((field) => field.name));
+  return { ...schema, required: schema.required.filter((name) => !optional.has(name)) };
+}
+
+/** The component schemas of one resource: its records on index and show, the related view, and its create and update attributes. */
+export function resourceSchemas(resource: CompiledResource, editionB: boolean): Record<string, JsonSchema> {
+  const index = viewSchema(resource, 'index', editionB);
+  const { required: _required, ...related } = index as { required?: unknown };
+  return {
+    [schemaNames.record(resource, 'index')]: index,
+    [schemaNames.record(resource, 'show')]: viewSchema(resource, 'show', editionB),
+    // A record reached through another's association (Edition B): its index fields, an association the token may not see left out.
+    [schemaNames.related(resource)]: related,
+    [schemaNames.write(resource, 'new')]: writeSchema(resource, 'new'),
+    [schemaNames.write(resource, 'edit')]: writeSchema(resource, 'edit'),
+  };
+}
+
+/** Turns a Fastify route schema written the OpenAPI 3.0 way (`nullable: true`) into JSON Schema 2020-12 (`type: [..., 'null']`). */
+export function withoutNullable(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutNullable);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const { nullable, ...rest } = schema as Record<string, unknown>;
+  const out = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, withoutNullable(value)]));
+  if (nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
+  else if (nullable === true && Array.isArray(out.type) && !out.type.includes('null')) out.type = [...out.type, 'null'];
+  return out;
+}

@@ -1,0 +1,122 @@
+import type { CompiledResource, JsonSchema, Panel } from '@panel/core';
+import { camelize } from '@panel/core';
+import { beforeActionsFor, declaresRescues } from '../controller/callback-chain.js';
+import { PublicResourcesController } from '../controller/public-resources-controller.js';
+import type { RouteEntry } from '../routing/draw-routes.js';
+import { responseSchemas } from '../serialization/response-schemas.js';
+import { ref, schemaNames } from './openapi-components.js';
+import type { OpenApiObject } from './openapi-options.js';
+
+/** What the operations of one document share. */
+export interface OperationContext {
+  readonly panel: Pick<Panel, 'resource'> & { readonly config: { readonly perPage: number; readonly maxPerPage: number } };
+  /** The mount's default query parameters (`defaults:`): a default `per_page` is the documented default. */
+  readonly defaults: Readonly<Record<string, string>>;
+  readonly editionB: boolean;
+  /** The security requirements of an authenticated route. */
+  readonly security: readonly Record<string, string[]>[];
+}
+
+const JSON_TYPE = 'application/json';
+const json = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } });
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } };
+
+/** The answers of the error registry (`error-reply.ts`), by status. */
+const ANSWERS: Readonly<Record<number, OpenApiObject>> = {
+  302: { description: 'A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie.', headers: { Location: { description: "The panel's root path.", schema: { type: 'string' } } } },
+  400: { description: 'A query parameter or the body is malformed (the message says which).', content: json(ref('Error')) },
+  401: { description: 'Not authenticated.', content: json(ref('Error')) },
+  403: { description: 'Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused).', content: json(ref('Error')) },
+  404: { description: 'No such record (or it is outside the policy scope).', content: json(ref('Error')) },
+  413: { description: 'The body is larger than the mount\'s bodyLimit.', content: json(ref('Error')) },
+  415: { description: 'The body is not application/json.', content: json(ref('Error')) },
+  422: { description: 'The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`).', content: json({ anyOf: [ref('ValidationError'), ref('Error')] }) },
+  503: { description: 'The database cannot answer now; retry later.', headers: RETRY_AFTER, content: json(ref('Error')) },
+};
+
+
+const ID = { name: 'id', in: 'path', required: true, description: 'The record id.', schema: { type: 'integer', minimum: 1 } };
+
+function listParameters(resource: CompiledResource, context: OperationContext): OpenApiObject[] {
+  const { perPage, maxPerPage } = context.panel.config;
+  const defaultPerPage = Math.min(Number(context.defaults.per_page ?? perPage), maxPerPage);
+  const sortable = resource.fieldsOn('index').filter((field) => field.sortable).map((field) => field.name);
+  return [
+    { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: Number(context.defaults.page ?? 1) } },
+    { name: 'per_page', in: 'query', required: false, description: `Records per page; larger values are clamped to ${maxPerPage}.`, schema: { type: 'integer', minimum: 1, default: defaultPerPage, maximum: maxPerPage } },
+    ...(sortable.length > 0 ? [{ name: 'sort_by', in: 'query', required: false, schema: { type: 'string', enum: sortable } }] : []),
+    { name: 'sort_direction', in: 'query', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
+  ];
+}
+
+/** The success answer of a route: from the fields, unless the controller overrides what is serialized (then any JSON object). */
+function success(route: RouteEntry, resource: CompiledResource, context: OperationContext): [number, OpenApiObject] {
+  if (route.action === 'related') {
+    const target = context.panel.resource(resource.fieldsByName.get(route.association!)!.target!);
+    return [200, { description: `The ${route.association} of the record, a page at a time.`, content: json({ type: 'object', properties: { records: { type: 'array', items: ref(schemaNames.related(target)) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false }) }];
+  }
+  const status = route.action === 'create' ? 201 : 200;
+  const derived = responseSchemas(resource, route.action, route.controller)[status] !== undefined;
+  const body: Record<string, JsonSchema> = {
+    index: { type: 'object', properties: { records: { type: 'array', items: ref(schemaNames.record(resource, 'index')) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false },
+    show: { type: 'object', properties: { record: ref(schemaNames.record(resource, 'show')) }, required: ['record'], additionalProperties: false },
+    destroy: ref('DestroyResult'),
+  };
+  const schema = derived ? (body[route.action] ?? body.show!) : { type: 'object', description: `${route.controller.name} overrides what this action answers.` };
+  return [status, { description: route.action === 'create' ? 'Created.' : 'OK.', content: json(schema) }];
+}
+
+function operationId(route: RouteEntry, resource: CompiledResource): string {
+  const one = resource.name;
+  const many = camelize(resource.naming.routeKey);
+  switch (route.action) {
+    case 'index': return `list${many}`;
+    case 'show': return `show${one}`;
+    case 'create': return `create${one}`;
+    case 'update': return route.method === 'PUT' ? `replace${one}` : `update${one}`;
+    case 'destroy': return `delete${one}`;
+    case 'related': return `list${one}${camelize(route.association!)}`;
+  }
+}
+
+/** The OpenAPI operation of one generated (or Edition B) route: parameters, body, every answer it can give, security. */
+export function resourceOperation(route: RouteEntry, context: OperationContext): OpenApiObject {
+  const resource = context.panel.resource(route.resourceName);
+  const before = beforeActionsFor(route.controller, route.action);
+  const authenticated = before.includes('setupAuthentication');
+  const member = route.path.endsWith('/:id') || route.action === 'related';
+  const writes = route.action === 'create' || route.action === 'update';
+  const statuses = new Set<number>([400, 503]);
+  if (authenticated) statuses.add(401);
+  if (!(route.controller.prototype instanceof PublicResourcesController)) statuses.add(302);
+  if ((context.editionB && authenticated) || declaresRescues(route.controller) || before.includes('requireRecentConfirmation')) statuses.add(403);
+  if (member) statuses.add(404);
+  if (writes) for (const status of [413, 415]) statuses.add(status);
+  if (writes || route.action === 'destroy') statuses.add(422);
+  const [status, answer] = success(route, resource, context);
+  const responses: Record<string, OpenApiObject> = { [status]: answer };
+  for (const code of [...statuses].sort()) responses[code] = ANSWERS[code]!;
+  const parameters = [...(member ? [ID] : []), ...(route.action === 'index' || route.action === 'related' ? listParameters(route.action === 'related' ? context.panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource, context) : [])];
+  const writeView = route.action === 'create' ? 'new' : 'edit';
+  return {
+    operationId: operationId(route, resource),
+    summary: summary(route, resource),
+    tags: [resource.name],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(writes ? { requestBody: { required: true, content: json({ type: 'object', properties: { [resource.naming.singularKey]: ref(schemaNames.write(resource, writeView)) }, required: [resource.naming.singularKey] }) } } : {}),
+    responses,
+    security: authenticated ? context.security : [],
+  };
+}
+
+function summary(route: RouteEntry, resource: CompiledResource): string {
+  const human = resource.naming.humanName.toLowerCase();
+  switch (route.action) {
+    case 'index': return `List ${human} records`;
+    case 'show': return `Show a ${human}`;
+    case 'create': return `Create a ${human}`;
+    case 'update': return route.method === 'PUT' ? `Replace a ${human}'s fields` : `Update a ${human}`;
+    case 'destroy': return `Delete a ${human}`;
+    case 'related': return `List the ${route.association} of a ${human}`;
+  }
+}

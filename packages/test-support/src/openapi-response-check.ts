@@ -1,0 +1,73 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+type OpenApiDocument = { paths: Record<string, Record<string, { responses: Record<string, ResponseObject> }>> } & Record<string, unknown>;
+interface ResponseObject {
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: unknown }>;
+}
+
+/** One HTTP response as a test received it. */
+export interface CheckedResponse {
+  readonly method: string;
+  readonly url: string;
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, unknown>>;
+  readonly body: string;
+}
+
+// ajv-formats is CommonJS: its default export is the function, or holds it.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/** A path template of the document as a regular expression (`/api/x/{id}` matches `/api/x/7`). */
+function pathPattern(template: string): RegExp {
+  const source = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+');
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * Checks responses against an OpenAPI 3.1 document with Ajv (JSON Schema 2020-12): the
+ * operation must document the status, the headers it requires must be there, and a JSON body
+ * must match the documented schema. A response to a path or method the document does not
+ * describe (a panel page, an unknown URL) is not checked and answers `undefined`; otherwise
+ * the answer is the list of problems (empty when the response is as documented).
+ */
+export function openApiResponseChecker(document: OpenApiDocument): (response: CheckedResponse) => string[] | undefined {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ ...document, $id: 'openapi.json' });
+  const templates = Object.keys(document.paths).map((template) => ({ template, pattern: pathPattern(template) }));
+  const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
+  return (response) => {
+    const path = response.url.split('?')[0]!;
+    const match = templates.find(({ pattern }) => pattern.test(path));
+    const method = response.method.toLowerCase() === 'head' ? 'get' : response.method.toLowerCase();
+    const operation = match ? document.paths[match.template]![method] : undefined;
+    if (!match || !operation) return undefined;
+    const answer = operation.responses[String(response.statusCode)] ?? operation.responses[`${String(response.statusCode)[0]}XX`];
+    if (!answer) return [`${response.method} ${match.template} answered ${response.statusCode}, which the document does not list (it lists ${Object.keys(operation.responses).join(', ')})`];
+    const problems: string[] = [];
+    for (const header of Object.keys(answer.headers ?? {})) {
+      if (response.headers[header.toLowerCase()] === undefined) problems.push(`${response.method} ${match.template} ${response.statusCode} lacks the documented header ${header}`);
+    }
+    const media = answer.content?.['application/json'];
+    if (!media) return problems;
+    if (response.body === '' && response.method.toUpperCase() === 'HEAD') return problems;
+    const key = pointer('paths', match.template, method, 'responses', String(response.statusCode), 'content', 'application/json', 'schema');
+    let validate = validators.get(key);
+    if (!validate) {
+      validate = ajv.compile({ $ref: `openapi.json#/${key}` });
+      validators.set(key, validate);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      return [...problems, `${response.method} ${match.template} ${response.statusCode} is documented as JSON, but its body is not JSON: ${response.body.slice(0, 80)}`];
+    }
+    if (!validate(body)) problems.push(`${response.method} ${match.template} ${response.statusCode}: the body does not match the documented schema: ${ajv.errorsText(validate.errors)}`);
+    return problems;
+  };
+}
