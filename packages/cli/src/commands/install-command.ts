@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli-io.js';
-import { AppConfigError, loadAppConfig } from '../config/app-config.js';
+import { commandAppConfig } from '../config/command-app-config.js';
 import { DEFAULT_MIGRATIONS_DIR, installAction } from '../actions/install-action.js';
 import { messages } from '../messages.js';
 
@@ -32,14 +32,8 @@ export function registerInstallCommand(program: Command, io: CliIo, setExitCode:
         io.err(messages.bothLanguages());
         return setExitCode(2);
       }
-      let app: ReturnType<typeof loadAppConfig>;
-      try {
-        app = loadAppConfig({ root: flags.root, language: flags.js ? 'js' : flags.ts ? 'ts' : undefined });
-      } catch (error) {
-        if (!(error instanceof AppConfigError)) throw error;
-        io.err(error.message);
-        return setExitCode(2);
-      }
+      const app = commandAppConfig({ root: flags.root, language: flags.js ? 'js' : flags.ts ? 'ts' : undefined }, io);
+      if (!app) return setExitCode(2);
       setExitCode(
         await installAction({
           appRoot: app.appRoot,

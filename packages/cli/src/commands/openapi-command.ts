@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli-io.js';
-import { AppConfigError, loadAppConfig } from '../config/app-config.js';
+import { commandAppConfig } from '../config/command-app-config.js';
 import { openApiAction } from '../actions/openapi-action.js';
 
 interface OpenApiFlags {
@@ -22,14 +22,8 @@ export function registerOpenApiCommand(program: Command, io: CliIo, setExitCode:
     .option('--out <file>', 'the file to write, relative to the app root (default openapi/<version>.json)')
     .option('--check', 'write nothing; exit 1 when the file is not what would be written')
     .action(async (flags: OpenApiFlags) => {
-      let app: ReturnType<typeof loadAppConfig>;
-      try {
-        app = loadAppConfig({ root: flags.root });
-      } catch (error) {
-        if (!(error instanceof AppConfigError)) throw error;
-        io.err(error.message);
-        return setExitCode(2);
-      }
+      const app = commandAppConfig({ root: flags.root }, io);
+      if (!app) return setExitCode(2);
       setExitCode(await openApiAction({ app, version: flags.version, at: flags.at, out: flags.out, check: flags.check === true, print: io.out, printError: io.err }));
     });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli-io.js';
-import { AppConfigError, loadAppConfig } from '../config/app-config.js';
+import { commandAppConfig } from '../config/command-app-config.js';
 import { routesAction } from '../actions/routes-action.js';
 
 interface RoutesFlags {
@@ -18,14 +18,8 @@ export function registerRoutesCommand(program: Command, io: CliIo, setExitCode: 
     .option('--at <path>', 'the mount path passed to mountPanelApi', 'api')
     .option('--json', 'print the routes as a JSON array')
     .action(async (flags: RoutesFlags) => {
-      let app: ReturnType<typeof loadAppConfig>;
-      try {
-        app = loadAppConfig({ root: flags.root });
-      } catch (error) {
-        if (!(error instanceof AppConfigError)) throw error;
-        io.err(error.message);
-        return setExitCode(2);
-      }
+      const app = commandAppConfig({ root: flags.root }, io);
+      if (!app) return setExitCode(2);
       setExitCode(await routesAction({ app, at: flags.at, json: flags.json === true, print: io.out, printError: io.err }));
     });
 }
