@@ -6,7 +6,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { USAGE, parseBenchOptions, type BenchOptions } from './cli/bench-options.js';
@@ -21,19 +20,9 @@ import { driveLoad, type LoadFigures } from './load/drive-load.js';
 import { formatResults } from './report/print-table.js';
 import type { BenchResults, EndpointResult, ServerFigures } from './report/bench-results.js';
 import { explainIndexStatements } from './explain/explain-statements.js';
+import { freePort } from '@panel/test-support';
 
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function postgresVersion(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });

@@ -4,3 +4,4 @@ export { startTcpFaultProxy, type TcpFaultProxy, type ProxyMode } from './tcp-fa
 export { startPrivatePostgres, postgresBinDir, type PrivatePostgres } from './private-postgres.js';
 export { pgliteSnapshot, PGLITE_SNAPSHOT_FILE } from './pglite-snapshot.js';
 export { openApiResponseChecker, type CheckedResponse } from './openapi-response-check.js';
+export { freePort } from './free-port.js';
