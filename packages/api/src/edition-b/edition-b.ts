@@ -47,6 +47,7 @@ export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn:
   const problem = pepperProblem(config.pepper);
   if (problem) warn(`Panel API Edition B: ${problem}`);
   let cached: { grants: GrantSet; at: number } | undefined;
+  let signing: { pepper: string; key: Buffer } | undefined;
   tokens.onDefaultsChanged = () => {
     cached = undefined;
   };
@@ -60,6 +61,11 @@ export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn:
       cached = { grants, at: Date.now() };
       return grants;
     },
-    signingKey: () => signingKey(tokens.pepper()),
+    signingKey() {
+      // Derived once per pepper, not once per file URL; a pepper read from a function may change.
+      const pepper = tokens.pepper();
+      if (signing?.pepper !== pepper) signing = { pepper, key: signingKey(pepper) };
+      return signing.key;
+    },
   };
 }
