@@ -1,14 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PANEL_TYPE_PARSERS } from './type-parsers.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database-timeouts.js';
 import { consoleDatabaseLogger, type DatabaseLogger } from './database-logger.js';
-import { createPostgresPool } from './postgres-pool.js';
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
+import { checkSnapshotOptions, readSnapshot, writeSnapshot, type PgliteSnapshotOptions } from './pglite-snapshot-file.js';
 
 /** One SQL statement the database ran (or refused), as the query listeners see it. */
 export interface ExecutedQuery {
@@ -48,6 +48,14 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   /** A PGlite snapshot made by `dumpDataDir()`, loaded into memory. */
   loadDataDir?: Blob;
+  /**
+   * PGlite in memory, started from a prepared snapshot kept in a file: the first start runs
+   * initdb and `prepare` (migrations, seed) and saves the result; later starts load it, which
+   * skips initdb, migrations and seed. A new `key` (or PGlite version) makes it again. Every
+   * start begins from the same data, as a fresh in-memory database would. For a dev server or
+   * tests; not with `url`, `dataDir` or `loadDataDir`.
+   */
+  snapshot?: PgliteSnapshotOptions;
   /** Largest number of pooled PostgreSQL connections. Default 10. */
   maxConnections?: number;
   /** PostgreSQL: connecting, and waiting for a free pooled connection, in milliseconds. Default 5000. */
@@ -91,6 +99,7 @@ function createListeners() {
  * const database = await openDatabase({ url: process.env.DATABASE_URL });
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<PanelDatabase> {
+  checkSnapshotOptions(options);
   const { log, onQuery } = createListeners();
   if (options.url) {
     if (!/^postgres(ql)?:\/\//.test(options.url)) {
@@ -100,6 +109,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
       throw new PanelConfigError(`Database schema must be a lower-case identifier, instead got "${options.schema}".`);
     }
     const timeouts = normalizeDatabaseTimeouts(options);
+    // Each engine's client is loaded only when it is used (start-up: an app on one never loads the other).
+    const { createPostgresPool } = await import('./postgres-pool.js');
     const pool = createPostgresPool({
       url: options.url,
       schema: options.schema,
@@ -111,8 +122,14 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     const db = new Kysely<any>({ dialect: withUnavailableErrors(new PostgresDialect({ pool })), log });
     return { db, kind: 'postgres', schema: options.schema, timeouts, onQuery, close: () => db.destroy() };
   }
+  if (options.snapshot) return openFromSnapshot(options.snapshot, log, onQuery);
+  return openPglite(options, log, onQuery);
+}
+
+async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 'loadDataDir'>, log: (event: LogEvent) => void, onQuery: PanelDatabase['onQuery']): Promise<PanelDatabase & { pglite: PGlite }> {
   // PGlite creates its data folder but not the folders above it (`data/pglite` would be ENOENT).
   if (options.dataDir) await mkdir(dirname(resolve(options.dataDir)), { recursive: true });
+  const { PGlite } = await import('@electric-sql/pglite');
   const pglite = new PGlite({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
@@ -123,10 +140,36 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
   return {
     db,
     kind: 'pglite',
+    pglite,
     onQuery,
     close: async () => {
       await db.destroy();
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/**
+ * Loads the snapshot when its file holds one made under the same key; otherwise (or when the
+ * saved one does not start) prepares a fresh database, saves it, and goes on with it.
+ */
+async function openFromSnapshot(snapshot: PgliteSnapshotOptions, log: (event: LogEvent) => void, onQuery: PanelDatabase['onQuery']): Promise<PanelDatabase> {
+  const saved = await readSnapshot(snapshot);
+  if (saved) {
+    try {
+      const { pglite: _, ...database } = await openPglite({ loadDataDir: saved }, log, onQuery);
+      return database;
+    } catch {
+      // A damaged file: made again below.
+    }
+  }
+  const { pglite, ...database } = await openPglite({}, log, onQuery);
+  try {
+    await snapshot.prepare(database);
+    await writeSnapshot(snapshot, pglite);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
 }

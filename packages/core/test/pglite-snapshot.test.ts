@@ -1,0 +1,91 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, PanelConfigError, type PanelDatabase } from '@panel/core';
+
+/** A prepare step that counts its runs: one table, one row. */
+function preparer() {
+  const calls = { count: 0 };
+  const prepare = async (database: PanelDatabase) => {
+    calls.count += 1;
+    await database.db.schema.createTable('notes').addColumn('body', 'text').execute();
+    await database.db.insertInto('notes').values({ body: 'seeded' }).execute();
+  };
+  return { calls, prepare };
+}
+
+async function bodies(database: PanelDatabase): Promise<string[]> {
+  return (await database.db.selectFrom('notes').select('body').orderBy('body').execute()).map((row) => row.body as string);
+}
+
+describe('openDatabase({ snapshot }): PGlite in memory from a prepared snapshot file', () => {
+  const parent = mkdtemp(join(tmpdir(), 'panel-pglite-snapshot-'));
+  afterAll(async () => rm(await parent, { recursive: true, force: true }));
+
+  const file = parent.then((folder) => join(folder, 'nested', 'dev.tar'));
+
+  it('prepares and saves on the first open (folders made), loads without preparing on the next, each open starting from the saved data', async () => {
+    const { calls, prepare } = preparer();
+    const first = await openDatabase({ snapshot: { file: await file, key: 'v1', prepare } });
+    try {
+      expect(await bodies(first)).toEqual(['seeded']);
+      await first.db.insertInto('notes').values({ body: 'written after the snapshot' }).execute();
+    } finally {
+      await first.close();
+    }
+    expect(calls.count).toBe(1);
+    expect((await stat(await file)).size).toBeGreaterThan(0);
+
+    const second = await openDatabase({ snapshot: { file: await file, key: 'v1', prepare } });
+    try {
+      // "Every start begins from the same data": the row written after the snapshot is not in it.
+      expect(await bodies(second)).toEqual(['seeded']);
+    } finally {
+      await second.close();
+    }
+    expect(calls.count).toBe(1);
+  });
+
+  it('prepares again when the key changes ("a new key makes it again"), then loads under the new key', async () => {
+    const { calls, prepare } = preparer();
+    await (await openDatabase({ snapshot: { file: await file, key: 'v2', prepare } })).close();
+    await (await openDatabase({ snapshot: { file: await file, key: 'v2', prepare } })).close();
+    expect(calls.count).toBe(1);
+  });
+
+  it('makes the snapshot again when the file is not one (another tool wrote it)', async () => {
+    const file = join(await parent, 'foreign.tar');
+    await writeFile(file, 'not a snapshot');
+    const { calls, prepare } = preparer();
+    const database = await openDatabase({ snapshot: { file, key: 'v1', prepare } });
+    try {
+      expect(await bodies(database)).toEqual(['seeded']);
+    } finally {
+      await database.close();
+    }
+    expect(calls.count).toBe(1);
+    expect((await readFile(file)).subarray(0, 23).toString()).toBe('panel-pglite-snapshot/1');
+  });
+
+  it('passes a failing prepare on and saves nothing', async () => {
+    const file = join(await parent, 'failed.tar');
+    await expect(openDatabase({ snapshot: { file, key: 'v1', prepare: async () => Promise.reject(new Error('seed failed')) } })).rejects.toThrow('seed failed');
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses a snapshot with url, dataDir or loadDataDir, naming both options and the fix', async () => {
+    const snapshot = { file: 'x.tar', key: 'v1', prepare: async () => {} };
+    for (const [option, extra] of [
+      ['url', { url: 'postgres://localhost/x' }],
+      ['dataDir', { dataDir: 'data/pglite' }],
+      ['loadDataDir', { loadDataDir: new Blob([]) }],
+    ] as const) {
+      const attempt = openDatabase({ ...extra, snapshot });
+      await expect(attempt).rejects.toBeInstanceOf(PanelConfigError);
+      await expect(attempt).rejects.toThrow(`snapshot and ${option} cannot be used together. Fix:`);
+    }
+    await expect(openDatabase({ snapshot: { ...snapshot, key: '' } })).rejects.toThrow('snapshot.key must be a non-empty string');
+    await expect(openDatabase({ snapshot: { ...snapshot, file: '' } })).rejects.toThrow('snapshot.file must be a file path');
+  });
+});
