@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
-import type { PanelAttachments } from '@panel/core';
+import { blobChecksum, type PanelAttachments, type StorageService } from '@panel/core';
 
 /** The posts that get a cover and two attachments: every sixth (6, 12 … 60). */
 export const POSTS_WITH_FILES: readonly number[] = Object.freeze(Array.from({ length: 10 }, (_, i) => (i + 1) * 6));
@@ -36,19 +36,48 @@ export function solidPng(width: number, height: number, [r, g, b]: readonly [num
 
 const colourOf = (n: number): [number, number, number] => [(n * 53) % 256, (n * 97) % 256, (n * 151) % 256];
 
+/** One of the demo's seeded files: what `panel.attachments.attach` is given. */
+export interface SeedFile {
+  readonly resource: string;
+  readonly id: number;
+  readonly field: string;
+  readonly filename: string;
+  readonly contentType: string;
+  readonly bytes: Buffer;
+  readonly key: string;
+}
+
 /**
- * The demo's files, attached through `panel.attachments` as an app's seed would: a cover
- * (PNG) and two attachments (a text note and a sketch with a non-ASCII name) on every sixth
- * post, and an avatar on Ada's profile. Same bytes and keys on every fresh database.
+ * The demo's files: a cover (PNG) and two attachments (a text note and a sketch with a
+ * non-ASCII name) on every sixth post, and an avatar on Ada's profile. Same bytes and keys on
+ * every fresh database.
  */
-export async function seedFiles(attachments: PanelAttachments): Promise<void> {
+export function seedFileList(): SeedFile[] {
+  const files: SeedFile[] = [];
   for (const id of POSTS_WITH_FILES) {
     const n = String(id).padStart(2, '0');
-    await attachments.attach({ resource: 'BlogPost', id, field: 'cover', filename: `cover-${n}.png`, contentType: 'image/png', bytes: solidPng(16, 9, colourOf(id)), key: seedKey(`post-${id}-cover`) });
-    await attachments.attach({ resource: 'BlogPost', id, field: 'attachments', filename: `notes-${n}.txt`, contentType: 'text/plain; charset=utf-8', bytes: `Notes for post ${id}.\n`, key: seedKey(`post-${id}-notes`) });
-    await attachments.attach({ resource: 'BlogPost', id, field: 'attachments', filename: `sketch ${n} – draft.png`, contentType: 'image/png', bytes: solidPng(4, 4, colourOf(id + 1)), key: seedKey(`post-${id}-sketch`) });
+    files.push({ resource: 'BlogPost', id, field: 'cover', filename: `cover-${n}.png`, contentType: 'image/png', bytes: solidPng(16, 9, colourOf(id)), key: seedKey(`post-${id}-cover`) });
+    files.push({ resource: 'BlogPost', id, field: 'attachments', filename: `notes-${n}.txt`, contentType: 'text/plain; charset=utf-8', bytes: Buffer.from(`Notes for post ${id}.\n`), key: seedKey(`post-${id}-notes`) });
+    files.push({ resource: 'BlogPost', id, field: 'attachments', filename: `sketch ${n} – draft.png`, contentType: 'image/png', bytes: solidPng(4, 4, colourOf(id + 1)), key: seedKey(`post-${id}-sketch`) });
   }
   for (const id of PROFILES_WITH_AVATAR) {
-    await attachments.attach({ resource: 'Profile', id, field: 'avatar', filename: `avatar-${id}.png`, contentType: 'image/png', bytes: solidPng(8, 8, colourOf(100 + id)), key: seedKey(`profile-${id}-avatar`) });
+    files.push({ resource: 'Profile', id, field: 'avatar', filename: `avatar-${id}.png`, contentType: 'image/png', bytes: solidPng(8, 8, colourOf(100 + id)), key: seedKey(`profile-${id}-avatar`) });
+  }
+  return files;
+}
+
+/** Attaches the demo's files through `panel.attachments`, as an app's seed would. */
+export async function seedFiles(attachments: PanelAttachments): Promise<void> {
+  for (const file of seedFileList()) await attachments.attach(file);
+}
+
+/**
+ * Writes back the bytes of any seeded file missing from `storage`: a database loaded from the
+ * demo's snapshot already holds the blob rows, and the storage folder may be new (another
+ * checkout, a deleted `storage/`).
+ */
+export async function restoreSeedFiles(storage: StorageService): Promise<void> {
+  for (const { key, bytes, contentType } of seedFileList()) {
+    if (!(await storage.exists(key))) await storage.upload({ key, body: bytes, contentType, checksum: blobChecksum(bytes) });
   }
 }

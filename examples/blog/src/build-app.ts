@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
+import { createPanel, diskStorage, openDatabase, type CreatePanelOptions, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-columns.js';
@@ -10,11 +10,13 @@ import { panelApi } from '../app/panel/initializer.js';
 import { openapi } from '../app/panel/openapi.js';
 import { seedDemoTokens } from './demo-tokens.js';
 import { seed } from '../db/seed.js';
-import { seedFiles } from '../db/seed-files.js';
+import { restoreSeedFiles, seedFiles } from '../db/seed-files.js';
+import { DEMO_SNAPSHOT_FILE, demoSnapshotKey } from './demo-snapshot.js';
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import { panelScreens } from '@panel/panel-ui';
 import { panelPages } from './panel-pages.js';
+import { markStartupPhase } from './startup-timings.js';
 
 /** The demo app's root folder (holding `app/`). */
 export const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -87,25 +89,58 @@ function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string | string[]
   return list && list.length > 0 ? list : env.PANEL_SESSION_SECRET || undefined;
 }
 
+/** Whether the options open PGlite in memory from scratch (no server URL, data folder or snapshot of the caller's). */
+function inMemoryPglite(options: OpenDatabaseOptions = {}): boolean {
+  return !options.url && !options.dataDir && !options.loadDataDir && !options.snapshot;
+}
+
 /** Builds the demo: opens, migrates and seeds the database, creates the panel and mounts the API at `/api`. */
 export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<DemoApp> {
   // The server comes first so that the database reports lost connections in the same logs.
   const app = Fastify({ ...panelServerOptions({ ...options.server, logger: options.logger ?? false }), trustProxy: options.trustProxy ?? false });
   const databaseLogger = options.logger ? { logger: app.log.child({ component: 'database' }) } : {};
-  const database = options.database && 'db' in options.database ? options.database : await openDatabase({ ...databaseLogger, ...options.database });
-  const seeded = await prepareDatabase(database);
-  const panel = await createPanel({
+  // The demo's own folder, wherever it is started from (an app's default is <current directory>/storage).
+  const storage = options.storage ?? diskStorage({ root: fileURLToPath(new URL('../storage', import.meta.url)) });
+  const sessionSecret = options.sessionSecret ?? secretsFromEnv() ?? randomBytes(32).toString('hex');
+  const panelOptions = (database: PanelDatabase): CreatePanelOptions => ({
     database,
     appRoot: APP_ROOT,
     plugins: [policyAuthorization()],
     authorizationClient: 'policies',
     license: { features: ['api', 'authorization'] },
-    sessionSecret: options.sessionSecret ?? secretsFromEnv() ?? randomBytes(32).toString('hex'),
+    sessionSecret,
     ...(options.session ? { session: options.session } : {}),
-    // The demo's own folder, wherever it is started from (an app's default is <current directory>/storage).
-    storage: options.storage ?? diskStorage({ root: fileURLToPath(new URL('../storage', import.meta.url)) }),
+    storage,
   });
+  let database: PanelDatabase;
+  let seeded = false;
+  if (options.database && 'db' in options.database) {
+    database = options.database;
+    seeded = await prepareDatabase(database);
+  } else if (inMemoryPglite(options.database)) {
+    // The embedded PGlite starts from a prepared snapshot (migrated, seeded, files attached),
+    // made on the first start and again whenever the migrations, seed or resources change.
+    database = await openDatabase({
+      ...databaseLogger,
+      ...options.database,
+      snapshot: {
+        file: DEMO_SNAPSHOT_FILE,
+        key: demoSnapshotKey(),
+        prepare: async (fresh) => {
+          if (await prepareDatabase(fresh)) await seedFiles((await createPanel(panelOptions(fresh))).attachments);
+        },
+      },
+    });
+    await restoreSeedFiles(storage);
+  } else {
+    database = await openDatabase({ ...databaseLogger, ...options.database });
+    seeded = await prepareDatabase(database);
+  }
+  markStartupPhase('database');
+  const panel = await createPanel(panelOptions(database));
+  markStartupPhase('createPanel');
   if (seeded) await seedFiles(panel.attachments);
+  markStartupPhase('seedFiles');
   await app.register(fastifyCookie);
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   const editionB = options.edition === 'B';
@@ -116,6 +151,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   // Edition B serves the panel shell's home screen, with "API Tokens" in its sidebar for admins.
   await app.register(panelPages, { panel, home: !editionB && (options.panelHome ?? true) });
   if (editionB) await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });
+  markStartupPhase('mount');
   app.addHook('onClose', async () => {
     if (!options.database || !('db' in options.database)) await database.close();
   });

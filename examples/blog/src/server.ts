@@ -1,6 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { buildDemoApp } from './build-app.js';
 import { demoKeys } from './demo-keys.js';
+import { markStartupPhase, printStartupPhases } from './startup-timings.js';
+
+markStartupPhase('imports');
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -10,6 +13,8 @@ const DRAIN_MILLIS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000);
 
 const { app } = await buildDemoApp({ database: url ? { url } : {}, logger: process.env.LOG === '1' });
 await app.listen({ port, host });
+markStartupPhase('listen');
+printStartupPhases();
 
 const [adminKey, readerKey] = [...demoKeys().keys()];
 const base = `http://${host}:${(app.server.address() as AddressInfo).port}`;

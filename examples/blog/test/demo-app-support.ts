@@ -14,7 +14,9 @@ export const READER = { authorization: 'ApiKey demo-reader-key' } as const;
 /**
  * Runs a suite once per test database (PGlite and PostgreSQL), each on a freshly migrated and
  * seeded demo app of its own, its files in a temporary storage folder of its own. `demo()`
- * gives the running app inside tests.
+ * gives the running app inside tests. On PGlite the demo opens its in-memory database as
+ * `npm start` does, from the prepared snapshot (migrated, seeded, files attached), which skips
+ * initdb, the migrations and the seed in every test file.
  */
 export function describeOnEachDatabase(name: string, suite: (demo: () => DemoApp, kind: DatabaseKind) => void, options: Omit<BuildDemoAppOptions, 'database'> = {}): void {
   for (const kind of testDatabaseKinds()) {
@@ -23,7 +25,8 @@ export function describeOnEachDatabase(name: string, suite: (demo: () => DemoApp
       let storageRoot: string | undefined;
       beforeAll(async () => {
         storageRoot = await mkdtemp(join(tmpdir(), 'panel-demo-storage-'));
-        demo = await buildDemoApp({ storage: diskStorage({ root: storageRoot }), ...options, database: await openTestDatabase(kind) });
+        const database = kind === 'pglite' ? {} : await openTestDatabase(kind);
+        demo = await buildDemoApp({ storage: diskStorage({ root: storageRoot }), ...options, database });
         await demo.app.ready();
         await checkResponsesAgainstOpenApi(demo.app);
       });
