@@ -14,7 +14,6 @@ import { restoreSeedFiles, seedFiles } from '../db/seed-files.js';
 import { DEMO_SNAPSHOT_FILE, demoSnapshotKey } from './demo-snapshot.js';
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import { panelScreens } from '@panel/panel-ui';
 import { panelPages } from './panel-pages.js';
 import { markStartupPhase } from './startup-timings.js';
 
@@ -150,7 +149,11 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   await app.register(mountPanelAttachments, { panel, ...(editionB ? { tokens: panelApi } : {}) });
   // Edition B serves the panel shell's home screen, with "API Tokens" in its sidebar for admins.
   await app.register(panelPages, { panel, home: !editionB && (options.panelHome ?? true) });
-  if (editionB) await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });
+  if (editionB) {
+    // Loaded only for Edition B: the screens' template engine is no part of Edition A's start-up.
+    const { panelScreens } = await import('@panel/panel-ui');
+    await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });
+  }
   markStartupPhase('mount');
   app.addHook('onClose', async () => {
     if (!options.database || !('db' in options.database)) await database.close();

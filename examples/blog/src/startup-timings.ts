@@ -1,7 +1,8 @@
 /**
  * The demo's start-up phases, for `npm run bench:startup`: with `PANEL_STARTUP_TIMINGS=1` the
- * server prints one line `startup-phases {...}` (milliseconds since the process started, at the
- * end of each phase) once it listens. Off by default: nothing is recorded or printed.
+ * server prints one line `startup-phases {...} cpu=<ms>` (milliseconds since the process
+ * started, at the end of each phase; then the CPU time the process used so far) once it
+ * listens. Off by default: nothing is recorded or printed.
  */
 const enabled = process.env.PANEL_STARTUP_TIMINGS === '1';
 const marks: [string, number][] = [];
@@ -13,5 +14,7 @@ export function markStartupPhase(name: string): void {
 
 /** Prints the recorded phases as one line on standard error (no-op unless `PANEL_STARTUP_TIMINGS=1`). */
 export function printStartupPhases(): void {
-  if (enabled) console.error(`startup-phases ${JSON.stringify(Object.fromEntries(marks))}`);
+  if (!enabled) return;
+  const { user, system } = process.cpuUsage();
+  console.error(`startup-phases ${JSON.stringify(Object.fromEntries(marks))} cpu=${Math.round((user + system) / 1000)}`);
 }
