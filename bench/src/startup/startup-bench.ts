@@ -41,10 +41,16 @@ async function startOnce(mode: Mode): Promise<Run> {
   // Its own process group, so that `npm start`'s whole chain (npm, sh, tsx, node) is stopped.
   const child = spawn(mode.command, mode.args, { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: String(port), PANEL_STARTUP_TIMINGS: '1' } });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   let exitCode: number | null = null;
-  child.once('exit', (code) => void (exitCode = code ?? -1));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exitCode = code ?? -1;
+      resolve();
+    }),
+  );
   try {
     for (;;) {
       if (exitCode !== null) throw new Error(`the demo (${mode.name}) exited with ${exitCode} before answering:\n${stderr}`);

@@ -19,32 +19,36 @@ async function bodies(database: PanelDatabase): Promise<string[]> {
   return (await database.db.selectFrom('notes').select('body').orderBy('body').execute()).map((row) => row.body as string);
 }
 
-describe('openDatabase({ snapshot }): PGlite in memory from a prepared snapshot file', () => {
+// Each test runs initdb once or loads a snapshot: a few seconds alone, far more on a busy machine.
+describe('openDatabase({ snapshot }): PGlite in memory from a prepared snapshot file', { timeout: 120_000 }, () => {
   const parent = mkdtemp(join(tmpdir(), 'panel-pglite-snapshot-'));
   afterAll(async () => rm(await parent, { recursive: true, force: true }));
 
   const file = parent.then((folder) => join(folder, 'nested', 'dev.tar'));
 
-  it('prepares and saves on the first open (folders made), loads without preparing on the next, each open starting from the saved data', async () => {
-    const { calls, prepare } = preparer();
-    const first = await openDatabase({ snapshot: { file: await file, key: 'v1', prepare } });
+  const v1 = preparer();
+
+  it('prepares and saves on the first open, making the folders above the file', async () => {
+    const first = await openDatabase({ snapshot: { file: await file, key: 'v1', prepare: v1.prepare } });
     try {
       expect(await bodies(first)).toEqual(['seeded']);
       await first.db.insertInto('notes').values({ body: 'written after the snapshot' }).execute();
     } finally {
       await first.close();
     }
-    expect(calls.count).toBe(1);
+    expect(v1.calls.count).toBe(1);
     expect((await stat(await file)).size).toBeGreaterThan(0);
+  });
 
-    const second = await openDatabase({ snapshot: { file: await file, key: 'v1', prepare } });
+  it('loads it on the next open without preparing, starting from the saved data ("every start begins from the same data")', async () => {
+    const second = await openDatabase({ snapshot: { file: await file, key: 'v1', prepare: v1.prepare } });
     try {
-      // "Every start begins from the same data": the row written after the snapshot is not in it.
+      // The row the first open wrote after the snapshot was made is not in it.
       expect(await bodies(second)).toEqual(['seeded']);
     } finally {
       await second.close();
     }
-    expect(calls.count).toBe(1);
+    expect(v1.calls.count).toBe(1);
   });
 
   it('prepares again when the key changes ("a new key makes it again"), then loads under the new key', async () => {
