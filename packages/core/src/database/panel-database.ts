@@ -8,7 +8,7 @@ import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database-timeouts.js';
 import { consoleDatabaseLogger, type DatabaseLogger } from './database-logger.js';
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
-import { checkSnapshotOptions, readSnapshot, writeSnapshot, type PgliteSnapshotOptions } from './pglite-snapshot-file.js';
+import { checkSnapshotOptions, readSnapshot, writeSnapshot } from './pglite-snapshot-file.js';
 
 /** One SQL statement the database ran (or refused), as the query listeners see it. */
 export interface ExecutedQuery {
@@ -36,6 +36,22 @@ export interface PanelDatabase {
   /** Calls `listener` for every statement until the returned function is called. */
   onQuery(listener: (query: ExecutedQuery) => void): () => void;
   close(): Promise<void>;
+}
+
+/**
+ * A prepared PGlite database kept in a file: `openDatabase({ snapshot })` loads it into memory
+ * instead of running initdb, migrations and seed at every start.
+ */
+export interface PgliteSnapshotOptions {
+  /** The file keeping the snapshot (e.g. `.pglite/dev-snapshot.tar`); it and its folders are made when missing or stale. */
+  file: string;
+  /**
+   * What the prepared data depends on, e.g. a hash of the migrations and the seed: a snapshot
+   * made under another key (or another PGlite version) is made again.
+   */
+  key: string;
+  /** Prepares a freshly initialized database (migrations, seed) before it is saved; runs once per key. */
+  prepare(database: PanelDatabase): Promise<void>;
 }
 
 /** Where the data lives: a PostgreSQL URL, a PGlite data folder or snapshot, or (by default) PGlite in memory. */

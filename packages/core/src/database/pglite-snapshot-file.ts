@@ -5,22 +5,11 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { PanelConfigError } from '../errors/panel-errors.js';
-import type { PanelDatabase } from './panel-database.js';
 
-/**
- * A prepared PGlite database kept in a file: `openDatabase({ snapshot })` loads it into memory
- * instead of running initdb, migrations and seed at every start.
- */
-export interface PgliteSnapshotOptions {
-  /** The file keeping the snapshot (e.g. `.pglite/dev-snapshot.tar`); it and its folders are made when missing or stale. */
-  file: string;
-  /**
-   * What the prepared data depends on, e.g. a hash of the migrations and the seed: a snapshot
-   * made under another key (or another PGlite version) is made again.
-   */
-  key: string;
-  /** Prepares a freshly initialized database (migrations, seed) before it is saved; runs once per key. */
-  prepare(database: PanelDatabase): Promise<void>;
+/** Where a snapshot is kept and what it was made under (`OpenDatabaseOptions.snapshot` without `prepare`). */
+interface SnapshotFile {
+  readonly file: string;
+  readonly key: string;
 }
 
 /** The first line of a snapshot file: the format, then a digest of the key and the PGlite version. */
@@ -39,7 +28,7 @@ function header(key: string): Buffer {
 }
 
 /** Checks the snapshot options, naming the option and the fix. */
-export function checkSnapshotOptions(options: { snapshot?: PgliteSnapshotOptions; url?: string; dataDir?: string; loadDataDir?: Blob }): void {
+export function checkSnapshotOptions(options: { snapshot?: SnapshotFile & { prepare: unknown }; url?: string; dataDir?: string; loadDataDir?: Blob }): void {
   const { snapshot } = options;
   if (!snapshot) return;
   const other = options.url ? 'url' : options.dataDir ? 'dataDir' : options.loadDataDir ? 'loadDataDir' : undefined;
@@ -50,7 +39,7 @@ export function checkSnapshotOptions(options: { snapshot?: PgliteSnapshotOptions
 }
 
 /** The saved data folder when `file` holds a snapshot made under `key`, else undefined (missing, stale or not a snapshot). */
-export async function readSnapshot(snapshot: PgliteSnapshotOptions): Promise<Blob | undefined> {
+export async function readSnapshot(snapshot: SnapshotFile): Promise<Blob | undefined> {
   let bytes: Buffer;
   try {
     bytes = await readFile(resolve(snapshot.file));
@@ -63,7 +52,7 @@ export async function readSnapshot(snapshot: PgliteSnapshotOptions): Promise<Blo
 }
 
 /** Saves the data folder of `pglite` to `file` under `key`: written aside and renamed, so a reader never sees half a snapshot. */
-export async function writeSnapshot(snapshot: PgliteSnapshotOptions, pglite: PGlite): Promise<void> {
+export async function writeSnapshot(snapshot: SnapshotFile, pglite: PGlite): Promise<void> {
   const file = resolve(snapshot.file);
   const data = await pglite.dumpDataDir('none');
   await mkdir(dirname(file), { recursive: true });
