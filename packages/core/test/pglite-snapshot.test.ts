@@ -51,6 +51,21 @@ describe('openDatabase({ snapshot }): PGlite in memory from a prepared snapshot 
     expect(v1.calls.count).toBe(1);
   });
 
+  it('continues each sequence where the prepared data left it: the next id after 4 seeded rows is 5, as on a fresh database', async () => {
+    const file = join(await parent, 'serial.tar');
+    const prepare = async (database: PanelDatabase) => {
+      await database.db.schema.createTable('tags').addColumn('id', 'serial', (column) => column.primaryKey()).addColumn('name', 'text').execute();
+      await database.db.insertInto('tags').values([{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }]).execute();
+    };
+    await (await openDatabase({ snapshot: { file, key: 'v1', prepare } })).close();
+    const loaded = await openDatabase({ snapshot: { file, key: 'v1', prepare } });
+    try {
+      expect(await loaded.db.insertInto('tags').values({ name: 'e' }).returning('id').executeTakeFirstOrThrow()).toEqual({ id: 5 });
+    } finally {
+      await loaded.close();
+    }
+  });
+
   it('prepares again when the key changes ("a new key makes it again"), then loads under the new key', async () => {
     const { calls, prepare } = preparer();
     await (await openDatabase({ snapshot: { file: await file, key: 'v2', prepare } })).close();
@@ -69,7 +84,7 @@ describe('openDatabase({ snapshot }): PGlite in memory from a prepared snapshot 
       await database.close();
     }
     expect(calls.count).toBe(1);
-    expect((await readFile(file)).subarray(0, 23).toString()).toBe('panel-pglite-snapshot/1');
+    expect((await readFile(file)).subarray(0, 23).toString()).toBe('panel-pglite-snapshot/2');
   });
 
   it('passes a failing prepare on and saves nothing', async () => {

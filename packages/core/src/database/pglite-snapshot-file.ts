@@ -13,7 +13,7 @@ interface SnapshotFile {
 }
 
 /** The first line of a snapshot file: the format, then a digest of the key and the PGlite version. */
-const MAGIC = 'panel-pglite-snapshot/1';
+const MAGIC = 'panel-pglite-snapshot/2';
 
 /** The installed PGlite's version (its package.json is not exported, so it is found beside the entry point). */
 function pgliteVersion(): string {
@@ -54,6 +54,9 @@ export async function readSnapshot(snapshot: SnapshotFile): Promise<Blob | undef
 /** Saves the data folder of `pglite` to `file` under `key`: written aside and renamed, so a reader never sees half a snapshot. */
 export async function writeSnapshot(snapshot: SnapshotFile, pglite: PGlite): Promise<void> {
   const file = resolve(snapshot.file);
+  // A checkpoint first, so that loading it is not a crash recovery: that would move every
+  // sequence past the 32 values PostgreSQL logs ahead (the next id 34 instead of 5).
+  await pglite.exec('CHECKPOINT');
   const data = await pglite.dumpDataDir('none');
   await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.partial`;
