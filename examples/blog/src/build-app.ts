@@ -28,7 +28,11 @@ export const EDITION_B_CONTROLLERS_DIR = fileURLToPath(new URL('../app/controlle
 
 /** What the demo app is built from. */
 export interface BuildDemoAppOptions {
-  /** The database to open: PGlite in memory by default, PostgreSQL with `url`. */
+  /**
+   * The database to open: PGlite in memory by default (loaded from the demo's prepared snapshot,
+   * `.pglite/demo-snapshot.tar`, made on the first start), PostgreSQL with `url`; or an open
+   * database, which is migrated and seeded when it has no users yet.
+   */
   database?: OpenDatabaseOptions | PanelDatabase;
   /** Logs: `true` for JSON lines on standard output, or pino options (`{ level, stream }`); default none. */
   logger?: PanelServerOptionsInput['logger'];
