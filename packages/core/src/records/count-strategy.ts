@@ -50,9 +50,10 @@ function show(value: unknown): string {
  * `BlogPostResource.count`) for the message of the `PanelConfigError` a mistake throws.
  */
 export function normalizeCountStrategy(value: unknown, option: string): CountStrategy {
-  const fail = (problem: string, fix: string, subject = option, got: unknown = value): never => {
+  const failAt = (subject: string, got: unknown, problem: string, fix: string): never => {
     throw new PanelConfigError(`Panel config: ${subject} ${problem}, instead got ${show(got)}. Fix: ${fix}`);
   };
+  const fail = (problem: string, fix: string): never => failAt(option, value, problem, fix);
   const shapes = "'exact', 'estimate', { strategy: 'estimate', exactBelow: 100000 } or { strategy: 'cached', maxAgeMs: 10000 }";
   if (value === undefined || value === 'exact') return EXACT_COUNT;
   if (value === 'estimate') return Object.freeze({ strategy: 'estimate', exactBelow: DEFAULT_EXACT_BELOW });
@@ -67,7 +68,7 @@ export function normalizeCountStrategy(value: unknown, option: string): CountStr
   const whole = (name: string, raw: unknown, fallback: number | undefined, least: number): number => {
     if (raw === undefined && fallback !== undefined) return fallback;
     if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < least) {
-      return fail(`must be a whole number of at least ${least}`, `set ${name} to a number such as ${fallback ?? 10_000}${fallback === undefined ? '' : `, or leave it out for ${fallback}`}.`, `${option}.${name}`, raw);
+      return failAt(`${option}.${name}`, raw, `must be a whole number of at least ${least}`, `set ${name} to a number such as ${fallback ?? 10_000}${fallback === undefined ? '' : `, or leave it out for ${fallback}`}.`);
     }
     return raw;
   };
@@ -76,7 +77,7 @@ export function normalizeCountStrategy(value: unknown, option: string): CountStr
   const maxAgeMs = whole('maxAgeMs', input.maxAgeMs, undefined, 1);
   const maxEntries = whole('maxEntries', input.maxEntries, DEFAULT_MAX_CACHED_COUNTS, 1);
   if (input.now !== undefined && typeof input.now !== 'function') {
-    return fail('must be a function returning milliseconds since the epoch', 'leave now out for Date.now.', `${option}.now`, input.now);
+    return failAt(`${option}.now`, input.now, 'must be a function returning milliseconds since the epoch', 'leave now out for Date.now.');
   }
   return Object.freeze({ strategy, maxAgeMs, maxEntries, now: (input.now as (() => number) | undefined) ?? Date.now });
 }
