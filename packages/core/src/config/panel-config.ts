@@ -53,7 +53,8 @@ export interface PanelConfig {
   readonly license: License;
   readonly sessionSecret: string | readonly string[] | null;
   readonly sessionCookie: string;
-  readonly count: CountStrategy;
+  /** The `count` option, validated; absent when it was not given (then index pages count exactly). */
+  readonly count?: CountStrategy;
 }
 
 const FEATURES: readonly LicenseFeature[] = ['api', 'authorization'];
@@ -128,6 +129,6 @@ export function normalizePanelConfig(input: PanelConfigInput = {}, otherOptions:
     license: Object.freeze({ features: Object.freeze([...license.features]) }),
     sessionSecret: typeof sessionSecret === 'string' ? sessionSecret : secrets,
     sessionCookie: cookieName(input.sessionCookie),
-    count: normalizeCountStrategy(input.count, 'count'),
+    ...(input.count === undefined ? {} : { count: normalizeCountStrategy(input.count, 'count') }),
   });
 }
