@@ -68,7 +68,7 @@ function healthPaths(mountPath: string, healthPath: string): Record<string, Open
         operationId: 'checkReadiness',
         summary: 'Readiness: the database answers',
         tags: ['Health'],
-        responses: { 200: ok, 503: { description: 'The database cannot answer now.', headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } }, content: { 'application/json': { schema: ref('Error') } } } },
+        responses: { 200: ok, 503: { description: 'The database cannot answer now.', headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } }, content: { 'application/json': { schema: ref('Error') } } } },
         security: [],
       },
     },

@@ -21,11 +21,11 @@ const JSON_TYPE = 'application/json';
 const json = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } });
 /** The header an index page carries when its total is not an exact count (`TOTAL_COUNT_HEADER`). */
 const TOTAL_COUNT = { 'Panel-Total-Count': { $ref: '#/components/headers/PanelTotalCount' } };
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } };
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 1 } } };
 
 /** The answers of the error registry (`error-reply.ts`), by status. */
 const ANSWERS: Readonly<Record<number, OpenApiObject>> = {
-  302: { description: 'A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie.', headers: { Location: { description: "The panel's root path.", schema: { type: 'string' } } } },
+  302: { description: 'A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie.', headers: { Location: { description: "The panel's root path.", required: true, schema: { type: 'string' } } } },
   400: { description: 'A query parameter or the body is malformed (the message says which).', content: json(ref('Error')) },
   401: { description: 'Not authenticated.', content: json(ref('Error')) },
   403: { description: 'Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused).', content: json(ref('Error')) },
