@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- --large` (or `npm run bench:large`): index pages of the demo app on
- * 10,000,000 posts, with the exact count and with the opt-in `estimate` count strategy. Seeds
+ * 10,000,000 posts, with the exact count and with the opt-in `estimate` count strategy (and
+ * page 1 with the `cached` one). Seeds
  * schema `panel_bench_10m` once (reused when its marker says complete), starts one demo server
  * per count strategy, drives each page with autocannon and prints p50/p99 with the target
  * "index page 1 p99 < 100 ms with the opt-in". Not run in CI: the seed takes minutes and 5 GB.
@@ -23,6 +24,9 @@ const VIEW_COUNT_INDEX = 'blog_posts_view_count_id_index';
 
 /** The opt-in strategy measured against the exact count. */
 const OPT_IN: CountStrategyInput = { strategy: 'estimate', exactBelow: 100_000 };
+
+/** The other opt-in, measured on index page 1: an exact count reused for 10 s. */
+const CACHED: CountStrategyInput = { strategy: 'cached', maxAgeMs: 10_000 };
 
 /** The target of the issue: index page 1, p99, with the opt-in, in milliseconds. */
 const TARGET_P99_MS = 100;
@@ -52,6 +56,7 @@ interface Figures {
   readonly requestsPerSecond: number;
   readonly p50: number;
   readonly p99: number;
+  readonly max: number;
   readonly errors: number;
 }
 
@@ -70,7 +75,7 @@ async function drive(origin: string, scenario: Scenario, settings: { connections
     timeout: 30,
     ...(settings.warmup > 0 ? { warmup: { connections, duration: settings.warmup } } : {}),
   });
-  return { requests: result.requests.total, requestsPerSecond: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + result.timeouts };
+  return { requests: result.requests.total, requestsPerSecond: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors: result.errors + result.non2xx + result.timeouts };
 }
 
 /** One answer of each server, to show what `total_count` and the header are under each strategy. */
@@ -153,11 +158,13 @@ export async function runLarge(argv: readonly string[]): Promise<number> {
   console.log(`Load: ${settings.connections} connections (fewer where a scenario says so), ${settings.warmup} s warm-up, ${settings.seconds} s timed, per page and strategy.`);
   console.log(`Opt-in strategy: count ${JSON.stringify(OPT_IN)}.`);
 
-  const [exact, optIn] = await Promise.all([
+  const [exact, optIn, cached] = await Promise.all([
     LargeServer.start({ url, schema: LARGE_SCHEMA, port: await freePort(), count: 'exact' }),
     LargeServer.start({ url, schema: LARGE_SCHEMA, port: await freePort(), count: OPT_IN }),
+    LargeServer.start({ url, schema: LARGE_SCHEMA, port: await freePort(), count: CACHED }),
   ]);
   const rows: { scenario: Scenario; exact: Figures | undefined; optIn: Figures | undefined }[] = [];
+  let cachedPage1: Figures | undefined;
   try {
     for (const withIndex of [false, true]) {
       const group = scenarios.filter((s) => s.viewCountIndex === withIndex);
@@ -171,14 +178,22 @@ export async function runLarge(argv: readonly string[]): Promise<number> {
         const optInFigures = await drive(optIn.origin, scenario, settings);
         console.log(`  exact p50 ${ms(exactFigures.p50)} p99 ${ms(exactFigures.p99)}; opt-in p50 ${ms(optInFigures.p50)} p99 ${ms(optInFigures.p99)}; load average ${loadavg()[0]!.toFixed(2)}`);
         rows.push({ scenario, exact: exactFigures, optIn: optInFigures });
+        if (scenario.name === 'page_1') {
+          cachedPage1 = await drive(cached.origin, scenario, settings);
+          console.log(`  cached ${JSON.stringify(CACHED)}: p50 ${ms(cachedPage1.p50)} p99 ${ms(cachedPage1.p99)}; load average ${loadavg()[0]!.toFixed(2)}`);
+        }
       }
     }
   } finally {
-    await Promise.all([exact.stop(), optIn.stop()]);
+    await Promise.all([exact.stop(), optIn.stop(), cached.stop()]);
     await setViewCountIndex(url, false);
   }
   console.log(`\n${LARGE_DATASET.posts.toLocaleString('en')} posts (schema ${LARGE_SCHEMA}); exact = count(*) on every page, opt-in = ${JSON.stringify(OPT_IN)}`);
   console.log(table(rows));
+  if (cachedPage1) {
+    // The requests that arrive while an expired count is made again wait for the whole count: the max shows them.
+    console.log(`\nindex, page 1 with count ${JSON.stringify(CACHED)}: p50 ${ms(cachedPage1.p50)}, p99 ${ms(cachedPage1.p99)}, max ${ms(cachedPage1.max)}, ${cachedPage1.requestsPerSecond.toFixed(1)} req/s, ${cachedPage1.errors} errors`);
+  }
   const page1 = rows.find((row) => row.scenario.name === 'page_1')?.optIn;
   if (page1) {
     const met = page1.p99 < TARGET_P99_MS;
