@@ -66,6 +66,10 @@ function combineRounds(rounds: readonly (LoadFigures & { peakRss: number; peakRs
 async function main(): Promise<number> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  if (process.argv.includes('--large')) {
+    const { runLarge } = await import('./large/run-large.js');
+    return runLarge(process.argv.slice(2).filter((arg) => arg !== '--large'));
+  }
   const options = parseBenchOptions(process.argv.slice(2), process.env, availableParallelism());
   if (options === 'help') {
     console.log(USAGE);

@@ -52,7 +52,7 @@ async function insertRows(database: PanelDatabase, d: Dataset): Promise<void> {
              repeat('The body of post ' || i || '. ', 12),
              i % 5 <> 0,
              case when i % 5 <> 0 then date '2020-01-01' + i % 2000 end,
-             (i * 7919) % 100003,
+             (i::bigint * 7919) % 100003,
              round((1 + (i * 37 % 40) / 10.0)::numeric, 2),
              1 + i % ${sql.lit(d.users)},
              timestamptz '2020-01-01 00:00:00+00' + i * interval '17 minutes'
@@ -98,6 +98,7 @@ export async function vacuumAnalyze(database: PanelDatabase, tables: readonly st
  */
 export async function ensureBenchSeed(url: string, schema: string, dataset: Dataset = DATASET): Promise<SeedOutcome> {
   const started = performance.now();
+  // No timeout: a seed of millions of rows runs for minutes.
   const database = await openDatabase({ url, schema, maxConnections: 1, statementTimeoutMillis: 0 });
   try {
     if (await markerMatches(database, dataset)) return { reused: true, seconds: (performance.now() - started) / 1000 };

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
+import { createPanel, type CountStrategyInput, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-columns.js';
@@ -54,6 +54,8 @@ export interface BuildDemoAppOptions {
   edition?: 'A' | 'B';
   /** Serve the demo's own root page (default true); Edition B serves the panel shell's instead. */
   panelHome?: boolean;
+  /** How index pages find `total_count` (the panel's `count` option); default the exact count. */
+  count?: CountStrategyInput;
 }
 
 /** The demo app: its Fastify instance, panel and database. */
@@ -102,6 +104,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     license: { features: ['api', 'authorization'] },
     sessionSecret: options.sessionSecret ?? secretsFromEnv() ?? randomBytes(32).toString('hex'),
     ...(options.session ? { session: options.session } : {}),
+    ...(options.count === undefined ? {} : { count: options.count }),
     // The demo's own folder, wherever it is started from (an app's default is <current directory>/storage).
     storage: options.storage ?? diskStorage({ root: fileURLToPath(new URL('../storage', import.meta.url)) }),
   });

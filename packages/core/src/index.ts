@@ -19,6 +19,8 @@ export { databaseUnavailableReason, asDatabaseUnavailable } from './database/dat
 export { consoleDatabaseLogger, type DatabaseLogger } from './database/database-logger.js';
 export { pingDatabase } from './database/ping-database.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
+export { normalizeCountStrategy, DEFAULT_EXACT_BELOW, DEFAULT_MAX_CACHED_COUNTS, type CountStrategy, type CountStrategyInput } from './records/count-strategy.js';
+export type { TotalCountSource } from './records/record-counts.js';
 export { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './records/record-select.js';
 export { parseWriteValues, MAX_RECORD_ID, type ParsedWrite } from './records/write-values.js';
 export { Current } from './current/current.js';

@@ -5,9 +5,10 @@ import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.
 import { validateInTransaction } from '../validation/validate-in-transaction.js';
 import { RecordErrors } from '../validation/record-errors.js';
 import { ROW_ALIAS, loadSelectedValues, selectRecords } from './record-select.js';
-import type { RecordsQuery, ScopeFunction } from './records-query.js';
+import type { ScopeFunction } from './records-query.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
-import { StatementBatcher, statementKey } from './statement-batcher.js';
+import { RecordCounts, type TotalCountSource } from './record-counts.js';
+import { EXACT_COUNT, type CountStrategy } from './count-strategy.js';
 import { constraintViolation } from './constraint-errors.js';
 import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
 import { prepareValues } from './prepare-values.js';
@@ -28,6 +29,12 @@ export interface RecordsSort {
 export interface RecordsPage {
   readonly rows: RecordRow[];
   readonly totalCount: number;
+  /**
+   * Present when `totalCount` is not an exact count started after the request, under an
+   * opt-in count strategy: `estimate` (the planner's figure) or `cached` (an exact count at
+   * most the strategy's `maxAgeMs` old). Absent for the default exact count.
+   */
+  readonly totalCountSource?: TotalCountSource;
 }
 
 const identity: ScopeFunction = (query) => query;
@@ -54,7 +61,8 @@ export class RecordsRepository {
   readonly #db: Kysely<any>;
   readonly #registry: ReadonlyMap<string, CompiledResource>;
   readonly #attachments: PanelAttachments | undefined;
-  readonly #counts = new StatementBatcher();
+  readonly #counts: RecordCounts;
+  readonly #countStrategy: CountStrategy;
 
   readonly #rootPath: string;
 
@@ -62,10 +70,13 @@ export class RecordsRepository {
    * `options.attachments` (what `createPanel` passes) makes the URLs of file values and
    * removes a record's attachments when it is deleted; without it, URLs are under
    * `options.rootPath` (default the config's default root path) and a delete leaves
-   * attachments alone.
+   * attachments alone. `options.count` is how a list's total is found unless the resource's
+   * own `count` says otherwise (default the exact count).
    */
-  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments; rootPath?: string } = {}) {
+  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy } = {}) {
     this.#db = db;
+    this.#counts = new RecordCounts(db);
+    this.#countStrategy = options.count ?? EXACT_COUNT;
     this.#registry = registry;
     this.#attachments = options.attachments;
     this.#rootPath = options.rootPath ?? DEFAULT_ROOT_PATH;
@@ -74,7 +85,10 @@ export class RecordsRepository {
   /**
    * One page of records, visible through `scope`, with the view's association values. The
    * count is shared with identical counts requested while it waits to start (never with one
-   * already running), so that concurrent pages of the same list count once.
+   * already running), so that concurrent pages of the same list count once. Under the
+   * `estimate` and `cached` strategies the total is bounded by the page itself: it is at
+   * least the rows up to the end of this page, and a page shorter than `perPage` (with rows,
+   * or page 1) ends the list, which gives the exact total.
    */
   async list(input: {
     resource: CompiledResource;
@@ -90,10 +104,14 @@ export class RecordsRepository {
     const from = pageOfRecords(this.#db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
     const pageQuery = selectRecords(this.#db, resource, view, this.#registry, 'view', from).orderBy(`${PAGE_ALIAS}.position`);
     // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
-    const countQuery = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy().select((eb) => eb.fn.countAll<number>().as('count'));
-    const [rows, count] = await Promise.all([pageQuery.execute(), this.#count(countQuery)]);
+    const scoped = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy();
+    const strategy = resource.count ?? this.#countStrategy;
+    const [rows, counted] = await Promise.all([pageQuery.execute(), this.#counts.count({ table: resource.table, rows: scoped, strategy })]);
     this.#resolveFiles(rows as RecordRow[], resource, view);
-    return { rows: rows as RecordRow[], totalCount: count };
+    if (counted.source === undefined) return { rows: rows as RecordRow[], totalCount: counted.count };
+    const seen = (page - 1) * perPage + rows.length;
+    if (rows.length < perPage && (rows.length > 0 || page === 1)) return { rows: rows as RecordRow[], totalCount: seen };
+    return { rows: rows as RecordRow[], totalCount: Math.max(counted.count, seen), totalCountSource: counted.source };
   }
 
   /** The record with that id visible through `scope` (every column, and the view's associations), or `RecordNotFoundError`. */
@@ -172,18 +190,6 @@ export class RecordsRepository {
   }
 
   /**
-   * Runs a count, shared with the identical counts (same SQL and parameters: same table,
-   * same scope) that other requests ask for before it starts; see `StatementBatcher`.
-   */
-  async #count(query: RecordsQuery): Promise<number> {
-    const compiled = query.compile();
-    const key = statementKey(compiled.sql, compiled.parameters);
-    const execute = () => this.#db.executeQuery(compiled);
-    const { rows } = await (key === undefined ? execute() : this.#counts.run(key, execute));
-    return Number((rows[0] as { count: number }).count);
-  }
-
-  /**
    * Runs an insert or update that returns the row, and reads the row back on `view` (every
    * column and the view's association values) in the same statement:
    * `with written as (<write> returning *) select … from written as r`. The association
@@ -218,6 +224,10 @@ export class RecordsRepository {
       return await this.#db.transaction().execute(work);
     } catch (error) {
       throw constraintViolation(error, resource, operation, changes) ?? error;
+    } finally {
+      // The `cached` count strategy's counts of this table may be stale now (a failed write
+      // may still have committed, as far as this process can tell).
+      this.#counts.forget(resource.table);
     }
   }
 }

@@ -10,6 +10,7 @@ import type { ResourceNaming } from '../naming/resource-naming.js';
 import type { ColumnValues, RecordRow } from '../records/record-row.js';
 import type { DestroyContext, ValidationContext } from '../validation/hook-contexts.js';
 import type { DefaultOrder, ResourceClass } from './resource.js';
+import type { CountStrategy } from '../records/count-strategy.js';
 
 export type { ColumnValues, DestroyContext, RecordRow, ValidationContext };
 
@@ -59,6 +60,8 @@ export interface CompiledResource {
   readonly fields: readonly CompiledField[];
   readonly fieldsByName: ReadonlyMap<string, CompiledField>;
   readonly defaultOrder: DefaultOrder;
+  /** The resource's own count strategy (`static count`), or undefined for the panel's. */
+  readonly count: CountStrategy | undefined;
   /** The resource's record hooks, bound to one instance made at boot. */
   readonly hooks: ResourceHooks;
   /** The fields visible on a view, in declaration order. */
