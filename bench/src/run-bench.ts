@@ -13,8 +13,8 @@ import { ensureBenchSeed, resetBenchWrites } from './seed/bench-seed.js';
 import { DATASET } from './seed/dataset.js';
 import { ServerProcess } from './servers/server-process.js';
 import { compileServers } from './servers/compile-servers.js';
-import { benchEndpoints, limitEndpoints, type Endpoint } from './load/endpoints.js';
-import { MIX_PATCHED_UP_TO, mixEndpoint, sortIndexes } from './mix/mix-workload.js';
+import { ESTIMATED_COUNT, benchEndpoints, limitEndpoints, type Endpoint } from './load/endpoints.js';
+import { MIX_PATCHED_UP_TO, mixEndpoints, sortIndexes } from './mix/mix-workload.js';
 import { requestCensus } from './census/request-census.js';
 import { compareResponses } from './load/compare-responses.js';
 import { driveLoad, type LoadFigures } from './load/drive-load.js';
@@ -81,7 +81,7 @@ async function main(): Promise<number> {
   }
   // Reads first, so that they see the seeded data; then the writes; the mix last (it adds the sort indexes).
   const all = [...benchEndpoints(DATASET), ...limitEndpoints(DATASET)].sort((a, b) => Number(a.writes) - Number(b.writes));
-  all.push(mixEndpoint(DATASET, options.url, options.schema));
+  all.push(...mixEndpoints(DATASET, options.url, options.schema));
   const endpoints = all.filter((endpoint) => options.only.length === 0 || options.only.includes(endpoint.name));
   console.log(`Seeding schema ${options.schema} (1,000 users, 100,000 posts, 1,000,000 comments, files on every tenth post)…`);
   const seed = await ensureBenchSeed(options.url, options.schema);
@@ -92,33 +92,38 @@ async function main(): Promise<number> {
   const entry = compileServers();
   const common = { entry, url: options.url, schema: options.schema, workers: options.workers };
   const needsLimit = endpoints.some((endpoint) => endpoint.against === 'limit');
-  const [api, baseline, limit] = await Promise.all([
+  const needsEstimate = endpoints.some((endpoint) => endpoint.api === 'api-estimate');
+  const [apiExact, baseline, limit, apiEstimate] = await Promise.all([
     ServerProcess.start({ ...common, kind: 'api', port: await freePort() }),
     ServerProcess.start({ ...common, kind: 'baseline', port: await freePort() }),
     needsLimit ? ServerProcess.start({ ...common, kind: 'limit', port: await freePort() }) : undefined,
+    needsEstimate ? ServerProcess.start({ ...common, kind: 'api', port: await freePort(), count: JSON.stringify(ESTIMATED_COUNT) }) : undefined,
   ]);
   const referenceOf = (endpoint: Endpoint): ServerProcess => (endpoint.against === 'limit' ? limit! : baseline);
+  const apiOf = (endpoint: Endpoint): ServerProcess => (endpoint.api === 'api-estimate' ? apiEstimate! : apiExact);
   const results: EndpointResult[] = [];
   try {
     for (const endpoint of endpoints) {
-      if (endpoint.name === 'mix') await sortIndexes(options.url, options.schema, 'create');
-      const difference = await compareResponses(endpoint, api.origin, referenceOf(endpoint).origin);
+      const mix = endpoint.name.startsWith('mix');
+      if (mix) await sortIndexes(options.url, options.schema, 'create');
+      const difference = await compareResponses(endpoint, apiOf(endpoint).origin, referenceOf(endpoint).origin);
       if (difference) throw new Error(`The servers answer differently, so the figures would not compare: ${difference}`);
-      if (endpoint.name === 'mix') await sortIndexes(options.url, options.schema, 'drop');
+      if (mix) await sortIndexes(options.url, options.schema, 'drop');
     }
     console.log(`The servers answer ${endpoints.length} endpoints alike (bodies byte for byte for reads, status and shape for writes).`);
-    if (options.explain) console.log(await explainIndexStatements(options.url, options.schema, api, baseline));
+    if (options.explain) console.log(await explainIndexStatements(options.url, options.schema, apiExact, baseline));
     // Counted before any load, so that no request still in flight from a run adds its statements.
     const censuses = new Map<string, [ServerFigures['census'], ServerFigures['census']]>();
     for (const endpoint of endpoints.filter((e) => e.census)) {
-      const [a, b] = [await requestCensus(api, endpoint.request(0)), await requestCensus(referenceOf(endpoint), endpoint.request(0))];
+      const [a, b] = [await requestCensus(apiOf(endpoint), endpoint.request(0)), await requestCensus(referenceOf(endpoint), endpoint.request(0))];
       censuses.set(endpoint.name, [{ statements: a.statements, roundTrips: a.roundTrips }, { statements: b.statements, roundTrips: b.roundTrips }]);
     }
     for (const endpoint of endpoints) {
       const reference = referenceOf(endpoint);
+      const api = apiOf(endpoint);
       const [apiCensus, referenceCensus] = censuses.get(endpoint.name) ?? [null, null];
       console.log(`${endpoint.title}: ${options.rounds} rounds, alternating which server goes first…`);
-      if (endpoint.name === 'mix') await sortIndexes(options.url, options.schema, 'create');
+      if (endpoint.name.startsWith('mix')) await sortIndexes(options.url, options.schema, 'create');
       const byServer = new Map<ServerProcess, Awaited<ReturnType<typeof measureRound>>[]>([
         [api, []],
         [reference, []],
@@ -126,7 +131,7 @@ async function main(): Promise<number> {
       for (let round = 0; round < options.rounds; round += 1) {
         for (const server of round % 2 === 0 ? [reference, api] : [api, reference]) byServer.get(server)!.push(await measureRound(server, endpoint, options));
       }
-      if (endpoint.name === 'mix') await sortIndexes(options.url, options.schema, 'drop');
+      if (endpoint.name.startsWith('mix')) await sortIndexes(options.url, options.schema, 'drop');
       const referenceFigures = combineRounds(byServer.get(reference)!, referenceCensus);
       const apiFigures = combineRounds(byServer.get(api)!, apiCensus);
       results.push({
@@ -141,7 +146,7 @@ async function main(): Promise<number> {
       });
     }
   } finally {
-    await Promise.all([api.stop(), baseline.stop(), limit?.stop()]);
+    await Promise.all([apiExact.stop(), baseline.stop(), limit?.stop(), apiEstimate?.stop()]);
     await sortIndexes(options.url, options.schema, 'drop');
     await resetBenchWrites(options.url, options.schema, DATASET, MIX_PATCHED_UP_TO);
   }

@@ -9,6 +9,9 @@ export interface BenchRequest {
   readonly authorization?: string;
 }
 
+/** The count strategy of the `api-estimate` server: the planner's estimate for lists of 10,000 rows and more. */
+export const ESTIMATED_COUNT = { strategy: 'estimate', exactBelow: 10_000 } as const;
+
 /** The server an endpoint's API figures are compared with. */
 export type Reference = 'baseline' | 'limit';
 
@@ -28,6 +31,8 @@ export interface Endpoint {
   readonly p99NoWorse?: boolean;
   /** What the API is compared with: the hand-written baseline, or the limit (the least work giving the same answers). */
   readonly against: Reference;
+  /** The API server that answers: the demo as it ships (exact counts), or with the `estimate` count strategy (`ESTIMATED_COUNT`). */
+  readonly api?: 'api' | 'api-estimate';
   /** Run before the checks and before every round of each server (puts the data back as the requests expect it). */
   readonly prepare?: () => Promise<void>;
   /** Whether it writes (run after every read, so that reads see the seeded data). */

@@ -22,13 +22,15 @@ export interface BenchServer {
 export interface ServerSettings {
   readonly url: string;
   readonly schema: string;
+  /** The API's count strategy (the panel's `count` option) as JSON; default the exact count. */
+  readonly count?: string | undefined;
 }
 
 /** Builds the server of that kind (each is imported only in the child that runs it). */
 export async function buildBenchServer(kind: ServerKind, settings: ServerSettings): Promise<BenchServer> {
   if (kind === 'api') {
     const { buildDemoApp } = await import('@panel/example-blog/src/build-app.js');
-    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema }, api: { controllersDir: BENCH_CONTROLLERS } });
+    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema }, api: { controllersDir: BENCH_CONTROLLERS }, ...(settings.count ? { count: JSON.parse(settings.count) } : {}) });
     return {
       app,
       onStatement: (listener) =>
