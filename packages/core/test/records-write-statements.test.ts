@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { RecordsRepository, Resource, compileResources, field, isPanelError, type ValidationContext } from '@panel/core';
+import { RecordsRepository, Resource, compileResources, createPanel, defineField, defineFieldType, field, isPanelError, type ValidationContext } from '@panel/core';
 import { countQueries } from '@panel/test-support';
 import { describeOnEachDatabase, refusal, type Library } from './fixtures/library-database.js';
 import { insertRows, tableRows } from './fixtures/library-schema.js';
@@ -37,6 +37,26 @@ class AuditedBookResource extends CheckedBookResource {
     AuditedBookResource.calls += 1;
     await db.insertInto('genres').values({ name: `audit: ${String(record.title)}` }).execute();
     if (record.title === 'Orphan') await db.deleteFrom('authors').where('id', '=', record.author_id as number).execute();
+  }
+}
+
+/** An app's field type whose database check is not one condition: it asks in the write's transaction (a banned ISBN is listed in `genres`). */
+const registeredIsbnField = defineFieldType({
+  name: 'registered_isbn',
+  serialize: ({ field, row }) => row[field.column!] ?? null,
+  schema: () => ({ type: ['string', 'null'] }),
+  parse: (value) => (typeof value === 'string' ? { ok: true, value } : { ok: false, message: 'must be a string' }),
+  checkInTransaction: async ({ trx, value }) => {
+    const banned = await trx.selectFrom('genres').select('id').where('name', '=', `banned: ${String(value)}`).executeTakeFirst();
+    return banned ? 'is banned' : undefined;
+  },
+});
+
+class RegisteredBookResource extends Resource {
+  static override resourceName = 'RegisteredBook';
+  static override table = 'books';
+  fields() {
+    return [field.id(), field.text('title', { required: true }), defineField('registered_isbn', 'isbn', { unique: true }), field.belongsTo('author')];
   }
 }
 
@@ -155,6 +175,19 @@ describeOnEachDatabase(
       expect(errors).toEqual({ author: ['must exist'] });
       expect(await library().db.selectFrom('authors').select('name').where('id', '=', author!).executeTakeFirst()).toEqual({ name: 'Stanisław' });
       expect(await genres()).not.toContain('audit: Orphan');
+    });
+
+    it('runs the write in a transaction when a field type checks in it (checkInTransaction): its message follows the field\'s unique check', async () => {
+      const panel = await createPanel({ database: library().database, resources: [RegisteredBookResource, AuthorResource], fieldTypes: [registeredIsbnField] });
+      const book = panel.resource('RegisteredBook');
+      await insertRows(library().db, 'genres', [{ name: 'banned: isbn-taken' }, { name: 'banned: isbn-banned' }]);
+      const created = await count(() => panel.records.create({ resource: book, view: 'show', values: { title: 'Ubik', isbn: 'isbn-ubik', author_id: 1 } }));
+      expect(created.result).toMatchObject({ title: 'Ubik', isbn: 'isbn-ubik' });
+      expect(created.statements.map((statement) => statement.split(' ').slice(0, 2).join(' '))).toEqual(['begin', 'select "id"', 'with "checks"', 'commit']);
+      const refused = await count(() => refusal(panel.records.create({ resource: book, view: 'show', values: { title: 'Copy', isbn: 'isbn-taken', author_id: 999 } })));
+      expect(refused.result).toEqual({ isbn: ['has already been taken', 'is banned'], author: ['must exist'] });
+      expect(refused.statements.at(-1)).toBe('rollback');
+      expect(await titles()).not.toContain('Copy');
     });
 
     if (kind === 'postgres') {

@@ -28,17 +28,22 @@ const noDriver = {
 export class LazyTransaction {
   readonly #db: Kysely<any>;
   #opening: Promise<ControlledTransaction<any>> | undefined;
-  /** The transaction as the hook sees it; its first query begins the transaction. */
-  readonly trx: Transaction<any>;
+  #trx: Transaction<any> | undefined;
 
   constructor(db: Kysely<any>) {
     this.#db = db;
-    const executor = db.getExecutor().withConnectionProvider({
+  }
+
+  /** The transaction as the hook sees it (made on first use); its first query begins the transaction. */
+  get trx(): Transaction<any> {
+    if (this.#trx) return this.#trx;
+    const executor = this.#db.getExecutor().withConnectionProvider({
       provideConnection: async (consumer) => (await this.#open()).getExecutor().provideConnection(consumer),
     });
     // `Transaction` refuses transaction(), connection() and destroy() itself; no query reaches the driver.
     const props = { config: {}, driver: noDriver, dialect: {}, executor } as unknown as KyselyProps;
-    this.trx = new Transaction<any>(props);
+    this.#trx = new Transaction<any>(props);
+    return this.#trx;
   }
 
   /** Whether a query has begun the transaction. */
@@ -67,17 +72,18 @@ export class LazyTransaction {
     try {
       result = await work(trx);
     } catch (error) {
-      await trx.rollback().execute();
+      // The write's error is the one to answer; a rollback that fails too (a lost connection) still releases the connection.
+      await trx.rollback().execute().catch(() => undefined);
       throw error;
     }
     await trx.commit().execute();
     return result;
   }
 
-  /** Rolls back the transaction if it has begun (the write was refused before `finish`). */
+  /** Rolls back the transaction if it has begun and is not over (the write was refused, or its commit failed). */
   async abandon(): Promise<void> {
     if (!this.#opening) return;
     const trx = await this.#opening.catch(() => undefined);
-    if (trx && !trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
+    if (trx && !trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute().catch(() => undefined);
   }
 }

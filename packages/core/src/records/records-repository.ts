@@ -235,12 +235,13 @@ export class RecordsRepository {
     const { resource, view, changes, existing, id } = input;
     const lazy = new LazyTransaction(this.#db);
     try {
-      const checks = await WriteChecks.collect({ resource, registry: this.#registry, changes, existing, trx: lazy.trx });
+      const checks = await WriteChecks.collect({ resource, registry: this.#registry, changes, existing, transaction: () => lazy.trx });
       const hook = resource.hooks.validate;
       let errors: RecordErrors | undefined;
       if (hook) {
         errors = checks.errors(await checks.compute(lazy.begun ? lazy.trx : this.#db));
-        await hook({ operation: existing ? 'update' : 'create', changes, record: { ...(existing ?? {}), ...changes }, errors, db: lazy.trx });
+        const context = { operation: existing ? ('update' as const) : ('create' as const), changes, record: { ...(existing ?? {}), ...changes }, errors, get db() { return lazy.trx; } };
+        await hook(context);
       }
       // A read-back in a second statement (see `#writeAndRead`) needs the transaction: a failed read leaves no row.
       if (write && readsOwnTable(resource, view, this.#registry)) await lazy.begin();

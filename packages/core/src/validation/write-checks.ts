@@ -30,9 +30,10 @@ export class WriteChecks {
     registry: ReadonlyMap<string, CompiledResource>;
     changes: ColumnValues;
     existing: RecordRow | undefined;
-    trx: Transaction<any>;
+    /** The write's transaction, asked for only by a type with `checkInTransaction`. */
+    transaction: () => Transaction<any>;
   }): Promise<WriteChecks> {
-    const { resource, registry, changes, existing, trx } = input;
+    const { resource, registry, changes, existing, transaction } = input;
     const checks = new WriteChecks();
     const eb = expressionBuilder<any, any>();
     for (const field of resource.fields) {
@@ -47,7 +48,7 @@ export class WriteChecks {
       const own = field.kind.checkInStatement?.({ eb, resource, field, value, registry });
       if (own) checks.#addStatement(field, own.holds, own.message);
       if (field.kind.checkInTransaction) {
-        const message = await field.kind.checkInTransaction({ trx, resource, field, value, registry });
+        const message = await field.kind.checkInTransaction({ trx: transaction(), resource, field, value, registry });
         checks.#slots.push({ field, message: message ?? '', failed: message !== undefined });
       }
     }
