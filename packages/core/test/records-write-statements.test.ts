@@ -132,6 +132,13 @@ describeOnEachDatabase(
       expect((await library().db.selectFrom('books').select('title').where('id', '=', id!).executeTakeFirstOrThrow()).title).toBe('Unpublished');
     });
 
+    it('applies a scope again in the update only when it narrows: an admin\'s scope, which returns its query, adds nothing', async () => {
+      const [id] = await insertRows(library().db, 'books', [{ title: 'Scoped', author_id: 1 }]);
+      const update = (scope: (query: any) => any) => count(() => records().update({ resource: resource('CheckedBook'), view: 'show', id: id!, values: { title: 'Scoped again' }, scope }));
+      expect((await update((query) => query)).statements[1]).not.toContain(' in (select');
+      expect((await update((query) => query.where('r.published', '=', false))).statements[1]).toMatch(/and "id" in \(select "r"\."id" from "books" as "r" where "r"\."published" = \$\d+ and "r"\."id" = \$\d+\)/);
+    });
+
     it('runs a validate hook that makes no query without a transaction, after the checks: it finds their messages in errors, its own come after', async () => {
       ReviewedBookResource.calls = 0;
       const created = await count(() => records().create({ resource: resource('ReviewedBook'), view: 'show', values: { title: 'Kindred', author_id: 1 } }));

@@ -182,7 +182,10 @@ export class RecordsRepository {
         ? undefined
         : (db, gate) => {
             let update = db.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id);
-            if (scope) update = update.where(resource.primaryKey, 'in', scope(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`) as never).select(`${ROW_ALIAS}.${resource.primaryKey}`).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id));
+            const unscoped = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`) as unknown as RecordsQuery;
+            const scoped = scope ? scope(unscoped) : unscoped;
+            // A scope that returns its query unchanged (an admin's) sees every row: nothing to apply again.
+            if (scoped !== unscoped) update = update.where(resource.primaryKey, 'in', scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id));
             if (gate) update = update.where(gate);
             return update.returningAll();
           };
