@@ -63,8 +63,10 @@ function readsOwnTable(resource: CompiledResource, view: View, registry: Readonl
  * The records layer: reads and writes a resource's table through Kysely. An index page costs
  * two statements run in parallel (the page with its association values, through a deferred
  * join, and the count), whatever the page size, its depth and the number of association
- * fields. Writes run in one transaction, read the record back in the statement that writes
- * it, and turn constraint violations into `RecordInvalidError`.
+ * fields. A write is as few statements as its checks allow: the checks that need the
+ * database are computed by the statement that writes (and reads the record back), a
+ * transaction is begun only when a hook queries or a check needs one, and constraint
+ * violations become `RecordInvalidError`.
  */
 export class RecordsRepository {
   readonly #db: Kysely<any>;
