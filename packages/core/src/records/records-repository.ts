@@ -6,7 +6,7 @@ import { WriteChecks } from '../validation/write-checks.js';
 import { LazyTransaction } from './lazy-transaction.js';
 import { RecordErrors } from '../validation/record-errors.js';
 import { ROW_ALIAS, loadSelectedValues, selectRecords } from './record-select.js';
-import type { ScopeFunction } from './records-query.js';
+import type { RecordsQuery, ScopeFunction } from './records-query.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
 import { RecordCounts, type TotalCountSource } from './record-counts.js';
 import { EXACT_COUNT, type CountStrategy } from './count-strategy.js';
