@@ -1,4 +1,4 @@
-import { expressionBuilder, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { CompiledField, CompiledResource } from '../resources/compiled-types.js';
 import type { ColumnValues, RecordRow } from '../records/record-row.js';
 import { RecordErrors } from './record-errors.js';
@@ -35,17 +35,19 @@ export class WriteChecks {
   }): Promise<WriteChecks> {
     const { resource, registry, changes, existing, transaction } = input;
     const checks = new WriteChecks();
-    const eb = expressionBuilder<any, any>();
+    let eb: ExpressionBuilder<any, any> | undefined;
     for (const field of resource.fields) {
       if (!field.column || !(field.column in changes)) continue;
       const value = changes[field.column];
       if (value === null || value === undefined) continue;
-      if (field.definition.options.unique) {
+      // Made once a write has a check to build (an expression builder is some fifty closures).
+      if (field.definition.options.unique || field.kind.checkInStatement) eb ??= expressionBuilder<any, any>();
+      if (field.definition.options.unique && eb) {
         let others = eb.selectFrom(resource.table).select(resource.primaryKey).where(field.column, '=', value);
         if (existing) others = others.where(resource.primaryKey, '<>', existing[resource.primaryKey]);
         checks.#addStatement(field, eb.not(eb.exists(others)), 'has already been taken');
       }
-      const own = field.kind.checkInStatement?.({ eb, resource, field, value, registry });
+      const own = eb && field.kind.checkInStatement?.({ eb, resource, field, value, registry });
       if (own) checks.#addStatement(field, own.holds, own.message);
       if (field.kind.checkInTransaction) {
         const message = await field.kind.checkInTransaction({ trx: transaction(), resource, field, value, registry });
