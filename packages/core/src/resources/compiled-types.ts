@@ -4,7 +4,7 @@
  * records layer, validation, the field types and the API all name them: spread over their
  * own modules they would import one another in a cycle.
  */
-import type { AliasedExpression, ExpressionBuilder, Transaction } from 'kysely';
+import type { AliasedExpression, Expression, ExpressionBuilder, SqlBool, Transaction } from 'kysely';
 import type { FieldDefinition, View } from '../fields/field-types.js';
 import type { ResourceNaming } from '../naming/resource-naming.js';
 import type { ColumnValues, RecordRow } from '../records/record-row.js';
@@ -115,6 +115,21 @@ export interface FieldCheckInput {
   readonly registry: ReadonlyMap<string, CompiledResource>;
 }
 
+/** What a type's statement check receives: the builder of the condition, and the value written. */
+export interface FieldStatementCheckInput {
+  readonly eb: ExpressionBuilder<any, any>;
+  readonly resource: CompiledResource;
+  readonly field: CompiledField;
+  readonly value: unknown;
+  readonly registry: ReadonlyMap<string, CompiledResource>;
+}
+
+/** A condition the write's own statement computes: the write happens only if it holds, else `message`. */
+export interface FieldStatementCheck {
+  readonly holds: Expression<SqlBool>;
+  readonly message: string;
+}
+
 /** What the records layer hands a type's `load` besides the value: how to make a file URL. */
 export interface FieldLoadContext {
   readonly fileUrl: (blob: { readonly key: string; readonly filename: string }) => string;
@@ -169,6 +184,15 @@ export interface FieldTypeModule {
   blankValue?(value: unknown): unknown;
   /** Turns a parsed value into the stored one before the transaction (a password into its digest). */
   prepare?(value: unknown, field: CompiledField): Promise<unknown>;
-  /** A check that needs the database, in the write's transaction: the message, or undefined. */
+  /**
+   * A check that needs the database, as a condition computed by the write's own statement
+   * (a `belongs_to` target exists): the insert or update happens only if every condition
+   * holds, so the check and the write see the same rows and cost one round trip.
+   */
+  checkInStatement?(input: FieldStatementCheckInput): FieldStatementCheck;
+  /**
+   * A check that needs the database and cannot be one condition: run in the write's
+   * transaction (a write with such a field always opens one); the message, or undefined.
+   */
   checkInTransaction?(input: FieldCheckInput): Promise<string | undefined>;
 }

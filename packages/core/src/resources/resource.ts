@@ -43,8 +43,9 @@ export abstract class Resource {
   abstract fields(): FieldDefinition[];
 
   /**
-   * Record-level validation, run in the write's transaction after the field rules; add
-   * messages to `errors` (a field name or `base`) to refuse the write with 422.
+   * Record-level validation, run after the field rules and the database checks (their
+   * messages are in `errors`); add messages to `errors` (a field name or `base`) to refuse
+   * the write with 422. `db` is the write's transaction, begun by the hook's first query.
    */
   validate?(context: ValidationContext): void | Promise<void>;
 
