@@ -13,7 +13,8 @@ import { ensureBenchSeed, resetBenchWrites } from './seed/bench-seed.js';
 import { DATASET } from './seed/dataset.js';
 import { ServerProcess } from './servers/server-process.js';
 import { compileServers } from './servers/compile-servers.js';
-import { benchEndpoints, type Endpoint } from './load/endpoints.js';
+import { ESTIMATED_COUNT, benchEndpoints, limitEndpoints, type Endpoint } from './load/endpoints.js';
+import { MIX_PATCHED_UP_TO, mixEndpoints, sortIndexes } from './mix/mix-workload.js';
 import { requestCensus } from './census/request-census.js';
 import { compareResponses } from './load/compare-responses.js';
 import { driveLoad, type LoadFigures } from './load/drive-load.js';
@@ -37,6 +38,7 @@ async function postgresVersion(url: string): Promise<string> {
 
 /** One server's share of a round: its figures and its peak RSS over the round. */
 async function measureRound(server: ServerProcess, endpoint: Endpoint, options: BenchOptions): Promise<LoadFigures & { peakRss: number; peakRssTotal: number }> {
+  await endpoint.prepare?.();
   server.resetPeakRss();
   const figures = await driveLoad(server.origin, endpoint, { connections: options.connections, seconds: options.seconds / options.rounds, warmupSeconds: options.warmupSeconds });
   const rss = server.peakRss();
@@ -64,6 +66,10 @@ function combineRounds(rounds: readonly (LoadFigures & { peakRss: number; peakRs
 async function main(): Promise<number> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  if (process.argv.includes('--large')) {
+    const { runLarge } = await import('./large/run-large.js');
+    return runLarge(process.argv.slice(2).filter((arg) => arg !== '--large'));
+  }
   const options = parseBenchOptions(process.argv.slice(2), process.env, availableParallelism());
   if (options === 'help') {
     console.log(USAGE);
@@ -73,53 +79,76 @@ async function main(): Promise<number> {
   if (load[0]! > availableParallelism() * 0.75) {
     console.warn(`Load average is ${load[0]!.toFixed(2)} on ${availableParallelism()} cores: other work is running and the figures will be noisy.`);
   }
-  const endpoints = benchEndpoints(DATASET).filter((endpoint) => options.only.length === 0 || options.only.includes(endpoint.name));
+  // Reads first, so that they see the seeded data; then the writes; the mix last (it adds the sort indexes).
+  const all = [...benchEndpoints(DATASET), ...limitEndpoints(DATASET)].sort((a, b) => Number(a.writes) - Number(b.writes));
+  all.push(...mixEndpoints(DATASET, options.url, options.schema));
+  const endpoints = all.filter((endpoint) => options.only.length === 0 || options.only.includes(endpoint.name));
   console.log(`Seeding schema ${options.schema} (1,000 users, 100,000 posts, 1,000,000 comments, files on every tenth post)…`);
   const seed = await ensureBenchSeed(options.url, options.schema);
-  await resetBenchWrites(options.url, options.schema);
+  await resetBenchWrites(options.url, options.schema, DATASET, MIX_PATCHED_UP_TO);
+  await sortIndexes(options.url, options.schema, 'drop');
   console.log(seed.reused ? 'Seed reused.' : `Seeded in ${seed.seconds.toFixed(1)} s.`);
 
   const entry = compileServers();
   const common = { entry, url: options.url, schema: options.schema, workers: options.workers };
-  const [api, baseline] = await Promise.all([
+  const needsLimit = endpoints.some((endpoint) => endpoint.against === 'limit');
+  const needsEstimate = endpoints.some((endpoint) => endpoint.api === 'api-estimate');
+  const [apiExact, baseline, limit, apiEstimate] = await Promise.all([
     ServerProcess.start({ ...common, kind: 'api', port: await freePort() }),
     ServerProcess.start({ ...common, kind: 'baseline', port: await freePort() }),
+    needsLimit ? ServerProcess.start({ ...common, kind: 'limit', port: await freePort() }) : undefined,
+    needsEstimate ? ServerProcess.start({ ...common, kind: 'api', port: await freePort(), count: JSON.stringify(ESTIMATED_COUNT) }) : undefined,
   ]);
+  const referenceOf = (endpoint: Endpoint): ServerProcess => (endpoint.against === 'limit' ? limit! : baseline);
+  const apiOf = (endpoint: Endpoint): ServerProcess => (endpoint.api === 'api-estimate' ? apiEstimate! : apiExact);
   const results: EndpointResult[] = [];
   try {
     for (const endpoint of endpoints) {
-      const difference = await compareResponses(endpoint, api.origin, baseline.origin);
+      const mix = endpoint.name.startsWith('mix');
+      if (mix) await sortIndexes(options.url, options.schema, 'create');
+      const difference = await compareResponses(endpoint, apiOf(endpoint).origin, referenceOf(endpoint).origin);
       if (difference) throw new Error(`The servers answer differently, so the figures would not compare: ${difference}`);
+      if (mix) await sortIndexes(options.url, options.schema, 'drop');
     }
-    console.log(`Both servers answer ${endpoints.length} endpoints alike (bodies byte for byte for reads, status and shape for writes).`);
-    if (options.explain) console.log(await explainIndexStatements(options.url, options.schema, api, baseline));
+    console.log(`The servers answer ${endpoints.length} endpoints alike (bodies byte for byte for reads, status and shape for writes).`);
+    if (options.explain) console.log(await explainIndexStatements(options.url, options.schema, apiExact, baseline));
     // Counted before any load, so that no request still in flight from a run adds its statements.
     const censuses = new Map<string, [ServerFigures['census'], ServerFigures['census']]>();
     for (const endpoint of endpoints.filter((e) => e.census)) {
-      const [a, b] = [await requestCensus(api, endpoint.request(0)), await requestCensus(baseline, endpoint.request(0))];
+      const [a, b] = [await requestCensus(apiOf(endpoint), endpoint.request(0)), await requestCensus(referenceOf(endpoint), endpoint.request(0))];
       censuses.set(endpoint.name, [{ statements: a.statements, roundTrips: a.roundTrips }, { statements: b.statements, roundTrips: b.roundTrips }]);
     }
     for (const endpoint of endpoints) {
-      const [apiCensus, baselineCensus] = censuses.get(endpoint.name) ?? [null, null];
+      const reference = referenceOf(endpoint);
+      const api = apiOf(endpoint);
+      const [apiCensus, referenceCensus] = censuses.get(endpoint.name) ?? [null, null];
       console.log(`${endpoint.title}: ${options.rounds} rounds, alternating which server goes first…`);
-      const byServer = { api: [] as Awaited<ReturnType<typeof measureRound>>[], baseline: [] as Awaited<ReturnType<typeof measureRound>>[] };
+      if (endpoint.name.startsWith('mix')) await sortIndexes(options.url, options.schema, 'create');
+      const byServer = new Map<ServerProcess, Awaited<ReturnType<typeof measureRound>>[]>([
+        [api, []],
+        [reference, []],
+      ]);
       for (let round = 0; round < options.rounds; round += 1) {
-        for (const server of round % 2 === 0 ? [baseline, api] : [api, baseline]) byServer[server.kind].push(await measureRound(server, endpoint, options));
+        for (const server of round % 2 === 0 ? [reference, api] : [api, reference]) byServer.get(server)!.push(await measureRound(server, endpoint, options));
       }
-      const baselineFigures = combineRounds(byServer.baseline, baselineCensus);
-      const apiFigures = combineRounds(byServer.api, apiCensus);
+      if (endpoint.name.startsWith('mix')) await sortIndexes(options.url, options.schema, 'drop');
+      const referenceFigures = combineRounds(byServer.get(reference)!, referenceCensus);
+      const apiFigures = combineRounds(byServer.get(api)!, apiCensus);
       results.push({
         name: endpoint.name,
         title: endpoint.title,
         target: endpoint.target,
+        p99NoWorse: endpoint.p99NoWorse ?? false,
+        against: endpoint.against,
         api: apiFigures,
-        baseline: baselineFigures,
-        ratio: apiFigures.requestsPerSecond / baselineFigures.requestsPerSecond,
+        baseline: referenceFigures,
+        ratio: apiFigures.requestsPerSecond / referenceFigures.requestsPerSecond,
       });
     }
   } finally {
-    await Promise.all([api.stop(), baseline.stop()]);
-    await resetBenchWrites(options.url, options.schema);
+    await Promise.all([apiExact.stop(), baseline.stop(), limit?.stop(), apiEstimate?.stop()]);
+    await sortIndexes(options.url, options.schema, 'drop');
+    await resetBenchWrites(options.url, options.schema, DATASET, MIX_PATCHED_UP_TO);
   }
 
   const report: BenchResults = {

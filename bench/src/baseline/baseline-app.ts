@@ -1,20 +1,16 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { BaselineTables } from './baseline-database.js';
-import { SORTABLE, findPost, findUser, insertPost, listPosts, loadExtras, updatePost, userExists, type BaselineUser, type FullPostRow } from './blog-post-queries.js';
+import { SORTABLE, deletePost, findPost, insertPost, listPosts, loadExtras, updatePost, userExists, type FullPostRow } from './blog-post-queries.js';
+import { apiKeyOf, keyDigest, type BenchUser } from '../auth/bench-keys.js';
 import { indexJson, paginationJson, showJson } from './blog-post-json.js';
 import { parsePostInput } from './blog-post-input.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    benchUser?: BaselineUser;
+    benchUser?: BenchUser;
   }
 }
-
-const KEYS: ReadonlyMap<string, number> = new Map([
-  ['demo-admin-key', 1],
-  ['demo-reader-key', 2],
-]);
 
 const PATH = '/api/resources/v1/blog_posts';
 const PER_PAGE = 24;
@@ -34,16 +30,16 @@ async function showBody(db: Kysely<BaselineTables>, row: FullPostRow) {
 /**
  * The baseline: the blog posts endpoints written by hand with Fastify and Kysely, answering
  * the same requests as the demo's API with the same JSON. This is what a good developer
- * writes first: the API key checked and its user loaded per request, the page and its count
- * in parallel, then the authors, comment counts and files of the page in parallel.
+ * writes first: the API key looked up among the keys read at start (as the bench's API
+ * controllers do), the page and its count in parallel, then the authors, comment counts and
+ * files of the page in parallel.
  */
-export function baselineApp(db: Kysely<BaselineTables>): FastifyInstance {
+export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string, BenchUser>): FastifyInstance {
   const app = Fastify({ logger: false });
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = /^ApiKey (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-    const userId = key === undefined ? undefined : KEYS.get(key);
-    const user = userId === undefined ? undefined : await findUser(db, userId);
+    const key = apiKeyOf(request.headers.authorization);
+    const user = key === undefined ? undefined : keys.get(keyDigest(key));
     if (!user) return reply.code(401).send({ error: 'Unauthorized' });
     request.benchUser = user;
   });
@@ -100,6 +96,16 @@ export function baselineApp(db: Kysely<BaselineTables>): FastifyInstance {
     if (Object.keys(errors).length > 0) return reply.code(422).send({ errors, message: 'Failed to update Blog post' });
     const row = Object.keys(values).length === 0 ? existing : await updatePost(db, existing.id, values);
     return showBody(db, row);
+  });
+
+  app.delete(`${PATH}/:id`, async (request, reply) => {
+    const user = request.benchUser!;
+    const id = recordId((request.params as { id: string }).id);
+    const existing = id === undefined ? undefined : await findPost(db, user, id);
+    if (!existing) return reply.code(404).send({ error: 'Not Found' });
+    if (!user.admin) return reply.code(403).send({ error: 'Forbidden' });
+    await deletePost(db, existing.id);
+    return { message: 'Blog post successfully deleted' };
   });
 
   return app;

@@ -26,6 +26,8 @@ export interface BaselineTables {
 export interface BaselineDatabase {
   readonly db: Kysely<BaselineTables>;
   onQuery(listener: (event: LogEvent) => void): () => void;
+  /** The type parsers of its pool, for another pool that should read values alike. */
+  readonly types: { getTypeParser: typeof pg.types.getTypeParser };
 }
 
 /**
@@ -50,6 +52,7 @@ export function openBaselineDatabase(url: string, schema: string): BaselineDatab
   });
   return {
     db,
+    types,
     onQuery(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BaselineTables } from './baseline-database.js';
+import type { BenchUser } from '../auth/bench-keys.js';
 
 /** A blog post row on the index (no body, no created_at). */
 export type PostRow = Pick<Selectable<BaselineTables['blog_posts']>, 'id' | 'title' | 'published' | 'published_on' | 'view_count' | 'rating' | 'author_id'>;
@@ -25,11 +26,7 @@ export interface PostExtras {
 }
 
 /** The user a request acts for: admins see every post, others published posts and their own. */
-export interface BaselineUser {
-  readonly id: number;
-  readonly name: string;
-  readonly admin: boolean;
-}
+export type BaselineUser = BenchUser;
 
 const INDEX_COLUMNS = ['id', 'title', 'published', 'published_on', 'view_count', 'rating', 'author_id'] as const;
 
@@ -39,11 +36,6 @@ export const SORTABLE = new Set(['id', 'title', 'published', 'published_on', 'vi
 function visibleTo<Q extends { where: (...args: any[]) => Q }>(query: Q, user: BaselineUser): Q {
   if (user.admin) return query;
   return query.where((eb: any) => eb.or([eb('published', '=', true), eb('author_id', '=', user.id)]));
-}
-
-/** The user with that id, or undefined. */
-export function findUser(db: Kysely<BaselineTables>, id: number): Promise<BaselineUser | undefined> {
-  return db.selectFrom('users').select(['id', 'name', 'admin']).where('id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -118,4 +110,16 @@ export function insertPost(db: Kysely<BaselineTables>, values: Partial<FullPostR
 /** Updates a post and returns the stored row. */
 export function updatePost(db: Kysely<BaselineTables>, id: number, values: Partial<FullPostRow>): Promise<FullPostRow> {
   return db.updateTable('blog_posts').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Deletes a post with its attachments and the blobs no other record uses, in one transaction
+ * (comments and tags go with the post by their foreign keys).
+ */
+export function deletePost(db: Kysely<BaselineTables>, id: number): Promise<void> {
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx.deleteFrom('panel_attachments').where('record_type', '=', 'BlogPost').where('record_id', '=', id).returning('blob_id').execute();
+    if (removed.length > 0) await trx.deleteFrom('panel_blobs').where('id', 'in', removed.map((row) => row.blob_id)).execute();
+    await trx.deleteFrom('blog_posts').where('id', '=', id).execute();
+  });
 }

@@ -1,5 +1,5 @@
 import type { ServerProcess } from '../servers/server-process.js';
-import { AUTHORIZATION, type BenchRequest } from '../load/endpoints.js';
+import { requestHeaders, type BenchRequest } from '../load/endpoints.js';
 import type { StatementCensus } from './round-trips.js';
 
 /** Runs one request in a server under its statement listener: the statements, round trips and SQL it took. */
@@ -7,7 +7,7 @@ export async function requestCensus(server: ServerProcess, request: BenchRequest
   return server.census({
     method: request.method,
     url: request.path,
-    headers: { authorization: AUTHORIZATION, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: requestHeaders(request),
     ...(request.body === undefined ? {} : { payload: request.body }),
   });
 }

@@ -19,7 +19,8 @@ export interface BenchOptions {
 
 /** The usage line printed for `--help`. */
 export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--schema NAME]
-  DATABASE_URL  the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the data set goes to schema panel_bench`;
+  DATABASE_URL  the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the data set goes to schema panel_bench
+npm run bench -- --large [--help]   index pages on 10,000,000 posts, exact count against the opt-in count strategy (src/large/)`;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;

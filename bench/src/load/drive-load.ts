@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { AUTHORIZATION, type Endpoint } from './endpoints.js';
+import { requestHeaders, type Endpoint } from './endpoints.js';
 
 /** How hard and how long each server is driven. */
 export interface LoadSettings {
@@ -22,7 +22,7 @@ export interface LoadFigures {
 
 /**
  * Drives one endpoint of a server with autocannon: a warm-up, then the timed run, every
- * connection taking the next request of the endpoint's sequence.
+ * connection taking the next request of the endpoint's sequence (with that request's key).
  */
 export async function driveLoad(origin: string, endpoint: Endpoint, settings: LoadSettings): Promise<LoadFigures> {
   let n = 0;
@@ -30,13 +30,12 @@ export async function driveLoad(origin: string, endpoint: Endpoint, settings: Lo
     url: origin,
     connections: settings.connections,
     duration: settings.seconds,
-    headers: { authorization: AUTHORIZATION, 'content-type': 'application/json' },
     ...(settings.warmupSeconds > 0 ? { warmup: { connections: settings.connections, duration: settings.warmupSeconds } } : {}),
     requests: [
       {
         setupRequest: (request) => {
           const next = endpoint.request(n++);
-          return { ...request, method: next.method, path: next.path, ...(next.body === undefined ? {} : { body: next.body }) };
+          return { ...request, method: next.method, path: next.path, headers: requestHeaders(next), ...(next.body === undefined ? {} : { body: next.body }) };
         },
       },
     ],

@@ -13,14 +13,19 @@ export interface ServerFigures extends LoadFigures {
   readonly census: Omit<StatementCensus, 'sql'> | null;
 }
 
-/** One endpoint: both servers and their ratio. */
+/** One endpoint: the API and its reference server, and their ratio. */
 export interface EndpointResult {
   readonly name: string;
   readonly title: string;
   readonly target: number | null;
+  /** Whether the API's p99 must be no worse than the reference's (the mix). */
+  readonly p99NoWorse: boolean;
+  /** The server compared with: the hand-written baseline or the limit. */
+  readonly against: 'baseline' | 'limit';
   readonly api: ServerFigures;
+  /** The reference server's figures (the baseline's or the limit's, as `against` says). */
   readonly baseline: ServerFigures;
-  /** API requests/s over baseline requests/s. */
+  /** API requests/s over the reference's requests/s. */
   readonly ratio: number;
 }
 

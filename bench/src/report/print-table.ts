@@ -23,22 +23,23 @@ function serverCells(name: string, figures: ServerFigures, workers: number): str
 export function verdict(result: EndpointResult): { met: boolean; misses: string[] } {
   const misses: string[] = [];
   if (result.target !== null && result.ratio < result.target) misses.push(`ratio ${result.ratio.toFixed(3)}× < ${result.target}×`);
+  if (result.p99NoWorse && result.api.p99 > result.baseline.p99) misses.push(`API p99 ${result.api.p99} ms > ${result.against} ${result.baseline.p99} ms`);
   if (result.api.errors > 0 || result.baseline.errors > 0) misses.push('errors');
   if (result.api.peakRss >= RSS_TARGET) misses.push(`API RSS ${mb(result.api.peakRss)} ≥ 150 MB`);
   return { met: misses.length === 0, misses };
 }
 
-/** One table per endpoint: requests/s, latency, errors, peak RSS, statements and round trips, and the ratio API / baseline. */
+/** One table per endpoint: requests/s, latency, errors, peak RSS, statements and round trips, and the ratio API / reference. */
 export function formatEndpoint(result: EndpointResult, workers: number): string {
   const widths = [10, 8, 7, 7, 7, workers > 1 ? 20 : 9, 11, 12];
   const { met, misses } = verdict(result);
-  const target = result.target === null ? 'no target' : `target ≥ ${result.target}×`;
+  const target = result.target === null ? 'no target' : `target ≥ ${result.target}×${result.p99NoWorse ? ', p99 no worse' : ''}`;
   return [
     `${result.title} (${target})`,
     row(['server', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS', 'statements', 'round trips'], widths),
     row(serverCells('API', result.api, workers), widths),
-    row(serverCells('baseline', result.baseline, workers), widths),
-    `ratio API/baseline: ${result.ratio.toFixed(2)}×  ${met ? 'met' : `NOT MET (${misses.join(', ')})`}`,
+    row(serverCells(result.against, result.baseline, workers), widths),
+    `ratio API/${result.against}: ${result.ratio.toFixed(2)}×  ${met ? 'met' : `NOT MET (${misses.join(', ')})`}`,
   ].join('\n');
 }
 
@@ -51,7 +52,7 @@ export function formatResults(results: BenchResults): string {
   ].join('\n');
   const summary = results.endpoints.map((result) => {
     const { met, misses } = verdict(result);
-    return `  ${result.name.padEnd(16)} ${result.ratio.toFixed(2).padStart(6)}×  ${met ? 'met' : `not met: ${misses.join(', ')}`}`;
+    return `  ${result.name.padEnd(20)} ${result.ratio.toFixed(2).padStart(6)}× ${`of the ${result.against}`.padEnd(15)} ${met ? 'met' : `not met: ${misses.join(', ')}`}`;
   });
   return [header, ...results.endpoints.map((result) => formatEndpoint(result, settings.workers)), `Targets (total ${results.totalSeconds.toFixed(0)} s):\n${summary.join('\n')}`].join('\n\n');
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { openDatabase, runMigrations, runPanelMigrations, type PanelDatabase } from '@panel/core';
 import { migrations } from '@panel/example-blog/src/build-app.js';
-import { DATASET, type Dataset } from './dataset.js';
+import { DATASET, MIX_KEY_PREFIX, MIX_USERS, type Dataset } from './dataset.js';
 
 /** What `ensureBenchSeed` did. */
 export interface SeedOutcome {
@@ -13,7 +13,7 @@ export interface SeedOutcome {
 const MARKER_TABLE = 'bench_seed';
 
 /** Bumped whenever the seed's SQL or the demo's migrations change, so that an older seed is not reused. */
-const SEED_VERSION = 2;
+const SEED_VERSION = 3;
 
 const fingerprint = (dataset: Dataset): string => JSON.stringify({ version: SEED_VERSION, ...dataset });
 
@@ -24,7 +24,9 @@ async function markerMatches(database: PanelDatabase, dataset: Dataset): Promise
 
 /**
  * Fills the demo's tables with set-based SQL (`generate_series`), one statement per table:
- * users (user 1 is the admin of `demo-admin-key`, user 2 the reader of `demo-reader-key`),
+ * users (user 1 is the admin of `demo-admin-key`, user 2 the reader of `demo-reader-key`; among
+ * the mix's 200 users, one in twenty is an admin), the API keys (`bench_api_keys`: the digest
+ * of each key and its user),
  * a profile for every other user, posts spread over the users, comments spread evenly over
  * the posts, and on every tenth post a cover and two attachments (blob and attachment rows;
  * the bytes are not stored, an index or a show never reads them).
@@ -35,8 +37,13 @@ async function insertRows(database: PanelDatabase, d: Dataset): Promise<void> {
     await sql`set local session_replication_role = replica`.execute(trx);
     await sql`insert into users (id, name, email, admin, created_at)
       select i, case i when 1 then 'Ada Admin' when 2 then 'Rita Reader' else 'User ' || i end,
-             'user' || i || '@example.com', i = 1, timestamptz '2026-01-01 00:00:00+00' + i * interval '1 minute'
+             'user' || i || '@example.com', i <= ${sql.lit(MIX_USERS)} and i % 20 = 1, timestamptz '2026-01-01 00:00:00+00' + i * interval '1 minute'
       from generate_series(1, ${sql.lit(d.users)}) as i`.execute(trx);
+    await sql`create table bench_api_keys (digest bytea primary key, user_id integer not null references users (id))`.execute(trx);
+    await sql`insert into bench_api_keys (digest, user_id)
+      select sha256(convert_to(key, 'UTF8')), user_id from (values ('demo-admin-key', 1), ('demo-reader-key', 2)) as demo (key, user_id)
+      union all
+      select sha256(convert_to(${MIX_KEY_PREFIX} || u, 'UTF8')), u from generate_series(1, ${sql.lit(MIX_USERS)}) as u`.execute(trx);
     await sql`insert into profiles (id, bio, user_id)
       select i, 'The profile of user ' || (2 * i - 1) || '.', 2 * i - 1 from generate_series(1, ${Math.floor((d.users + 1) / 2)}) as i`.execute(trx);
     await sql`insert into blog_posts (id, title, body, published, published_on, view_count, rating, author_id, created_at)
@@ -45,7 +52,7 @@ async function insertRows(database: PanelDatabase, d: Dataset): Promise<void> {
              repeat('The body of post ' || i || '. ', 12),
              i % 5 <> 0,
              case when i % 5 <> 0 then date '2020-01-01' + i % 2000 end,
-             (i * 7919) % 100003,
+             (i::bigint * 7919) % 100003,
              round((1 + (i * 37 % 40) / 10.0)::numeric, 2),
              1 + i % ${sql.lit(d.users)},
              timestamptz '2020-01-01 00:00:00+00' + i * interval '17 minutes'
@@ -85,12 +92,14 @@ export async function vacuumAnalyze(database: PanelDatabase, tables: readonly st
 }
 
 /**
- * Makes sure the bench schema holds the data set: reused when a previous run left it complete,
+ * Makes sure the bench schema holds the data set (no statement timeout: the comments take
+ * longer than the 10 s default): reused when a previous run left it complete,
  * otherwise the schema is dropped, migrated with the demo's migrations and filled.
  */
 export async function ensureBenchSeed(url: string, schema: string, dataset: Dataset = DATASET): Promise<SeedOutcome> {
   const started = performance.now();
-  const database = await openDatabase({ url, schema, maxConnections: 1 });
+  // No timeout: a seed of millions of rows runs for minutes.
+  const database = await openDatabase({ url, schema, maxConnections: 1, statementTimeoutMillis: 0 });
   try {
     if (await markerMatches(database, dataset)) return { reused: true, seconds: (performance.now() - started) / 1000 };
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db);
@@ -107,14 +116,15 @@ export async function ensureBenchSeed(url: string, schema: string, dataset: Data
 
 /**
  * Puts the tables back as the seed left them, so that every run measures the same data: the
- * posts created by an earlier run's `create` are removed and the posts it patched restored.
+ * posts created by an earlier run's `create` are removed and the posts it patched (ids up to
+ * `patchedUpTo`, default the update endpoint's) restored.
  */
-export async function resetBenchWrites(url: string, schema: string, dataset: Dataset = DATASET): Promise<void> {
-  const database = await openDatabase({ url, schema, maxConnections: 1 });
+export async function resetBenchWrites(url: string, schema: string, dataset: Dataset = DATASET, patchedUpTo: number = dataset.patchedPosts): Promise<void> {
+  const database = await openDatabase({ url, schema, maxConnections: 1, statementTimeoutMillis: 0 });
   try {
     await sql`delete from blog_posts where id > ${dataset.posts}`.execute(database.db);
     await sql`update blog_posts set title = 'Post ' || id || ': ' || (array['Gardens', 'Games', 'Kitchens', 'Trains', 'Rivers'])[1 + id % 5], view_count = (id * 7919) % 100003
-      where id <= ${dataset.patchedPosts} and (title <> 'Post ' || id || ': ' || (array['Gardens', 'Games', 'Kitchens', 'Trains', 'Rivers'])[1 + id % 5] or view_count <> (id * 7919) % 100003)`.execute(database.db);
+      where id <= ${Math.max(patchedUpTo, dataset.patchedPosts)} and (title <> 'Post ' || id || ': ' || (array['Gardens', 'Games', 'Kitchens', 'Trains', 'Rivers'])[1 + id % 5] or view_count <> (id * 7919) % 100003)`.execute(database.db);
     await sql`select setval(pg_get_serial_sequence('blog_posts', 'id'), ${dataset.posts})`.execute(database.db);
     await vacuumAnalyze(database, ['blog_posts']);
   } finally {

@@ -1,8 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { TimedStatement } from '../census/round-trips.js';
 
-/** Which server a child process runs: the demo app with Panel API, or the hand-written baseline. */
-export type ServerKind = 'api' | 'baseline';
+/**
+ * Which server a child process runs: the demo app with Panel API, the hand-written baseline,
+ * or the limit (the least work that gives the same answers: see `limit/limit-app.ts`).
+ */
+export type ServerKind = 'api' | 'baseline' | 'limit';
+
+/** The bench's controllers (its own API-key check over the demo's blog posts), next to this file once compiled. */
+const BENCH_CONTROLLERS = fileURLToPath(new URL('../../app/controllers/panel/api/resources', import.meta.url));
 
 /** A server built in a child process: its Fastify app, a statement listener (start and end times), and how to close it. */
 export interface BenchServer {
@@ -15,13 +22,15 @@ export interface BenchServer {
 export interface ServerSettings {
   readonly url: string;
   readonly schema: string;
+  /** The API's count strategy (the panel's `count` option) as JSON; default the exact count. */
+  readonly count?: string | undefined;
 }
 
 /** Builds the server of that kind (each is imported only in the child that runs it). */
 export async function buildBenchServer(kind: ServerKind, settings: ServerSettings): Promise<BenchServer> {
   if (kind === 'api') {
     const { buildDemoApp } = await import('@panel/example-blog/src/build-app.js');
-    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema } });
+    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema }, api: { controllersDir: BENCH_CONTROLLERS }, ...(settings.count ? { count: JSON.parse(settings.count) } : {}) });
     return {
       app,
       onStatement: (listener) =>
@@ -32,10 +41,15 @@ export async function buildBenchServer(kind: ServerKind, settings: ServerSetting
       close: () => app.close(),
     };
   }
+  if (kind === 'limit') {
+    const { limitServer } = await import('../limit/limit-app.js');
+    return limitServer(settings);
+  }
   const { openBaselineDatabase } = await import('../baseline/baseline-database.js');
   const { baselineApp } = await import('../baseline/baseline-app.js');
+  const { loadBenchKeys } = await import('../auth/bench-keys.js');
   const database = openBaselineDatabase(settings.url, settings.schema);
-  const app = baselineApp(database.db);
+  const app = baselineApp(database.db, await loadBenchKeys(database.db));
   app.addHook('onClose', () => database.db.destroy());
   return {
     app,

@@ -11,11 +11,13 @@ const OUT = join(BENCH_ROOT, 'dist');
 const PACKAGES: readonly { name: string; dir: string; manifest: Record<string, unknown> }[] = [
   { name: '@panel/core', dir: 'packages/core', manifest: { type: 'module', exports: { '.': './src/index.js' } } },
   { name: '@panel/api', dir: 'packages/api', manifest: { type: 'module', exports: { '.': './src/index.js' } } },
+  { name: '@panel/api-tokens', dir: 'packages/api-tokens', manifest: { type: 'module', exports: { '.': './src/index.js' } } },
+  { name: '@panel/panel-ui', dir: 'packages/panel-ui', manifest: { type: 'module', exports: { '.': './src/index.js' } } },
   { name: '@panel/example-blog', dir: 'examples/blog', manifest: { type: 'module' } },
 ];
 
 /**
- * Compiles the servers (the bench's code, the demo app, and `@panel/core` and `@panel/api`
+ * Compiles the servers (the bench's code, the demo app, and the Panel packages it imports
  * from their current sources) to JavaScript under `bench/dist/`, with a `node_modules` there
  * naming the compiled packages; returns the compiled `serve.js`. The server processes then run
  * on plain `node`, as a deployment would: a TypeScript loader alone adds some 80 MB to a

@@ -1,6 +1,6 @@
 /**
  * The entry of a server child process: `serve.ts <api|baseline>`, configured by environment
- * (`BENCH_DATABASE_URL`, `BENCH_SCHEMA`, `BENCH_PORT`, `BENCH_WORKERS`). With more than one
+ * (`BENCH_DATABASE_URL`, `BENCH_SCHEMA`, `BENCH_PORT`, `BENCH_WORKERS`, and `BENCH_COUNT`, the API's count strategy as JSON). With more than one
  * worker, the process is a `node:cluster` primary that forks the workers and shares the port.
  * It talks to the harness over IPC: `ready` once listening, `census` to count the statements
  * of one request (run with `inject`, on the first worker), `stop` to close.
@@ -30,7 +30,7 @@ async function countStatements(server: BenchServer, request: CensusRequest) {
 }
 
 async function runWorker(): Promise<void> {
-  const server = await buildBenchServer(kind, { url: process.env.BENCH_DATABASE_URL!, schema: process.env.BENCH_SCHEMA! });
+  const server = await buildBenchServer(kind, { url: process.env.BENCH_DATABASE_URL!, schema: process.env.BENCH_SCHEMA!, count: process.env.BENCH_COUNT });
   await server.app.listen({ port, host: '127.0.0.1' });
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'census') void countStatements(server, message.request).then((result) => send({ type: 'census', id: message.id, result }));

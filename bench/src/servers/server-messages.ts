@@ -2,7 +2,7 @@ import type { StatementCensus } from '../census/round-trips.js';
 
 /** One request the harness asks a server to run under its statement listener. */
 export interface CensusRequest {
-  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly payload?: string;

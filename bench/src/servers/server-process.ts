@@ -14,6 +14,8 @@ export interface ServerProcessOptions {
   readonly port: number;
   /** More than one: a `node:cluster` primary with that many workers. */
   readonly workers: number;
+  /** The API's count strategy as JSON (`BENCH_COUNT`); default the exact count. */
+  readonly count?: string;
 }
 
 /** The kernel's figure for a process, in bytes (VmHWM: peak resident set; VmRSS: current). */
@@ -57,6 +59,7 @@ export class ServerProcess {
         BENCH_SCHEMA: options.schema,
         BENCH_PORT: String(options.port),
         BENCH_WORKERS: String(options.workers),
+        ...(options.count === undefined ? {} : { BENCH_COUNT: options.count }),
         NODE_ENV: 'production',
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, diskStorage, openDatabase, type CreatePanelOptions, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
+import { createPanel, type CountStrategyInput, type CreatePanelOptions, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-columns.js';
@@ -59,6 +59,8 @@ export interface BuildDemoAppOptions {
   edition?: 'A' | 'B';
   /** Serve the demo's own root page (default true); Edition B serves the panel shell's instead. */
   panelHome?: boolean;
+  /** How index pages find `total_count` (the panel's `count` option); default the exact count. */
+  count?: CountStrategyInput;
 }
 
 /** The demo app: its Fastify instance, panel and database. */
@@ -113,6 +115,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     license: { features: ['api', 'authorization'] },
     sessionSecret,
     ...(options.session ? { session: options.session } : {}),
+    ...(options.count === undefined ? {} : { count: options.count }),
     storage,
   });
   let database: PanelDatabase;

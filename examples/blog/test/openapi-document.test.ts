@@ -70,6 +70,17 @@ describeOnEachDatabase('the OpenAPI document, Edition A ("a valid OpenAPI 3.1 do
     expect(check({ method: 'GET', url: '/api/health/ready', statusCode: 503, headers: {}, body: '{"error":"Service Unavailable"}' })![0]).toMatch(/lacks the documented header Retry-After/);
     expect(check({ method: 'GET', url: '/panel/sign_in', statusCode: 200, headers: {}, body: '<html>' })).toBeUndefined();
   });
+
+  it('documents Panel-Total-Count on index answers as optional: absent under the default exact count, "estimate" or "cached" under an opt-in', async () => {
+    const document = (await demo().app.inject({ url: DOCUMENT })).json();
+    const listed = document.paths['/api/resources/v1/blog_posts'].get.responses['200'].headers['Panel-Total-Count'];
+    expect(listed).toEqual({ $ref: '#/components/headers/PanelTotalCount' });
+    expect(document.components.headers.PanelTotalCount.schema).toEqual({ type: 'string', enum: ['estimate', 'cached'] });
+    expect(document.components.headers.PanelTotalCount.required).toBeUndefined();
+    const index = await demo().app.inject({ url: '/api/resources/v1/blog_posts', headers: ADMIN });
+    expect(index.headers['panel-total-count']).toBeUndefined();
+    expect(openApiResponseChecker(document)({ method: 'GET', url: '/api/resources/v1/blog_posts', statusCode: 200, headers: index.headers, body: index.body })).toEqual([]);
+  });
 });
 
 describeOnEachDatabase(

@@ -4,7 +4,7 @@ export { hashPassword, verifyPassword, PASSWORD_SCRYPT_COST } from './passwords/
 export { defineFieldType, type FieldTypeDefinition } from './fields/define-field-type.js';
 export { BUILTIN_FIELD_TYPES, builtinFieldTypes, fieldTypeRegistry, type FieldTypeRegistry } from './fields/field-type-registry.js';
 export { associationKey } from './fields/association-key.js';
-export type { FieldTypeModule, FieldValue, FieldLayout, FieldSelectInput, FieldCheckInput, FieldLoadContext, ParsedValue, JsonSchema } from './resources/compiled-types.js';
+export type { FieldTypeModule, FieldValue, FieldLayout, FieldSelectInput, FieldCheckInput, FieldStatementCheckInput, FieldStatementCheck, FieldLoadContext, ParsedValue, JsonSchema } from './resources/compiled-types.js';
 export { fieldViews, hasColumn, isWritableType } from './fields/field-visibility.js';
 export { Resource, isResourceClass, type ResourceClass, type DefaultOrder } from './resources/resource.js';
 export { compileResources, writableFields, type CompiledField, type CompiledResource } from './resources/compiled-resource.js';
@@ -19,6 +19,8 @@ export { databaseUnavailableReason, asDatabaseUnavailable } from './database/dat
 export { consoleDatabaseLogger, type DatabaseLogger } from './database/database-logger.js';
 export { pingDatabase } from './database/ping-database.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
+export { normalizeCountStrategy, DEFAULT_EXACT_BELOW, DEFAULT_MAX_CACHED_COUNTS, type CountStrategy, type CountStrategyInput } from './records/count-strategy.js';
+export type { TotalCountSource } from './records/record-counts.js';
 export { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './records/record-select.js';
 export { parseWriteValues, MAX_RECORD_ID, type ParsedWrite } from './records/write-values.js';
 export { Current } from './current/current.js';
@@ -61,7 +63,7 @@ export { SignInThrottle, type SignInAttempt, type SignInVerdict, type SignInThro
 export { SESSION_GENERATIONS_TABLE, REVOKED_SESSIONS_TABLE, SIGN_IN_FAILURES_TABLE } from './session/session-tables.js';
 export { RecordErrors } from './validation/record-errors.js';
 export { checkFieldRules, type FieldRules } from './validation/field-rules.js';
-export type { ValidationContext, DestroyContext } from './validation/validate-in-transaction.js';
+export type { ValidationContext, DestroyContext } from './validation/hook-contexts.js';
 export type { ResourceHooks } from './resources/compiled-resource.js';
 export { operations } from './operations/operations.js';
 export type { OperationInput, AuthorizeFunction } from './operations/operation-input.js';

@@ -21,6 +21,16 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
+/** A Header Object, or the one of `components.headers` its `$ref` names. */
+function headerObject(document: OpenApiDocument, declared: unknown): { required?: boolean } {
+  const ref = (declared as { $ref?: unknown } | undefined)?.$ref;
+  if (typeof ref !== 'string') return (declared ?? {}) as { required?: boolean };
+  const name = /^#\/components\/headers\/(.+)$/.exec(ref)?.[1];
+  const found = name === undefined ? undefined : (document.components as { headers?: Record<string, unknown> } | undefined)?.headers?.[name];
+  if (found === undefined) throw new Error(`The OpenAPI document names the header ${ref}, which it does not define.`);
+  return found as { required?: boolean };
+}
+
 /** A path template of the document as a regular expression (`/api/x/{id}` matches `/api/x/7`). */
 function pathPattern(template: string): RegExp {
   const source = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+');
@@ -29,7 +39,7 @@ function pathPattern(template: string): RegExp {
 
 /**
  * Checks responses against an OpenAPI 3.1 document with Ajv (JSON Schema 2020-12): the
- * operation must document the status, the headers it requires must be there, and a JSON body
+ * operation must document the status, the headers it marks `required` must be there, and a JSON body
  * must match the documented schema. A response to a path or method the document does not
  * describe (a panel page, an unknown URL) is not checked and answers `undefined`; otherwise
  * the answer is the list of problems (empty when the response is as documented).
@@ -49,7 +59,9 @@ export function openApiResponseChecker(document: OpenApiDocument): (response: Ch
     const answer = operation.responses[String(response.statusCode)] ?? operation.responses[`${String(response.statusCode)[0]}XX`];
     if (!answer) return [`${response.method} ${match.template} answered ${response.statusCode}, which the document does not list (it lists ${Object.keys(operation.responses).join(', ')})`];
     const problems: string[] = [];
-    for (const header of Object.keys(answer.headers ?? {})) {
+    for (const [header, declared] of Object.entries(answer.headers ?? {})) {
+      // A Header Object is optional unless it says `required: true` (OpenAPI 3.1); it may be a `$ref` to components.headers.
+      if (!headerObject(document, declared).required) continue;
       if (response.headers[header.toLowerCase()] === undefined) problems.push(`${response.method} ${match.template} ${response.statusCode} lacks the documented header ${header}`);
     }
     const media = answer.content?.['application/json'];

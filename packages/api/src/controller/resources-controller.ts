@@ -18,6 +18,13 @@ export type { ControllerContext, Rendered } from './controller-base.js';
 /** The name of the cookie that keeps the last `per_page` a client sent. */
 export const PER_PAGE_COOKIE = 'per_page';
 
+/**
+ * The response header that says where `total_count` came from when it is not an exact count
+ * started after the request: `estimate` or `cached` (the opt-in count strategies of the
+ * panel's `count` option). Absent for the default exact count.
+ */
+export const TOTAL_COUNT_HEADER = 'Panel-Total-Count';
+
 const invalidErrors = (error: unknown): ErrorMessages | undefined =>
   isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined;
 
@@ -35,7 +42,8 @@ export class ResourcesController extends ControllerBase {
   async index(): Promise<unknown> {
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, this.request.cookies?.[PER_PAGE_COOKIE], this.panel.config, this.defaults);
     const sort = sortRequest(this.resource, this.query);
-    const { rows, totalCount } = await operations.list({ ...this.operationInput(), page: request.page, perPage: request.perPage, sort });
+    const { rows, totalCount, totalCountSource } = await operations.list({ ...this.operationInput(), page: request.page, perPage: request.perPage, sort });
+    if (totalCountSource) this.reply.header(TOTAL_COUNT_HEADER, totalCountSource);
     if (request.perPageFromQuery) {
       this.reply.setCookie(PER_PAGE_COOKIE, String(request.perPage), { path: this.mountPath, httpOnly: true, sameSite: 'lax' });
     }
@@ -104,7 +112,7 @@ export class ResourcesController extends ControllerBase {
     const sort = sortRequest(target, this.query);
     const targetScope = this.apiToken || !this.panel.authorization ? undefined : this.targetPolicyScope(target);
     const narrow = associationFilter(field, Number(parent.id));
-    const { rows, totalCount } = await operations.list({
+    const { rows, totalCount, totalCountSource } = await operations.list({
       ...this.operationInput(),
       resource: target,
       authorize: this.apiToken ? async () => {} : undefined,
@@ -113,6 +121,7 @@ export class ResourcesController extends ControllerBase {
       perPage: request.perPage,
       sort,
     });
+    if (totalCountSource) this.reply.header(TOTAL_COUNT_HEADER, totalCountSource);
     return this.render(200, { records: rows.map((row) => this.serializeRelatedRecord(target, row)), pagination: pagination(request.page, request.perPage, totalCount) });
   }
 

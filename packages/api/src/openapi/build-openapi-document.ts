@@ -1,5 +1,5 @@
 import type { RouteEntry } from '../routing/draw-routes.js';
-import { ref, resourceSchemas, SHARED_SCHEMAS, withoutNullable } from './openapi-components.js';
+import { ref, resourceSchemas, SHARED_HEADERS, SHARED_SCHEMAS, withoutNullable } from './openapi-components.js';
 import type { OpenApiObject, OpenApiOptions } from './openapi-options.js';
 import { resourceOperation, type OperationContext } from './resource-operations.js';
 
@@ -68,7 +68,7 @@ function healthPaths(mountPath: string, healthPath: string): Record<string, Open
         operationId: 'checkReadiness',
         summary: 'Readiness: the database answers',
         tags: ['Health'],
-        responses: { 200: ok, 503: { description: 'The database cannot answer now.', headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } }, content: { 'application/json': { schema: ref('Error') } } } },
+        responses: { 200: ok, 503: { description: 'The database cannot answer now.', headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } }, content: { 'application/json': { schema: ref('Error') } } } },
         security: [],
       },
     },
@@ -119,6 +119,7 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       schemas: { ...Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))), ...SHARED_SCHEMAS },
+      headers: SHARED_HEADERS,
       ...(Object.keys(schemes).length > 0 ? { securitySchemes: schemes } : {}),
     },
   };

@@ -10,6 +10,15 @@ export const schemaNames = {
   write: (resource: CompiledResource, view: 'new' | 'edit') => `${resource.name}${view === 'new' ? 'Create' : 'Update'}`,
 };
 
+/** The response headers the operations name by `$ref` (`#/components/headers/<name>`). */
+export const SHARED_HEADERS: Readonly<Record<string, JsonSchema>> = Object.freeze({
+  PanelTotalCount: {
+    description:
+      "Sent only under an opt-in count strategy (the panel's `count` option, or a resource's `static count`) when `pagination.total_count` is not an exact count made for this request: `estimate` (the planner's estimate of the rows) or `cached` (an exact count made at most the strategy's `maxAgeMs` earlier by the same process). Absent, the total is exact.",
+    schema: { type: 'string', enum: ['estimate', 'cached'] },
+  },
+});
+
 /** The schemas every document shares: the envelopes of the error registry and the pagination block. */
 export const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = Object.freeze({
   Pagination: {

@@ -19,11 +19,13 @@ export interface OperationContext {
 
 const JSON_TYPE = 'application/json';
 const json = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } });
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } };
+/** The header an index page carries when its total is not an exact count (`TOTAL_COUNT_HEADER`). */
+const TOTAL_COUNT = { 'Panel-Total-Count': { $ref: '#/components/headers/PanelTotalCount' } };
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 1 } } };
 
 /** The answers of the error registry (`error-reply.ts`), by status. */
 const ANSWERS: Readonly<Record<number, OpenApiObject>> = {
-  302: { description: 'A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie.', headers: { Location: { description: "The panel's root path.", schema: { type: 'string' } } } },
+  302: { description: 'A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie.', headers: { Location: { description: "The panel's root path.", required: true, schema: { type: 'string' } } } },
   400: { description: 'A query parameter or the body is malformed (the message says which).', content: json(ref('Error')) },
   401: { description: 'Not authenticated.', content: json(ref('Error')) },
   403: { description: 'Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused).', content: json(ref('Error')) },
@@ -53,7 +55,7 @@ function listParameters(resource: CompiledResource, context: OperationContext): 
 function success(route: RouteEntry, resource: CompiledResource, context: OperationContext): [number, OpenApiObject] {
   if (route.action === 'related') {
     const target = context.panel.resource(resource.fieldsByName.get(route.association!)!.target!);
-    return [200, { description: `The ${route.association} of the record, a page at a time.`, content: json({ type: 'object', properties: { records: { type: 'array', items: ref(schemaNames.related(target)) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false }) }];
+    return [200, { description: `The ${route.association} of the record, a page at a time.`, headers: TOTAL_COUNT, content: json({ type: 'object', properties: { records: { type: 'array', items: ref(schemaNames.related(target)) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false }) }];
   }
   const status = route.action === 'create' ? 201 : 200;
   const derived = responseSchemas(resource, route.action, route.controller)[status] !== undefined;
@@ -63,7 +65,7 @@ function success(route: RouteEntry, resource: CompiledResource, context: Operati
     destroy: ref('DestroyResult'),
   };
   const schema = derived ? (body[route.action] ?? body.show!) : { type: 'object', description: `${route.controller.name} overrides what this action answers.` };
-  return [status, { description: route.action === 'create' ? 'Created.' : 'OK.', content: json(schema) }];
+  return [status, { description: route.action === 'create' ? 'Created.' : 'OK.', ...(route.action === 'index' ? { headers: TOTAL_COUNT } : {}), content: json(schema) }];
 }
 
 function operationId(route: RouteEntry, resource: CompiledResource): string {

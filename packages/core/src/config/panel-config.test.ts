@@ -15,6 +15,13 @@ describe('normalizePanelConfig', () => {
     });
   });
 
+  it('validates the count option: absent by default (the exact count), complete when given', () => {
+    expect(normalizePanelConfig().count).toBeUndefined();
+    expect(normalizePanelConfig({ count: 'estimate' }).count).toEqual({ strategy: 'estimate', exactBelow: 100_000 });
+    expect(normalizePanelConfig({ count: { strategy: 'cached', maxAgeMs: 5_000 } }).count).toMatchObject({ strategy: 'cached', maxAgeMs: 5_000, maxEntries: 1_000 });
+    expect(() => normalizePanelConfig({ count: { strategy: 'estimate', exactBelow: 1.5 } })).toThrow(/^Panel config: count\.exactBelow must be a whole number of at least 0, instead got 1\.5\. Fix: /);
+  });
+
   it('returns a frozen config', () => {
     expect(Object.isFrozen(normalizePanelConfig({ perPage: 10 }))).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { checkSessionSecrets } from '../session/session-codec.js';
+import { normalizeCountStrategy, type CountStrategy, type CountStrategyInput } from '../records/count-strategy.js';
 
 /** The panel's root URL path unless `rootPath` says otherwise. */
 export const DEFAULT_ROOT_PATH = '/panel';
@@ -33,6 +34,13 @@ export interface PanelConfigInput {
   sessionSecret?: string | readonly string[] | null;
   /** The session cookie's name. Default `panel_session`. */
   sessionCookie?: string;
+  /**
+   * How an index page finds `total_count`: `'exact'` (the default, `count(*)` on every page),
+   * `'estimate'` / `{ strategy: 'estimate', exactBelow }` (the planner's estimate, exact below
+   * the threshold) or `{ strategy: 'cached', maxAgeMs }` (an exact count reused for a bounded
+   * time). A resource's `static count` overrides it. See docs/scaling.md#count-strategies.
+   */
+  count?: CountStrategyInput;
 }
 
 /** Panel options after validation: complete and frozen. */
@@ -45,6 +53,8 @@ export interface PanelConfig {
   readonly license: License;
   readonly sessionSecret: string | readonly string[] | null;
   readonly sessionCookie: string;
+  /** The `count` option, validated; absent when it was not given (then index pages count exactly). */
+  readonly count?: CountStrategy;
 }
 
 const FEATURES: readonly LicenseFeature[] = ['api', 'authorization'];
@@ -86,7 +96,7 @@ export function normalizePanelConfig(input: PanelConfigInput = {}, otherOptions:
   if (typeof input !== 'object' || input === null) {
     throw new PanelConfigError(`Panel config must be an object, instead got ${show(input)}.`);
   }
-  const known = new Set(['perPage', 'maxPerPage', 'rootPath', 'currentUserMethod', 'authorizationClient', 'license', 'sessionSecret', 'sessionCookie']);
+  const known = new Set(['perPage', 'maxPerPage', 'rootPath', 'currentUserMethod', 'authorizationClient', 'license', 'sessionSecret', 'sessionCookie', 'count']);
   for (const key of Object.keys(input)) {
     if (!known.has(key)) {
       throw new PanelConfigError(`Panel config: unknown option "${key}". Fix: use one of ${[...otherOptions, ...known].join(', ')}.`);
@@ -119,5 +129,6 @@ export function normalizePanelConfig(input: PanelConfigInput = {}, otherOptions:
     license: Object.freeze({ features: Object.freeze([...license.features]) }),
     sessionSecret: typeof sessionSecret === 'string' ? sessionSecret : secrets,
     sessionCookie: cookieName(input.sessionCookie),
+    ...(input.count === undefined ? {} : { count: normalizeCountStrategy(input.count, 'count') }),
   });
 }

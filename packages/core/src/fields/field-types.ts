@@ -43,7 +43,7 @@ export interface FieldRules {
   format?: RegExp;
   /** The values allowed: "is not included in the list". */
   in?: readonly (string | number | boolean)[];
-  /** No other record may have the same value: "has already been taken" (checked in the write's transaction, and by a unique index). */
+  /** No other record may have the same value: "has already been taken" (checked by the write's statement, and by a unique index). */
   unique?: boolean;
 }
 

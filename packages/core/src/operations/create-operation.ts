@@ -11,8 +11,8 @@ export interface CreateInput extends OperationInput {
 
 /**
  * Creates a record: parses the attributes writable on the new view, authorizes `create` with
- * the parsed values (the policy answers before the values are judged), then writes in one
- * transaction with the database checks and the resource's `validate` hook. Returns the record
+ * the parsed values (the policy answers before the values are judged), then writes with the
+ * database checks and the resource's `validate` hook (see `RecordsRepository.create`). Returns the record
  * on the show view; throws `NotAuthorizedError` or `RecordInvalidError` (its `errors` per field).
  *
  * @example

@@ -29,6 +29,6 @@ export async function list(input: ListInput): Promise<ListResult> {
   const page = input.page ?? 1;
   const perPage = Math.min(input.perPage ?? panel.config.perPage, panel.config.maxPerPage);
   await authorize('index');
-  const { rows, totalCount } = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope });
-  return { rows, totalCount, page, perPage };
+  const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope });
+  return { ...result, page, perPage };
 }

@@ -11,10 +11,10 @@ export interface UpdateInput extends OperationInput {
 }
 
 /**
- * Updates a record found through the policy scope: in one transaction, the record is read,
- * `update` is authorized on it (the policy answers first: a refused actor never learns what is
- * wrong with the values), the values are judged, then written. Returns the record on the show
- * view; throws `RecordNotFoundError`, `NotAuthorizedError` or `RecordInvalidError`.
+ * Updates a record found through the policy scope: the record is read, `update` is authorized
+ * on it (the policy answers first: a refused actor never learns what is wrong with the values),
+ * the values are judged, then written, with the scope applied again (see
+ * `RecordsRepository.update`). Returns the record on the show view; throws `RecordNotFoundError`, `NotAuthorizedError` or `RecordInvalidError`.
  *
  * @example
  * await update({ panel, resource: 'Product', actor: admin, id: 3, attributes: { status: 'archived' } });

@@ -105,7 +105,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     config,
     appRoot,
     database,
-    records: new RecordsRepository(database.db, compiled, { attachments, rootPath: config.rootPath }),
+    records: new RecordsRepository(database.db, compiled, { attachments, rootPath: config.rootPath, count: config.count }),
     attachments,
     resources: compiled,
     fieldTypes,

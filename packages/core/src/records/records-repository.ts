@@ -1,13 +1,15 @@
-import type { InsertQueryBuilder, Kysely, Transaction, UpdateQueryBuilder } from 'kysely';
+import { sql, type InsertQueryBuilder, type Kysely, type QueryCreator, type SqlBool, type Expression, type Transaction, type UpdateQueryBuilder } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.js';
-import { validateInTransaction } from '../validation/validate-in-transaction.js';
+import { WriteChecks } from '../validation/write-checks.js';
+import { LazyTransaction } from './lazy-transaction.js';
 import { RecordErrors } from '../validation/record-errors.js';
 import { ROW_ALIAS, loadSelectedValues, selectRecords } from './record-select.js';
 import type { RecordsQuery, ScopeFunction } from './records-query.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
-import { StatementBatcher, statementKey } from './statement-batcher.js';
+import { RecordCounts, type TotalCountSource } from './record-counts.js';
+import { EXACT_COUNT, type CountStrategy } from './count-strategy.js';
 import { constraintViolation } from './constraint-errors.js';
 import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
 import { prepareValues } from './prepare-values.js';
@@ -28,15 +30,29 @@ export interface RecordsSort {
 export interface RecordsPage {
   readonly rows: RecordRow[];
   readonly totalCount: number;
+  /**
+   * Present when `totalCount` is not an exact count started after the request, under an
+   * opt-in count strategy: `estimate` (the planner's figure) or `cached` (an exact count at
+   * most the strategy's `maxAgeMs` old). Absent for the default exact count.
+   */
+  readonly totalCountSource?: TotalCountSource;
 }
 
 const identity: ScopeFunction = (query) => query;
 
 /** The name of the written row in a write that reads itself back (`with written as (…)`). */
 const WRITTEN = 'written';
+/** The name of the write's checks in its statement (`with checks as (select exists(…) as panel_check_0, …)`). */
+const CHECKS = 'checks';
 
 /** An insert or update with `returning *`, as `#writeAndRead` takes it. */
 type WriteReturningAll = InsertQueryBuilder<any, any, any> | UpdateQueryBuilder<any, any, any, any>;
+
+/**
+ * Builds the write on `db` (a query creator: the write is a CTE of its statement); `gate`, when
+ * given, is the condition the write must be made under (every check of the statement holds).
+ */
+type WriteBuilder = (db: QueryCreator<any>, gate: Expression<SqlBool> | undefined) => WriteReturningAll;
 
 /** Whether an association of the view reads the resource's own table (then a write cannot read itself back in one statement). */
 function readsOwnTable(resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>): boolean {
@@ -47,14 +63,17 @@ function readsOwnTable(resource: CompiledResource, view: View, registry: Readonl
  * The records layer: reads and writes a resource's table through Kysely. An index page costs
  * two statements run in parallel (the page with its association values, through a deferred
  * join, and the count), whatever the page size, its depth and the number of association
- * fields. Writes run in one transaction, read the record back in the statement that writes
- * it, and turn constraint violations into `RecordInvalidError`.
+ * fields. A write is as few statements as its checks allow: the checks that need the
+ * database are computed by the statement that writes (and reads the record back), a
+ * transaction is begun only when a hook queries or a check needs one, and constraint
+ * violations become `RecordInvalidError`.
  */
 export class RecordsRepository {
   readonly #db: Kysely<any>;
   readonly #registry: ReadonlyMap<string, CompiledResource>;
   readonly #attachments: PanelAttachments | undefined;
-  readonly #counts = new StatementBatcher();
+  readonly #counts: RecordCounts;
+  readonly #countStrategy: CountStrategy;
 
   readonly #rootPath: string;
 
@@ -62,10 +81,13 @@ export class RecordsRepository {
    * `options.attachments` (what `createPanel` passes) makes the URLs of file values and
    * removes a record's attachments when it is deleted; without it, URLs are under
    * `options.rootPath` (default the config's default root path) and a delete leaves
-   * attachments alone.
+   * attachments alone. `options.count` is how a list's total is found unless the resource's
+   * own `count` says otherwise (default the exact count).
    */
-  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments; rootPath?: string } = {}) {
+  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy } = {}) {
     this.#db = db;
+    this.#counts = new RecordCounts(db);
+    this.#countStrategy = options.count ?? EXACT_COUNT;
     this.#registry = registry;
     this.#attachments = options.attachments;
     this.#rootPath = options.rootPath ?? DEFAULT_ROOT_PATH;
@@ -74,7 +96,10 @@ export class RecordsRepository {
   /**
    * One page of records, visible through `scope`, with the view's association values. The
    * count is shared with identical counts requested while it waits to start (never with one
-   * already running), so that concurrent pages of the same list count once.
+   * already running), so that concurrent pages of the same list count once. Under the
+   * `estimate` and `cached` strategies the total is bounded by the page itself: it is at
+   * least the rows up to the end of this page, and a page shorter than `perPage` (with rows,
+   * or page 1) ends the list, which gives the exact total.
    */
   async list(input: {
     resource: CompiledResource;
@@ -90,10 +115,14 @@ export class RecordsRepository {
     const from = pageOfRecords(this.#db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
     const pageQuery = selectRecords(this.#db, resource, view, this.#registry, 'view', from).orderBy(`${PAGE_ALIAS}.position`);
     // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
-    const countQuery = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy().select((eb) => eb.fn.countAll<number>().as('count'));
-    const [rows, count] = await Promise.all([pageQuery.execute(), this.#count(countQuery)]);
+    const scoped = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy();
+    const strategy = resource.count ?? this.#countStrategy;
+    const [rows, counted] = await Promise.all([pageQuery.execute(), this.#counts.count({ table: resource.table, rows: scoped, strategy })]);
     this.#resolveFiles(rows as RecordRow[], resource, view);
-    return { rows: rows as RecordRow[], totalCount: count };
+    if (counted.source === undefined) return { rows: rows as RecordRow[], totalCount: counted.count };
+    const seen = (page - 1) * perPage + rows.length;
+    if (rows.length < perPage && (rows.length > 0 || page === 1)) return { rows: rows as RecordRow[], totalCount: seen };
+    return { rows: rows as RecordRow[], totalCount: Math.max(counted.count, seen), totalCountSource: counted.source };
   }
 
   /** The record with that id visible through `scope` (every column, and the view's associations), or `RecordNotFoundError`. */
@@ -109,26 +138,34 @@ export class RecordsRepository {
   }
 
   /**
-   * Inserts a record and returns it on `view`, in one transaction that first runs the checks
-   * needing the database (uniqueness, `belongs_to` targets, the resource's `validate`).
+   * Inserts a record and returns it on `view`. The checks that need the database (uniqueness,
+   * `belongs_to` targets) are computed by the insert's own statement, which writes only if they
+   * all hold: with a `validate` hook that runs no query, a create is one statement. A hook that
+   * queries through its `db` begins a transaction, and the write is made in it (see `#judgeAndWrite`).
    */
   async create(input: { resource: CompiledResource; view: View; values: ColumnValues }): Promise<RecordRow> {
     const { resource, view } = input;
     const values = await prepareValues(resource, input.values);
-    return this.#write(resource, 'write', values, async (trx) => {
-      await this.#validate(trx, resource, values, undefined);
-      const insert = trx.insertInto(resource.table);
-      return this.#writeAndRead(trx, resource, view, (Object.keys(values).length === 0 ? insert.defaultValues() : insert.values(values)).returningAll());
+    const columns = Object.keys(values);
+    return this.#judgeAndWrite({ resource, view, changes: values, existing: undefined }, (db, gate) => {
+      const insert = db.insertInto(resource.table);
+      if (columns.length === 0) return insert.defaultValues().returningAll();
+      if (!gate) return insert.values(values).returningAll();
+      // `insert … select $1, $2 where <gate>`: PostgreSQL types the parameters by the target columns, as for `values`.
+      return insert
+        .columns(columns)
+        .expression(db.selectNoFrom((eb) => columns.map((column) => eb.val(values[column]).as(column))).where(gate))
+        .returningAll();
     });
   }
 
   /**
-   * Updates a record visible through `scope` and returns it on `view`, in one transaction with
-   * the same checks as `create`. `beforeWrite` runs in the transaction with the record as it is
-   * before the update (every column, found through the scope), ahead of the checks and the
-   * write; it may throw to refuse the update (nothing has been written then). The API's update
-   * authorizes there, so that the record is read once rather than once more before the
-   * transaction.
+   * Updates a record visible through `scope` and returns it on `view`, with the same checks as
+   * `create`. The record is read first (every column, through the scope), and `beforeWrite`
+   * runs with it before the checks and the write; it may throw to refuse the update (nothing
+   * has been written then). The API's update authorizes there, so that the policy answers
+   * before the values are judged. The update re-applies the scope (`where id = $1 and id in
+   * (<scope>)`): a record that left the scope since it was read is not written (404).
    */
   async update(input: {
     resource: CompiledResource;
@@ -140,13 +177,21 @@ export class RecordsRepository {
   }): Promise<RecordRow> {
     const { resource, view, id, scope, beforeWrite } = input;
     const values = await prepareValues(resource, input.values);
-    return this.#write(resource, 'write', values, async (trx) => {
-      const existing = await this.find({ resource, view: 'edit', id, scope }, trx);
-      if (beforeWrite) await beforeWrite({ record: existing });
-      await this.#validate(trx, resource, values, existing);
-      if (Object.keys(values).length === 0) return this.find({ resource, view, id }, trx);
-      return this.#writeAndRead(trx, resource, view, trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).returningAll(), id);
-    });
+    const existing = await this.find({ resource, view: 'edit', id, scope });
+    if (beforeWrite) await beforeWrite({ record: existing });
+    const write: WriteBuilder | undefined =
+      Object.keys(values).length === 0
+        ? undefined
+        : (db, gate) => {
+            let update = db.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id);
+            const unscoped = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`) as unknown as RecordsQuery;
+            const scoped = scope ? scope(unscoped) : unscoped;
+            // A scope that returns its query unchanged (an admin's) sees every row: nothing to apply again.
+            if (scoped !== unscoped) update = update.where(resource.primaryKey, 'in', scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id));
+            if (gate) update = update.where(gate);
+            return update.returningAll();
+          };
+    return this.#judgeAndWrite({ resource, view, changes: values, existing, id }, write);
   }
 
   /**
@@ -172,35 +217,88 @@ export class RecordsRepository {
   }
 
   /**
-   * Runs a count, shared with the identical counts (same SQL and parameters: same table,
-   * same scope) that other requests ask for before it starts; see `StatementBatcher`.
+   * Judges a write and makes it: the checks that need the database (`WriteChecks`), the
+   * resource's `validate` hook, then one statement that writes only if the checks hold and
+   * reads the record back (see `#writeAndRead`).
+   *
+   * - Without a hook, the checks are computed by the write's statement itself: a write is one
+   *   statement, autocommitted, which is atomic by itself.
+   * - With a hook, the checks are computed first (one select), so that the hook finds their
+   *   messages in `errors` as it always has, then the hook runs, once. Its `db` is a
+   *   transaction that begins at its first query: a hook that runs none leaves the write
+   *   alone and autocommitted; once it began, the write runs in it, and it commits after, or
+   *   rolls back if the write is refused. The write's statement computes the checks again,
+   *   so that what the hook did in between (or another request) is judged too.
+   *
+   * A write that reads its record back in a second statement runs in a transaction too.
+   * Without `write` (an update that changes nothing) the record is read back on `view`.
    */
-  async #count(query: RecordsQuery): Promise<number> {
-    const compiled = query.compile();
-    const key = statementKey(compiled.sql, compiled.parameters);
-    const execute = () => this.#db.executeQuery(compiled);
-    const { rows } = await (key === undefined ? execute() : this.#counts.run(key, execute));
-    return Number((rows[0] as { count: number }).count);
+  async #judgeAndWrite(
+    input: { resource: CompiledResource; view: View; changes: ColumnValues; existing: RecordRow | undefined; id?: number },
+    write: WriteBuilder | undefined,
+  ): Promise<RecordRow> {
+    const { resource, view, changes, existing, id } = input;
+    const lazy = new LazyTransaction(this.#db);
+    try {
+      const checks = await WriteChecks.collect({ resource, registry: this.#registry, changes, existing, transaction: () => lazy.trx });
+      const hook = resource.hooks.validate;
+      let errors: RecordErrors | undefined;
+      if (hook) {
+        errors = checks.errors(await checks.compute(lazy.begun ? lazy.trx : this.#db));
+        const context = { operation: existing ? ('update' as const) : ('create' as const), changes, record: { ...(existing ?? {}), ...changes }, errors, get db() { return lazy.trx; } };
+        await hook(context);
+      }
+      // A read-back in a second statement (see `#writeAndRead`) needs the transaction: a failed read leaves no row.
+      if (write && readsOwnTable(resource, view, this.#registry)) await lazy.begin();
+      return await lazy.finish(async (db) => {
+        errors ??= checks.failedInTransaction || !write ? checks.errors(await checks.compute(db)) : undefined;
+        if (errors?.has()) throw new RecordInvalidError(errors.toJSON());
+        return write ? this.#writeAndRead(db, resource, view, checks, write, id) : this.find({ resource, view, id: id! }, db);
+      });
+    } catch (error) {
+      await lazy.abandon();
+      throw constraintViolation(error, resource, 'write', changes) ?? error;
+    } finally {
+      // The `cached` count strategy's counts of this table may be stale now (a failed write
+      // may still have committed, as far as this process can tell).
+      this.#counts.forget(resource.table);
+    }
   }
 
   /**
    * Runs an insert or update that returns the row, and reads the row back on `view` (every
    * column and the view's association values) in the same statement:
-   * `with written as (<write> returning *) select … from written as r`. The association
-   * subqueries see the tables as they were before the statement, which is what they are
-   * for every other table; a resource with an association to its own table (a post's parent
-   * post) could read its own row from before the write, so it reads back in a second statement.
+   * `with written as (<write> returning *) select … from written as r`. With checks, they are a
+   * CTE the write is gated on, selected with the row:
+   * `with checks as (select exists(…) as panel_check_0), written as (insert … select … where
+   * (select panel_check_0 from checks) returning *) select checks.*, … from checks left join written as r on true`.
+   * The association subqueries see the tables as they were before the statement, which is
+   * what they are for every other table; a resource with an association to its own table (a
+   * post's parent post) could read its own row from before the write, so it reads back in a
+   * second statement.
    */
-  async #writeAndRead(trx: Transaction<any>, resource: CompiledResource, view: View, write: WriteReturningAll, id?: number): Promise<RecordRow> {
+  async #writeAndRead(db: Kysely<any>, resource: CompiledResource, view: View, checks: WriteChecks, write: WriteBuilder, id?: number): Promise<RecordRow> {
     const ownTable = readsOwnTable(resource, view, this.#registry);
-    const row = ownTable
-      ? ((await write.executeTakeFirst()) as RecordRow | undefined)
-      : await selectRecords(trx, resource, view, this.#registry, 'all', trx.with(WRITTEN, () => write).selectFrom(`${WRITTEN} as ${ROW_ALIAS}`)).executeTakeFirst();
-    // An update finds nothing when the row was deleted since it was read.
+    const gated = checks.statement.length > 0;
+    const gate = gated ? sql<SqlBool>`(select ${sql.join(checks.statement.map((check) => sql.ref(check.alias)), sql` and `)} from ${sql.table(CHECKS)})` : undefined;
+    const base = gated ? db.with(CHECKS, (qc) => qc.selectNoFrom(checks.selections())) : db;
+    const withWrite = base.with(WRITTEN, (qc) => write(qc, gate));
+    const from = gated
+      ? withWrite.selectFrom(CHECKS).leftJoin(`${WRITTEN} as ${ROW_ALIAS}`, (join) => join.onTrue()).select(checks.statement.map((check) => `${CHECKS}.${check.alias}`))
+      : withWrite.selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
+    const query = ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, this.#registry, 'all', from);
+    const result = (await query.executeTakeFirst()) as Record<string, unknown> | undefined;
+    if (gated) {
+      const errors = checks.errors(result!);
+      if (errors.has()) throw new RecordInvalidError(errors.toJSON());
+    }
+    // An update finds nothing when the row was deleted, or left the scope, since it was read.
+    const row = result && result[resource.primaryKey] !== null && result[resource.primaryKey] !== undefined ? (result as RecordRow) : undefined;
     if (!row) throw new RecordNotFoundError(resource.name, id);
-    if (ownTable) return this.find({ resource, view, id: (row as RecordRow)[resource.primaryKey] as number }, trx);
-    this.#resolveFiles([row as RecordRow], resource, view);
-    return row as RecordRow;
+    if (gated) for (const check of checks.statement) delete row[check.alias];
+    if (ownTable) return this.find({ resource, view, id: row[resource.primaryKey] as number }, db);
+    this.#resolveFiles([row], resource, view);
+    return row;
   }
 
   #resolveFiles(rows: RecordRow[], resource: CompiledResource, view: View): void {
@@ -208,16 +306,15 @@ export class RecordsRepository {
     loadSelectedValues(rows, resource, view, { fileUrl: (blob) => (attachments ? attachments.url(blob) : attachmentUrl(this.#rootPath, blob)) });
   }
 
-  async #validate(trx: Transaction<any>, resource: CompiledResource, changes: ColumnValues, existing: RecordRow | undefined): Promise<void> {
-    const errors = await validateInTransaction({ trx, resource, registry: this.#registry, changes, existing });
-    if (errors.has()) throw new RecordInvalidError(errors.toJSON());
-  }
-
   async #write<T>(resource: CompiledResource, operation: 'write' | 'delete', changes: ColumnValues, work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
     try {
       return await this.#db.transaction().execute(work);
     } catch (error) {
       throw constraintViolation(error, resource, operation, changes) ?? error;
+    } finally {
+      // The `cached` count strategy's counts of this table may be stale now (a failed write
+      // may still have committed, as far as this process can tell).
+      this.#counts.forget(resource.table);
     }
   }
 }

@@ -4,6 +4,7 @@ import { builtinFieldTypes, type FieldTypeRegistry } from '../fields/field-type-
 import { resourceNameFromClassName, resourceNaming, type ResourceNaming } from '../naming/resource-naming.js';
 import type { ResourceClass } from './resource.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
+import { normalizeCountStrategy } from '../records/count-strategy.js';
 import type { CompiledField, CompiledResource, ResourceHooks } from './compiled-types.js';
 
 export type { CompiledField, CompiledResource, ResourceHooks } from './compiled-types.js';
@@ -66,7 +67,8 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
       ...(typeof instance.validate === 'function' ? { validate: instance.validate.bind(instance) } : {}),
       ...(typeof instance.beforeDestroy === 'function' ? { beforeDestroy: instance.beforeDestroy.bind(instance) } : {}),
     };
-    return { resourceClass, name, naming, hooks, fields: definitions.map((d) => compileField(d, naming, fieldTypes)) };
+    const count = resourceClass.count === undefined ? undefined : normalizeCountStrategy(resourceClass.count, `${resourceClass.name || name}.count`);
+    return { resourceClass, name, naming, hooks, count, fields: definitions.map((d) => compileField(d, naming, fieldTypes)) };
   });
 
   const byName = new Map(drafts.map((draft) => [draft.name, draft]));
@@ -110,6 +112,7 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
       defaultOrder:
         draft.resourceClass.defaultOrder ??
         (columns.has('created_at') ? { column: 'created_at', direction: 'desc' as const } : { column: 'id', direction: 'desc' as const }),
+      count: draft.count,
       fieldsOn(view: View) {
         let list = byView.get(view);
         if (!list) {

@@ -4,12 +4,13 @@
  * records layer, validation, the field types and the API all name them: spread over their
  * own modules they would import one another in a cycle.
  */
-import type { AliasedExpression, ExpressionBuilder, Transaction } from 'kysely';
+import type { AliasedExpression, Expression, ExpressionBuilder, SqlBool, Transaction } from 'kysely';
 import type { FieldDefinition, View } from '../fields/field-types.js';
 import type { ResourceNaming } from '../naming/resource-naming.js';
 import type { ColumnValues, RecordRow } from '../records/record-row.js';
 import type { DestroyContext, ValidationContext } from '../validation/hook-contexts.js';
 import type { DefaultOrder, ResourceClass } from './resource.js';
+import type { CountStrategy } from '../records/count-strategy.js';
 
 export type { ColumnValues, DestroyContext, RecordRow, ValidationContext };
 
@@ -59,6 +60,8 @@ export interface CompiledResource {
   readonly fields: readonly CompiledField[];
   readonly fieldsByName: ReadonlyMap<string, CompiledField>;
   readonly defaultOrder: DefaultOrder;
+  /** The resource's own count strategy (`static count`), or undefined for the panel's. */
+  readonly count: CountStrategy | undefined;
   /** The resource's record hooks, bound to one instance made at boot. */
   readonly hooks: ResourceHooks;
   /** The fields visible on a view, in declaration order. */
@@ -110,6 +113,21 @@ export interface FieldCheckInput {
   readonly field: CompiledField;
   readonly value: unknown;
   readonly registry: ReadonlyMap<string, CompiledResource>;
+}
+
+/** What a type's statement check receives: the builder of the condition, and the value written. */
+export interface FieldStatementCheckInput {
+  readonly eb: ExpressionBuilder<any, any>;
+  readonly resource: CompiledResource;
+  readonly field: CompiledField;
+  readonly value: unknown;
+  readonly registry: ReadonlyMap<string, CompiledResource>;
+}
+
+/** A condition the write's own statement computes: the write happens only if it holds, else `message`. */
+export interface FieldStatementCheck {
+  readonly holds: Expression<SqlBool>;
+  readonly message: string;
 }
 
 /** What the records layer hands a type's `load` besides the value: how to make a file URL. */
@@ -166,6 +184,15 @@ export interface FieldTypeModule {
   blankValue?(value: unknown): unknown;
   /** Turns a parsed value into the stored one before the transaction (a password into its digest). */
   prepare?(value: unknown, field: CompiledField): Promise<unknown>;
-  /** A check that needs the database, in the write's transaction: the message, or undefined. */
+  /**
+   * A check that needs the database, as a condition computed by the write's own statement
+   * (a `belongs_to` target exists): the insert or update happens only if every condition
+   * holds, so the check and the write see the same rows and cost one round trip.
+   */
+  checkInStatement?(input: FieldStatementCheckInput): FieldStatementCheck;
+  /**
+   * A check that needs the database and cannot be one condition: run in the write's
+   * transaction (a write with such a field always opens one); the message, or undefined.
+   */
   checkInTransaction?(input: FieldCheckInput): Promise<string | undefined>;
 }

@@ -1,6 +1,7 @@
 import type { FieldDefinition } from '../fields/field-types.js';
 import type { PolicyClass } from '../authorization/policy.js';
 import type { DestroyContext, ValidationContext } from '../validation/hook-contexts.js';
+import type { CountStrategyInput } from '../records/count-strategy.js';
 
 /** A column and direction a resource is listed in when the client asks for no order. */
 export interface DefaultOrder {
@@ -32,13 +33,19 @@ export abstract class Resource {
   static defaultOrder?: DefaultOrder;
   /** The policy that authorizes actions and scopes queries when authorization is enabled. */
   static policy?: PolicyClass;
+  /**
+   * How an index page of this resource finds `total_count`; default the panel's `count`
+   * option (itself the exact `count(*)` by default). See `CountStrategyInput`.
+   */
+  static count?: CountStrategyInput;
 
   /** The resource's fields, in display order. */
   abstract fields(): FieldDefinition[];
 
   /**
-   * Record-level validation, run in the write's transaction after the field rules; add
-   * messages to `errors` (a field name or `base`) to refuse the write with 422.
+   * Record-level validation, run after the field rules and the database checks (their
+   * messages are in `errors`); add messages to `errors` (a field name or `base`) to refuse
+   * the write with 422. `db` is the write's transaction, begun by the hook's first query.
    */
   validate?(context: ValidationContext): void | Promise<void>;
 
@@ -53,6 +60,7 @@ export type ResourceClass = (abstract new () => Resource) & {
   title?: string;
   defaultOrder?: DefaultOrder;
   policy?: PolicyClass;
+  count?: CountStrategyInput;
 };
 
 /** Whether a value is a resource class (checked by shape, so two copies of the package still agree). */

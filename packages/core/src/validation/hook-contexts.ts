@@ -10,7 +10,11 @@ export interface ValidationContext {
   /** The record as it will be: the stored row with the changes applied (the changes alone on create). */
   readonly record: RecordRow;
   readonly errors: RecordErrors;
-  /** The write's transaction: queries here see what the write sees. */
+  /**
+   * The write's transaction: queries here see what the write sees, and what they write
+   * commits or rolls back with it. It begins at the first query: a hook that runs none costs
+   * no transaction.
+   */
   readonly db: Transaction<any>;
 }
 

@@ -6,7 +6,7 @@ import { nullable } from './column-value.js';
 
 /**
  * A foreign key: answered as `{ id, label }` (the label read by a correlated subquery on the
- * target's table), written as `<name>_id`, checked to exist in the write's transaction.
+ * target's table), written as `<name>_id`, checked to exist by the write's own statement.
  */
 export const belongsToField = defineFieldType({
   name: 'belongs_to',
@@ -31,9 +31,8 @@ export const belongsToField = defineFieldType({
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return { ok: false, message: 'must be the id of a record (a positive integer)' };
     return value > MAX_RECORD_ID ? { ok: false, message: 'must exist' } : { ok: true, value };
   },
-  checkInTransaction: async ({ trx, field, value, registry }) => {
+  checkInStatement: ({ eb, field, value, registry }) => {
     const target = registry.get(field.target!)!;
-    const found = await trx.selectFrom(target.table).select(target.primaryKey).where(target.primaryKey, '=', value).executeTakeFirst();
-    return found ? undefined : 'must exist';
+    return { holds: eb.exists(eb.selectFrom(target.table).select(target.primaryKey).where(target.primaryKey, '=', value)), message: 'must exist' };
   },
 });

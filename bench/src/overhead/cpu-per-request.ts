@@ -1,0 +1,52 @@
+/**
+ * `npm run bench:cpu`: the CPU time one request costs the serving process, the API against the
+ * limit (`limit/limit-app.ts`), for show and index page 1, in one process with `inject` and ten
+ * requests in flight. Unlike requests per second, CPU time per request hardly moves with the
+ * rest of the machine's load, so it shows what a change to the request path costs or saves.
+ * Each figure is the lowest of several alternating rounds.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
+import { ensureBenchSeed } from '../seed/bench-seed.js';
+import { limitServer } from '../limit/limit-app.js';
+
+const URL_DEFAULT = 'postgres://postgres@127.0.0.1:5432/test';
+const CONTROLLERS = fileURLToPath(new URL('../../app/controllers/panel/api/resources', import.meta.url));
+const PATHS = { show: (n: number) => `/api/resources/v1/blog_posts/${1 + ((n * 7919) % 100_000)}`, 'index page 1': () => '/api/resources/v1/blog_posts' };
+
+/** CPU microseconds per request over `count` requests, ten in flight. */
+async function cpuPerRequest(app: FastifyInstance, path: (n: number) => string, count: number): Promise<number> {
+  let next = 0;
+  const before = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < count) {
+        const response = await app.inject({ url: path(next++), headers: { authorization: 'ApiKey demo-admin-key' } });
+        if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
+      }
+    }),
+  );
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / count;
+}
+
+const url = process.env.DATABASE_URL || URL_DEFAULT;
+const schema = process.argv[2] ?? 'panel_bench';
+await ensureBenchSeed(url, schema);
+const { app } = await buildDemoApp({ database: { url, schema }, api: { controllersDir: CONTROLLERS } });
+const limit = (await limitServer({ url, schema })).app;
+await Promise.all([app.ready(), limit.ready()]);
+console.log(`CPU per request in the serving process (µs, lowest of 5 rounds of 2,000), load average ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`);
+for (const [name, path] of Object.entries(PATHS)) {
+  const best = { api: Number.POSITIVE_INFINITY, limit: Number.POSITIVE_INFINITY };
+  await cpuPerRequest(app, path, 500);
+  await cpuPerRequest(limit, path, 500);
+  for (let round = 0; round < 5; round += 1) {
+    best.api = Math.min(best.api, await cpuPerRequest(app, path, 2_000));
+    best.limit = Math.min(best.limit, await cpuPerRequest(limit, path, 2_000));
+  }
+  console.log(`${name.padEnd(14)} API ${best.api.toFixed(0).padStart(5)}  limit ${best.limit.toFixed(0).padStart(5)}  limit/API ${(best.limit / best.api).toFixed(2)}`);
+}
+await Promise.all([app.close(), limit.close()]);

@@ -1,0 +1,89 @@
+import { Transaction, type ControlledTransaction, type DatabaseConnection, type Kysely, type KyselyProps } from 'kysely';
+
+/** A driver for the lazy transaction's `Transaction` object: it never opens connections of its own. */
+const noDriver = {
+  init: async () => {},
+  acquireConnection: async (): Promise<DatabaseConnection> => {
+    throw new Error('A lazy transaction acquires its connection through its builder.');
+  },
+  beginTransaction: async () => {},
+  commitTransaction: async () => {},
+  rollbackTransaction: async () => {},
+  releaseConnection: async () => {},
+  destroy: async () => {},
+};
+
+/**
+ * A transaction that begins when its first query runs, not before: `trx` is a Kysely
+ * `Transaction` to hand to code that may or may not query the database (a resource's
+ * `validate` hook). A hook that never runs a query through it costs no `begin` and no
+ * `commit`, and the write after it can be one autocommitted statement; once a query ran,
+ * `begun` is true and every later statement of the write runs on `trx`, ended by `finish`.
+ *
+ * @example
+ * const lazy = new LazyTransaction(db);
+ * await hook({ db: lazy.trx });
+ * const row = await lazy.finish(async (db) => insert(db)); // on lazy.trx if the hook queried, else on db
+ */
+export class LazyTransaction {
+  readonly #db: Kysely<any>;
+  #opening: Promise<ControlledTransaction<any>> | undefined;
+  #trx: Transaction<any> | undefined;
+
+  constructor(db: Kysely<any>) {
+    this.#db = db;
+  }
+
+  /** The transaction as the hook sees it (made on first use); its first query begins the transaction. */
+  get trx(): Transaction<any> {
+    if (this.#trx) return this.#trx;
+    const executor = this.#db.getExecutor().withConnectionProvider({
+      provideConnection: async (consumer) => (await this.#open()).getExecutor().provideConnection(consumer),
+    });
+    // `Transaction` refuses transaction(), connection() and destroy() itself; no query reaches the driver.
+    const props = { config: {}, driver: noDriver, dialect: {}, executor } as unknown as KyselyProps;
+    this.#trx = new Transaction<any>(props);
+    return this.#trx;
+  }
+
+  /** Whether a query has begun the transaction. */
+  get begun(): boolean {
+    return this.#opening !== undefined;
+  }
+
+  /** Begins the transaction now, if no query has (for a write of several statements). */
+  async begin(): Promise<void> {
+    await this.#open();
+  }
+
+  #open(): Promise<ControlledTransaction<any>> {
+    this.#opening ??= this.#db.startTransaction().execute();
+    return this.#opening;
+  }
+
+  /**
+   * Runs the rest of the write: on the transaction, then commits, if it has begun (rolled
+   * back if `work` throws); else on the database itself, with no transaction.
+   */
+  async finish<T>(work: (db: Kysely<any>) => Promise<T>): Promise<T> {
+    if (!this.#opening) return work(this.#db);
+    const trx = await this.#opening;
+    let result: T;
+    try {
+      result = await work(trx);
+    } catch (error) {
+      // The write's error is the one to answer; a rollback that fails too (a lost connection) still releases the connection.
+      await trx.rollback().execute().catch(() => undefined);
+      throw error;
+    }
+    await trx.commit().execute();
+    return result;
+  }
+
+  /** Rolls back the transaction if it has begun and is not over (the write was refused, or its commit failed). */
+  async abandon(): Promise<void> {
+    if (!this.#opening) return;
+    const trx = await this.#opening.catch(() => undefined);
+    if (trx && !trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute().catch(() => undefined);
+  }
+}

@@ -1,0 +1,112 @@
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import type { CountStrategy } from './count-strategy.js';
+import type { RecordsQuery } from './records-query.js';
+import { StatementBatcher, statementKey } from './statement-batcher.js';
+
+/**
+ * Where a `total_count` came from when it is not an exact count started after the request:
+ * `estimate` (the planner's estimate) or `cached` (an exact count this process made earlier,
+ * at most the strategy's `maxAgeMs` ago).
+ */
+export type TotalCountSource = 'estimate' | 'cached';
+
+/** A list's total and, when it is not a fresh exact count, where it came from. */
+export interface CountAnswer {
+  readonly count: number;
+  readonly source?: TotalCountSource;
+}
+
+interface CachedCount {
+  readonly count: number;
+  /** When the count started (its answer is at least this fresh). */
+  readonly startedAt: number;
+  readonly table: string;
+}
+
+/** The top plan node of `EXPLAIN (FORMAT JSON)`. */
+interface PlanNode {
+  readonly 'Plan Rows'?: number;
+}
+
+/** The planner's row estimate from `EXPLAIN (FORMAT JSON)` output (a JSON value, or its text on drivers that do not parse it). */
+function planRows(value: unknown): number {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+  const rows = (parsed as { Plan?: PlanNode }[] | undefined)?.[0]?.Plan?.['Plan Rows'];
+  if (typeof rows !== 'number' || !Number.isFinite(rows)) throw new Error('EXPLAIN (FORMAT JSON) gave no "Plan Rows"; the planner estimate is unavailable.');
+  return Math.max(0, Math.round(rows));
+}
+
+/**
+ * The total of an index page under a count strategy. The exact count is shared with the
+ * identical counts other requests ask for before it starts (`StatementBatcher`); `estimate`
+ * asks the planner first and counts only below its threshold; `cached` keeps exact counts per
+ * list and scope for a bounded time, in bounded memory, in this process only.
+ */
+export class RecordCounts {
+  readonly #db: Kysely<any>;
+  readonly #batcher = new StatementBatcher();
+  readonly #cache = new Map<string, CachedCount>();
+  /** Per table, how many times its counts were dropped: a count that started before a drop is not kept. */
+  readonly #writes = new Map<string, number>();
+
+  constructor(db: Kysely<any>) {
+    this.#db = db;
+  }
+
+  /**
+   * The total of the rows `rows` lets through (`select … from <table> as r` with the scope
+   * applied), under `strategy`.
+   */
+  async count(input: { table: string; rows: RecordsQuery; strategy: CountStrategy }): Promise<CountAnswer> {
+    const { table, rows, strategy } = input;
+    const counting = rows.clearSelect().select((eb) => eb.fn.countAll<number>().as('count'));
+    if (strategy.strategy === 'exact') return { count: await this.#exact(counting) };
+    if (strategy.strategy === 'estimate') {
+      const estimate = await this.#estimate(rows.clearSelect().select(sql<number>`1`.as('one')));
+      return estimate >= strategy.exactBelow ? { count: estimate, source: 'estimate' } : { count: await this.#exact(counting) };
+    }
+    const compiled = counting.compile();
+    const key = statementKey(compiled.sql, compiled.parameters);
+    if (key === undefined) return { count: await this.#exact(counting) };
+    const cached = this.#cache.get(key);
+    const now = strategy.now();
+    if (cached && now - cached.startedAt <= strategy.maxAgeMs) return { count: cached.count, source: 'cached' };
+    const writes = this.#writes.get(table) ?? 0;
+    const count = await this.#exact(counting);
+    // A write through this process while the count ran may be missing from it: not kept then.
+    if ((this.#writes.get(table) ?? 0) !== writes) return { count };
+    this.#cache.delete(key);
+    this.#cache.set(key, { count, startedAt: now, table });
+    for (const oldest of this.#cache.keys()) {
+      if (this.#cache.size <= strategy.maxEntries) break;
+      this.#cache.delete(oldest);
+    }
+    return { count };
+  }
+
+  /** Drops the cached counts of a table (after a write to it through this process). */
+  forget(table: string): void {
+    this.#writes.set(table, (this.#writes.get(table) ?? 0) + 1);
+    for (const [key, cached] of this.#cache) if (cached.table === table) this.#cache.delete(key);
+  }
+
+  /** How many counts the `cached` strategy holds (for tests: bounded by `maxEntries`). */
+  get cachedCounts(): number {
+    return this.#cache.size;
+  }
+
+  async #exact(query: RecordsQuery): Promise<number> {
+    const compiled = query.compile();
+    const key = statementKey(compiled.sql, compiled.parameters);
+    const execute = () => this.#db.executeQuery(compiled);
+    const { rows } = await (key === undefined ? execute() : this.#batcher.run(key, execute));
+    return Number((rows[0] as { count: number }).count);
+  }
+
+  /** The planner's estimate of the rows `query` returns: `EXPLAIN (FORMAT JSON)`, planned with its parameters, never run. */
+  async #estimate(query: RecordsQuery): Promise<number> {
+    const compiled = query.compile();
+    const { rows } = await this.#db.executeQuery(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+    return planRows((rows[0] as Record<string, unknown>)['QUERY PLAN']);
+  }
+}

@@ -1,0 +1,91 @@
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import type { CompiledField, CompiledResource } from '../resources/compiled-types.js';
+import type { ColumnValues, RecordRow } from '../records/record-row.js';
+import { RecordErrors } from './record-errors.js';
+
+export type { DestroyContext, ValidationContext } from './hook-contexts.js';
+
+/** One check of a write that its statement computes: the condition, selected as `alias`. */
+export interface StatementCheck {
+  readonly alias: string;
+  readonly holds: Expression<SqlBool>;
+}
+
+/** A field's check result: the message when a statement check fails (by alias), or a transaction check's answer. */
+type CheckSlot = { readonly field: CompiledField; readonly message: string } & ({ readonly alias: string } | { readonly failed: boolean });
+
+/**
+ * The checks of a write that need the database, in the order their messages are listed: per
+ * field written with a value, in field order, its uniqueness (`unique` fields), then its
+ * type's own check (a `belongs_to` target exists). Most are conditions the write's statement
+ * computes (`statement`); a type with `checkInTransaction` is asked in `trx`, which then begins.
+ * `errors` lists the failed ones, given what the statement computed.
+ */
+export class WriteChecks {
+  readonly statement: StatementCheck[] = [];
+  readonly #slots: CheckSlot[] = [];
+
+  static async collect(input: {
+    resource: CompiledResource;
+    registry: ReadonlyMap<string, CompiledResource>;
+    changes: ColumnValues;
+    existing: RecordRow | undefined;
+    /** The write's transaction, asked for only by a type with `checkInTransaction`. */
+    transaction: () => Transaction<any>;
+  }): Promise<WriteChecks> {
+    const { resource, registry, changes, existing, transaction } = input;
+    const checks = new WriteChecks();
+    let eb: ExpressionBuilder<any, any> | undefined;
+    for (const field of resource.fields) {
+      if (!field.column || !(field.column in changes)) continue;
+      const value = changes[field.column];
+      if (value === null || value === undefined) continue;
+      // Made once a write has a check to build (an expression builder is some fifty closures).
+      if (field.definition.options.unique || field.kind.checkInStatement) eb ??= expressionBuilder<any, any>();
+      if (field.definition.options.unique && eb) {
+        let others = eb.selectFrom(resource.table).select(resource.primaryKey).where(field.column, '=', value);
+        if (existing) others = others.where(resource.primaryKey, '<>', existing[resource.primaryKey]);
+        checks.#addStatement(field, eb.not(eb.exists(others)), 'has already been taken');
+      }
+      const own = eb && field.kind.checkInStatement?.({ eb, resource, field, value, registry });
+      if (own) checks.#addStatement(field, own.holds, own.message);
+      if (field.kind.checkInTransaction) {
+        const message = await field.kind.checkInTransaction({ trx: transaction(), resource, field, value, registry });
+        checks.#slots.push({ field, message: message ?? '', failed: message !== undefined });
+      }
+    }
+    return checks;
+  }
+
+  #addStatement(field: CompiledField, holds: Expression<SqlBool>, message: string): void {
+    const alias = `panel_check_${this.statement.length}`;
+    this.statement.push({ alias, holds });
+    this.#slots.push({ field, message, alias });
+  }
+
+  /** Whether a transaction check failed (then the write is refused whatever the statement computes). */
+  get failedInTransaction(): boolean {
+    return this.#slots.some((slot) => 'failed' in slot && slot.failed);
+  }
+
+  /** The messages of the failed checks, given what a statement computed (`compute`, or the write's). */
+  errors(computed: Readonly<Record<string, unknown>>): RecordErrors {
+    const errors = new RecordErrors();
+    for (const slot of this.#slots) {
+      const failed = 'alias' in slot ? computed[slot.alias] !== true : slot.failed;
+      if (failed) errors.add(slot.field.name, slot.message);
+    }
+    return errors;
+  }
+
+  /** Computes the statement checks alone, in one select (none when there are none). */
+  async compute(db: Kysely<any>): Promise<Record<string, unknown>> {
+    if (this.statement.length === 0) return {};
+    return (await db.selectNoFrom(this.selections()).executeTakeFirstOrThrow()) as Record<string, unknown>;
+  }
+
+  /** The statement checks as the select list of the write's `checks` CTE. */
+  selections() {
+    return this.statement.map((check) => sql<boolean>`${check.holds}`.as(check.alias));
+  }
+}
