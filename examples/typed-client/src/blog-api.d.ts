@@ -748,7 +748,10 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Sent only under an opt-in count strategy (the panel's `count` option, or a resource's `static count`) when `pagination.total_count` is not an exact count made for this request: `estimate` (the planner's estimate of the rows) or `cached` (an exact count made at most the strategy's `maxAgeMs` earlier by the same process). Absent, the total is exact. */
+        PanelTotalCount: "estimate" | "cached";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -794,7 +797,7 @@ export interface operations {
             /** @description The database cannot answer now. */
             503: {
                 headers: {
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -821,6 +824,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Panel-Total-Count": components["headers"]["PanelTotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -834,7 +838,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -861,7 +865,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -900,7 +904,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -954,7 +958,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -990,7 +994,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1026,7 +1030,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1068,7 +1072,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1131,7 +1135,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1165,7 +1169,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1210,7 +1214,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1252,7 +1256,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1315,7 +1319,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1342,6 +1346,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Panel-Total-Count": components["headers"]["PanelTotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1355,7 +1360,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1391,7 +1396,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1430,7 +1435,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1493,7 +1498,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1529,7 +1534,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1574,7 +1579,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1616,7 +1621,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1688,7 +1693,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1722,7 +1727,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1776,7 +1781,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1818,7 +1823,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1890,7 +1895,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1917,6 +1922,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Panel-Total-Count": components["headers"]["PanelTotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1930,7 +1936,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1957,7 +1963,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1996,7 +2002,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2050,7 +2056,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2086,7 +2092,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2122,7 +2128,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2164,7 +2170,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2227,7 +2233,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2261,7 +2267,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2306,7 +2312,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,7 +2354,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2411,7 +2417,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,6 +2444,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Panel-Total-Count": components["headers"]["PanelTotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2451,7 +2458,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2469,7 +2476,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2508,7 +2515,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2562,7 +2569,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2598,7 +2605,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2625,7 +2632,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2667,7 +2674,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2730,7 +2737,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,7 +2771,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2809,7 +2816,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2851,7 +2858,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2914,7 +2921,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2941,6 +2948,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Panel-Total-Count": components["headers"]["PanelTotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2954,7 +2962,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2981,7 +2989,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,7 +3028,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3074,7 +3082,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3110,7 +3118,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3146,7 +3154,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3188,7 +3196,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3251,7 +3259,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3285,7 +3293,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3330,7 +3338,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3372,7 +3380,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3435,7 +3443,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3462,6 +3470,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Panel-Total-Count": components["headers"]["PanelTotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3475,7 +3484,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3502,7 +3511,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,7 +3550,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3595,7 +3604,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,7 +3640,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3667,7 +3676,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3709,7 +3718,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3772,7 +3781,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3806,7 +3815,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3851,7 +3860,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3893,7 +3902,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3956,7 +3965,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3983,6 +3992,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Panel-Total-Count": components["headers"]["PanelTotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3996,7 +4006,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4023,7 +4033,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4062,7 +4072,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4116,7 +4126,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4152,7 +4162,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4188,7 +4198,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4228,7 +4238,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4291,7 +4301,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4325,7 +4335,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4370,7 +4380,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,7 +4420,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description The panel's root path. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4473,7 +4483,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

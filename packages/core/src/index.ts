@@ -25,7 +25,7 @@ export { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './records/reco
 export { parseWriteValues, MAX_RECORD_ID, type ParsedWrite } from './records/write-values.js';
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
-export { runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';
+export { isOtherSchemaDropped, runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';
 export { panelMigrations, panelSessionMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE, PANEL_SESSION_MIGRATION_TABLE } from './database/panel-migrations.js';
 export type { StorageService, UploadInput } from './storage/storage-service.js';
 export { diskStorage, type DiskStorageOptions, type DiskStorageService } from './storage/disk-storage.js';

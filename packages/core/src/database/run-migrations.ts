@@ -14,10 +14,28 @@ export interface RunMigrationsOptions {
   table?: string;
 }
 
+/** How many times a migration run that met a concurrently dropped schema is tried in all. */
+const ATTEMPTS = 5;
+
+/**
+ * Whether an error is another schema vanishing under Kysely's migrator: to find its own
+ * tables, the migrator lists the tables of every schema it may use
+ * (`has_schema_privilege(nspname, 'USAGE')` per schema), and a schema that another process
+ * drops between the catalog scan and that call fails the whole list with 3F000
+ * (`schema "…" does not exist`), naming the other schema. Nothing has run then, so the run can
+ * be tried again; a missing schema of the database's own is a real error.
+ */
+export function isOtherSchemaDropped(error: unknown, ownSchema: string | undefined): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== '3F000' || typeof message !== 'string') return false;
+  return ownSchema === undefined || !message.includes(`"${ownSchema}"`);
+}
+
 /**
  * Applies migrations in name order with Kysely's migrator (it records them in
  * `kysely_migration` and takes a lock, so two processes never migrate at once). Throws the
- * first failure.
+ * first failure. A run that fails because another schema of the server was dropped meanwhile
+ * (see `isOtherSchemaDropped`) is tried again, up to five times in all.
  */
 export async function runMigrations(database: PanelDatabase, migrations: Record<string, Migration>, options: RunMigrationsOptions = {}): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -25,7 +43,12 @@ export async function runMigrations(database: PanelDatabase, migrations: Record<
   // The migrator looks for its tables in every schema; name the database's own so that two
   // schemas on one server (a test file each) never take each other's bookkeeping for theirs.
   const migrator = new Migrator({ db: database.db, provider, ...table, ...(database.schema ? { migrationTableSchema: database.schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt += 1) {
+    // The migrator returns a failed migration's error, but throws one met while it sets up its tables.
+    const { error, results } = await migrator.migrateToLatest().catch((thrown: unknown) => ({ error: thrown, results: undefined }));
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt >= ATTEMPTS || !isOtherSchemaDropped(error, database.schema)) throw error;
+    // A moment for whatever drops schemas (parallel test files, tenants) to move on.
+    await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+  }
 }
