@@ -93,12 +93,19 @@ async function main(): Promise<number> {
   const common = { entry, url: options.url, schema: options.schema, workers: options.workers };
   const needsLimit = endpoints.some((endpoint) => endpoint.against === 'limit');
   const needsEstimate = endpoints.some((endpoint) => endpoint.api === 'api-estimate');
-  const [apiExact, baseline, limit, apiEstimate] = await Promise.all([
+  const starting = await Promise.allSettled([
     ServerProcess.start({ ...common, kind: 'api', port: await freePort() }),
     ServerProcess.start({ ...common, kind: 'baseline', port: await freePort() }),
     needsLimit ? ServerProcess.start({ ...common, kind: 'limit', port: await freePort() }) : undefined,
     needsEstimate ? ServerProcess.start({ ...common, kind: 'api', port: await freePort(), count: JSON.stringify(ESTIMATED_COUNT) }) : undefined,
   ]);
+  const failed = starting.find((outcome) => outcome.status === 'rejected');
+  if (failed) {
+    // A server that could not start stops the run, and the ones that did start stop with it.
+    await Promise.all(starting.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value?.stop() : undefined)));
+    throw failed.reason;
+  }
+  const [apiExact, baseline, limit, apiEstimate] = starting.map((outcome) => (outcome as PromiseFulfilledResult<ServerProcess | undefined>).value) as [ServerProcess, ServerProcess, ServerProcess | undefined, ServerProcess | undefined];
   const referenceOf = (endpoint: Endpoint): ServerProcess => (endpoint.against === 'limit' ? limit! : baseline);
   const apiOf = (endpoint: Endpoint): ServerProcess => (endpoint.api === 'api-estimate' ? apiEstimate! : apiExact);
   const results: EndpointResult[] = [];
