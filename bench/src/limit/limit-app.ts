@@ -12,7 +12,7 @@ import pg from 'pg';
 import { apiKeyOf, keyDigest, loadBenchKeys, type BenchUser } from '../auth/bench-keys.js';
 import { openBaselineDatabase } from '../baseline/baseline-database.js';
 import type { TimedStatement } from '../census/round-trips.js';
-import type { BenchServer, ServerSettings } from '../servers/bench-server.js';
+import type { BenchServer, ServerSettings } from '../servers/server-types.js';
 
 const PATH = '/api/resources/v1/blog_posts';
 const PER_PAGE = 24;

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import type { TimedStatement } from '../census/round-trips.js';
+import type { BenchServer, ServerSettings } from './server-types.js';
+
+export type { BenchServer, ServerSettings } from './server-types.js';
 
 /**
  * Which server a child process runs: the demo app with Panel API, the hand-written baseline,
@@ -10,21 +11,6 @@ export type ServerKind = 'api' | 'baseline' | 'limit';
 
 /** The bench's controllers (its own API-key check over the demo's blog posts), next to this file once compiled. */
 const BENCH_CONTROLLERS = fileURLToPath(new URL('../../app/controllers/panel/api/resources', import.meta.url));
-
-/** A server built in a child process: its Fastify app, a statement listener (start and end times), and how to close it. */
-export interface BenchServer {
-  readonly app: FastifyInstance;
-  onStatement(listener: (statement: TimedStatement) => void): () => void;
-  close(): Promise<void>;
-}
-
-/** What a child process needs to build its server. */
-export interface ServerSettings {
-  readonly url: string;
-  readonly schema: string;
-  /** The API's count strategy (the panel's `count` option) as JSON; default the exact count. */
-  readonly count?: string | undefined;
-}
 
 /** Builds the server of that kind (each is imported only in the child that runs it). */
 export async function buildBenchServer(kind: ServerKind, settings: ServerSettings): Promise<BenchServer> {
