@@ -58,6 +58,13 @@ describeOnEachDatabase('the OpenAPI document, Edition A ("a valid OpenAPI 3.1 do
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain(DOCUMENT);
+    // The reference is made at its first request and its own files are served through the mount.
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(page.body)?.[1];
+    expect(script).toBeDefined();
+    const pageUrl = redirect.statusCode === 200 ? '/api/resources/v1/docs' : (redirect.headers.location as string);
+    const asset = await demo().app.inject({ url: new URL(script!, `http://localhost${pageUrl}`).pathname });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
   });
 
   it('fails a test whose response the document does not describe: an undocumented status, or a body of another shape', async () => {

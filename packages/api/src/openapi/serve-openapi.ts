@@ -29,6 +29,27 @@ function matches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
 }
 
+/** Headers of the reference's own answer that the outer reply sets for itself. */
+const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'date', 'keep-alive']);
+
+/**
+ * The interactive reference (Scalar), made at its first request: a Fastify instance of its own
+ * serving the reference's pages under `routePrefix`, which the mount's routes forward to. Its
+ * package (some 17 MB of memory and a fraction of a second to import) is loaded only then, so
+ * that an app's start and memory do not pay for a page a developer opens now and then.
+ */
+function lazyReference(routePrefix: string, configuration: { url: string; title: string }): () => Promise<FastifyInstance> {
+  let made: Promise<FastifyInstance> | undefined;
+  return () =>
+    (made ??= (async () => {
+      const [{ default: Fastify }, { default: scalarReference }] = await Promise.all([import('fastify'), import('@scalar/fastify-api-reference')]);
+      const reference = Fastify({ logger: false });
+      await reference.register(scalarReference, { routePrefix: routePrefix as `/${string}`, configuration, logLevel: 'warn' });
+      await reference.ready();
+      return reference;
+    })());
+}
+
 /**
  * Draws `GET <mount>/resources/<version>/openapi.json` for each version (with an ETag, 304 on
  * `If-None-Match`), and with `docs: true` the interactive reference at `…/<version>/docs`.
@@ -53,14 +74,20 @@ export async function serveOpenApi(api: FastifyInstance, input: ServeOpenApiInpu
       return reply.type('application/json; charset=utf-8').send(body);
     });
     if (options.docs === true) {
-      // Loaded only when asked for: an app without the reference page never imports it.
-      const { default: scalarReference } = await import('@scalar/fastify-api-reference');
-      await api.register(scalarReference, {
-        routePrefix: `/resources/${version}/docs`,
-        configuration: { url: `${mountPath}/resources/${version}/openapi.json`, title: `Panel API ${version}` },
-        logLevel: 'warn',
-        ...(gate ? { hooks: { onRequest: async (request: FastifyRequest, reply: FastifyReply) => void (await allowed(request, reply)) } } : {}),
-      });
+      const prefix = `/resources/${version}/docs`;
+      const reference = lazyReference(`${mountPath}${prefix}`, { url: `${mountPath}/resources/${version}/openapi.json`, title: `Panel API ${version}` });
+      const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+        if (!(await allowed(request, reply))) return reply;
+        const answer = await (await reference()).inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: request.headers });
+        reply.code(answer.statusCode);
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
+        }
+        // A redirect has no body: sending an empty buffer would give it a content type of its own.
+        return answer.rawPayload.length === 0 ? reply.send() : reply.send(answer.rawPayload);
+      };
+      api.get(prefix, forward);
+      api.get(`${prefix}/*`, forward);
     }
   }
 }
