@@ -63,6 +63,16 @@ describeOnEachDatabase('finding a record through a scope', (library) => {
     expect(await tableRows(library().db, 'books')).toEqual(before);
   });
 
+  it('finds each id, in turn, with a scope that lets everything through (the statement is compiled once) and with one that narrows', async () => {
+    const everything: ScopeFunction = (query) => query;
+    const found = [];
+    for (const id of [1, 2, 1]) found.push((await library().records.find({ resource: book(), view: 'show', id, scope: everything })).title);
+    expect(found).toEqual(['Kindred', 'Draft', 'Kindred']);
+    // The narrowing scope after the compiled statement was used: still applied.
+    expect(isPanelError(await rejection(library().records.find({ resource: book(), view: 'show', id: 2, scope: publishedOnly })), 'PANEL_ERR_RECORD_NOT_FOUND')).toBe(true);
+    expect(isPanelError(await rejection(library().records.find({ resource: book(), view: 'show', id: 404, scope: everything })), 'PANEL_ERR_RECORD_NOT_FOUND')).toBe(true);
+  });
+
   it('updates a record inside the scope', async () => {
     const row = await library().records.update({ resource: book(), view: 'show', id: 1, values: { pages: 264 }, scope: publishedOnly });
     expect(row).toMatchObject({ id: 1, pages: 264 });
