@@ -14,9 +14,8 @@
  * same data.
  */
 import { sql } from 'kysely';
-import { openDatabase } from '@panel/core';
 import { MIX_KEY_PREFIX, MIX_USERS, type Dataset } from '../seed/dataset.js';
-import { resetBenchWrites } from '../seed/bench-seed.js';
+import { openSeedDatabase, resetBenchWrites } from '../seed/bench-seed.js';
 import type { BenchRequest, Endpoint } from '../load/endpoints.js';
 
 const POSTS = '/api/resources/v1/blog_posts';
@@ -112,7 +111,7 @@ export function mixSequence(dataset: Dataset, length = SEQUENCE_LENGTH): MixRequ
 export async function prepareMixRound(url: string, schema: string, dataset: Dataset, sequence: readonly MixRequest[]): Promise<void> {
   await resetBenchWrites(url, schema, dataset, MIX_PATCHED_UP_TO);
   const doomed = sequence.flatMap((request) => (request.deletes ? [request.deletes] : []));
-  const database = await openDatabase({ url, schema, maxConnections: 1, statementTimeoutMillis: 0 });
+  const database = await openSeedDatabase(url, schema);
   try {
     await sql`delete from blog_posts where id >= ${DELETABLE_FROM}`.execute(database.db);
     await sql`insert into blog_posts (id, title, body, published, view_count, author_id, created_at)
@@ -125,7 +124,7 @@ export async function prepareMixRound(url: string, schema: string, dataset: Data
 
 /** The mix's indexes, made before the mix and dropped after it (the other endpoints measure the table without them). */
 export async function sortIndexes(url: string, schema: string, action: 'create' | 'drop'): Promise<void> {
-  const database = await openDatabase({ url, schema, maxConnections: 1, statementTimeoutMillis: 0 });
+  const database = await openSeedDatabase(url, schema);
   try {
     for (const columns of MIX_INDEXES) {
       const name = sql.id(`bench_mix_${columns.join('_')}_index`);

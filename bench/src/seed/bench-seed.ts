@@ -92,14 +92,21 @@ export async function vacuumAnalyze(database: PanelDatabase, tables: readonly st
 }
 
 /**
- * Makes sure the bench schema holds the data set (no statement timeout: the comments take
- * longer than the 10 s default): reused when a previous run left it complete,
+ * One connection to the bench schema for seeding and putting the data back, without the
+ * statement timeout (the comments' insert and the indexes take longer than its 10 s default).
+ */
+export function openSeedDatabase(url: string, schema: string): Promise<PanelDatabase> {
+  return openDatabase({ url, schema, maxConnections: 1, statementTimeoutMillis: 0 });
+}
+
+/**
+ * Makes sure the bench schema holds the data set: reused when a previous run left it complete,
  * otherwise the schema is dropped, migrated with the demo's migrations and filled.
  */
 export async function ensureBenchSeed(url: string, schema: string, dataset: Dataset = DATASET): Promise<SeedOutcome> {
   const started = performance.now();
   // No timeout: a seed of millions of rows runs for minutes.
-  const database = await openDatabase({ url, schema, maxConnections: 1, statementTimeoutMillis: 0 });
+  const database = await openSeedDatabase(url, schema);
   try {
     if (await markerMatches(database, dataset)) return { reused: true, seconds: (performance.now() - started) / 1000 };
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db);
@@ -120,7 +127,7 @@ export async function ensureBenchSeed(url: string, schema: string, dataset: Data
  * `patchedUpTo`, default the update endpoint's) restored.
  */
 export async function resetBenchWrites(url: string, schema: string, dataset: Dataset = DATASET, patchedUpTo: number = dataset.patchedPosts): Promise<void> {
-  const database = await openDatabase({ url, schema, maxConnections: 1, statementTimeoutMillis: 0 });
+  const database = await openSeedDatabase(url, schema);
   try {
     await sql`delete from blog_posts where id > ${dataset.posts}`.execute(database.db);
     await sql`update blog_posts set title = 'Post ' || id || ': ' || (array['Gardens', 'Games', 'Kitchens', 'Trains', 'Rivers'])[1 + id % 5], view_count = (id * 7919) % 100003
