@@ -209,7 +209,7 @@ export class RecordsRepository {
     const { resource, id, scope } = input;
     const attachments = hasFileFields(resource) ? this.#attachments : undefined;
     let purge: string[] = [];
-    await this.#write(resource, 'delete', {}, async (trx) => {
+    await this.#deleteInTransaction(resource, async (trx) => {
       const record = await this.find({ resource, view: 'show', id, scope }, trx);
       if (resource.hooks.beforeDestroy) {
         const errors = new RecordErrors();
@@ -330,11 +330,12 @@ export class RecordsRepository {
     loadSelectedValues(rows, resource, view, { fileUrl: (blob) => (attachments ? attachments.url(blob) : attachmentUrl(this.#rootPath, blob)) });
   }
 
-  async #write<T>(resource: CompiledResource, operation: 'write' | 'delete', changes: ColumnValues, work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+  /** Runs a delete in a transaction, turning a constraint violation (a record still referenced) into `RecordInvalidError`. */
+  async #deleteInTransaction(resource: CompiledResource, work: (trx: Transaction<any>) => Promise<void>): Promise<void> {
     try {
-      return await this.#db.transaction().execute(work);
+      await this.#db.transaction().execute(work);
     } catch (error) {
-      throw constraintViolation(error, resource, operation, changes) ?? error;
+      throw constraintViolation(error, resource, 'delete', {}) ?? error;
     } finally {
       // The `cached` count strategy's counts of this table may be stale now (a failed write
       // may still have committed, as far as this process can tell).
