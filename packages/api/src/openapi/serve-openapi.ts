@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { OpenApiObject, OpenApiOptions } from './openapi-options.js';
 
 /** How the document routes of a mount are drawn. */
@@ -42,7 +42,7 @@ function lazyReference(routePrefix: string, configuration: { url: string; title:
   let made: Promise<FastifyInstance> | undefined;
   return () =>
     (made ??= (async () => {
-      const [{ default: Fastify }, { default: scalarReference }] = await Promise.all([import('fastify'), import('@scalar/fastify-api-reference')]);
+      const { default: scalarReference } = await import('@scalar/fastify-api-reference');
       const reference = Fastify({ logger: false });
       await reference.register(scalarReference, { routePrefix: routePrefix as `/${string}`, configuration, logLevel: 'warn' });
       await reference.ready();
