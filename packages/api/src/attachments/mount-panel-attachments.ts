@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { checkFileSignature, resolveTokenPepper, signingKey, type PanelApiTokensConfig } from '@panel/api-tokens';
+import fastifyPlugin from 'fastify-plugin';
+import type { PanelApiTokensConfig } from '@panel/api-tokens';
+import { loadTokensModule } from '../edition-b/tokens-module.js';
 import { ForbiddenError } from '../errors/api-errors.js';
 import { SIGNED_SEGMENT } from '../edition-b/signed-file-urls.js';
 import { attachmentsPath, FileNotFoundError, isPanelError, PanelConfigError, type Panel } from '@panel/core';
@@ -69,6 +71,7 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
   app.route<{ Params: { key: string; filename: string } }>({ method: ['GET', 'HEAD'], url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`, handler: serve });
   const tokens = options.tokens;
   if (tokens) {
+    const { checkFileSignature, resolveTokenPepper, signingKey } = await loadTokensModule();
     app.route<{ Params: { key: string; filename: string }; Querystring: Record<string, unknown> }>({
       method: ['GET', 'HEAD'],
       url: `${attachmentsPath(panel.config.rootPath)}/${SIGNED_SEGMENT}/:key/:filename`,
@@ -84,7 +87,8 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
   }
 };
 
-Object.assign(mountPanelAttachmentsPlugin, { [Symbol.for('fastify.display-name')]: 'panel-attachments' });
+// Encapsulated (its error handler stays its own); a Fastify other than 5 fails at register.
+fastifyPlugin(mountPanelAttachmentsPlugin, { fastify: '5.x', name: 'panel-attachments', encapsulate: true });
 
 /**
  * The standard attachment URL as a Fastify plugin; see `mountPanelAttachmentsPlugin`.

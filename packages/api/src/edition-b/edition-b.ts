@@ -1,5 +1,6 @@
-import { ApiTokenService, grantKey, pepperProblem, signingKey, type AuthenticatedToken, type GrantInput, type GrantVerb, type PanelApiTokensConfig } from '@panel/api-tokens';
+import type { ApiTokenService, AuthenticatedToken, GrantInput, GrantVerb, PanelApiTokensConfig } from '@panel/api-tokens';
 import type { Panel } from '@panel/core';
+import { loadTokensModule } from './tokens-module.js';
 
 /** What an actor may do, by (route key, verb): a token's grants, or the default permissions list. */
 export interface GrantSet {
@@ -22,15 +23,8 @@ export interface EditionB {
   defaultGrants(): Promise<GrantSet>;
   /** The key of signed file URLs (derived from the pepper; throws when none is set). */
   signingKey(): Buffer;
-}
-
-class EditionBTokenService extends ApiTokenService {
-  onDefaultsChanged: () => void = () => {};
-  override async setDefaultPermissions(grants: readonly GrantInput[]) {
-    const saved = await super.setDefaultPermissions(grants);
-    this.onDefaultsChanged();
-    return saved;
-  }
+  /** `path` as a signed URL for the blob `blobKey` named `filename`, expiring after `signedUrlTtlSeconds`. */
+  signFileUrl(path: string, blobKey: string, filename: string, now: Date): string;
 }
 
 /** A token's grants as a grant set. */
@@ -39,10 +33,20 @@ export function tokenGrants(token: AuthenticatedToken): GrantSet {
 }
 
 /**
- * Sets Edition B up for a panel. A missing pepper does not stop the boot (the spec: token
- * creation and authentication raise until it is set), but the server says so at once.
+ * Sets Edition B up for a panel, loading `@panel/api-tokens` (an optional peer dependency that
+ * only Edition B needs). A missing pepper does not stop the boot (the spec: token creation and
+ * authentication raise until it is set), but the server says so at once.
  */
-export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn: (message: string) => void): EditionB {
+export async function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn: (message: string) => void): Promise<EditionB> {
+  const { ApiTokenService: TokenService, grantKey, pepperProblem, signingKey, signFile, signedUrl } = await loadTokensModule();
+  class EditionBTokenService extends TokenService {
+    onDefaultsChanged: () => void = () => {};
+    override async setDefaultPermissions(grants: readonly GrantInput[]) {
+      const saved = await super.setDefaultPermissions(grants);
+      this.onDefaultsChanged();
+      return saved;
+    }
+  }
   const tokens = new EditionBTokenService({ database: panel.database, pepper: config.pepper, resources: [...panel.resources.values()].map((r) => r.naming.routeKey) });
   const problem = pepperProblem(config.pepper);
   if (problem) warn(`Panel API Edition B: ${problem}`);
@@ -51,7 +55,7 @@ export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn:
   tokens.onDefaultsChanged = () => {
     cached = undefined;
   };
-  return {
+  const edition: EditionB = {
     config,
     tokens,
     async defaultGrants() {
@@ -67,5 +71,9 @@ export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn:
       if (signing?.pepper !== pepper) signing = { pepper, key: signingKey(pepper) };
       return signing.key;
     },
+    signFileUrl(path, blobKey, filename, now) {
+      return signedUrl(path, signFile(edition.signingKey(), blobKey, filename, config.signedUrlTtlSeconds, now));
+    },
   };
+  return edition;
 }

@@ -1,4 +1,3 @@
-import { signFile, signedUrl } from '@panel/api-tokens';
 import type { EditionB } from './edition-b.js';
 
 /** The path segment of signed file URLs, after the attachments path: `<rootPath>/attachments/signed/<key>/<filename>`. */
@@ -9,13 +8,12 @@ interface FileJson {
   readonly url: string;
 }
 
-function signOne(file: FileJson, edition: EditionB, key: Buffer, now: Date): FileJson {
+function signOne(file: FileJson, edition: EditionB, now: Date): FileJson {
   // The standard URL ends in /<key>/<encoded filename>; the signed one inserts /signed before the key.
   const match = /^(.*)\/([^/]+)\/([^/]+)$/.exec(file.url);
   if (!match) return file;
   const [, base, blobKey, encodedName] = match as unknown as [string, string, string, string];
-  const signature = signFile(key, blobKey, file.filename, edition.config.signedUrlTtlSeconds, now);
-  return { ...file, url: signedUrl(`${base}/${SIGNED_SEGMENT}/${blobKey}/${encodedName}`, signature) };
+  return { ...file, url: edition.signFileUrl(`${base}/${SIGNED_SEGMENT}/${blobKey}/${encodedName}`, blobKey, file.filename, now) };
 }
 
 /**
@@ -24,7 +22,6 @@ function signOne(file: FileJson, edition: EditionB, key: Buffer, now: Date): Fil
  * token actors).
  */
 export function signFileUrls(json: unknown, edition: EditionB, now = new Date()): unknown {
-  const key = edition.signingKey();
-  const sign = (value: unknown) => (value && typeof value === 'object' && typeof (value as FileJson).url === 'string' ? signOne(value as FileJson, edition, key, now) : value);
+  const sign = (value: unknown) => (value && typeof value === 'object' && typeof (value as FileJson).url === 'string' ? signOne(value as FileJson, edition, now) : value);
   return Array.isArray(json) ? json.map(sign) : sign(json);
 }

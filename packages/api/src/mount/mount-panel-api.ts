@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
+import fastifyPlugin from 'fastify-plugin';
 import { apiErrorHandler } from '../errors/error-reply.js';
 import { discoverControllers } from '../routing/discover-controllers.js';
 import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
@@ -57,7 +58,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
     addPanelRootFallback(app, panel.config.rootPath, mountPath);
   }
   const licensed = panel.config.license.features.includes('api');
-  const edition = options.tokens ? createEditionB(panel, options.tokens, (message) => app.log.error(message)) : undefined;
+  const edition = options.tokens ? await createEditionB(panel, options.tokens, (message) => app.log.error(message)) : undefined;
   if (edition && !app.hasDecorator('panelApiTokens')) app.decorate('panelApiTokens', edition.tokens);
   const discovered = licensed ? await discoverControllers(panel, options.controllersDir) : [];
   // Edition B: every resource is served; a discovered override controller wins over the catch-all.
@@ -95,9 +96,15 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
   );
 };
 
-// The engine decorates the app it is registered on (panelApiRoutes); its own routes and
-// handlers stay inside the prefixed child scope.
-Object.assign(mountPanelApiPlugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'panel-api' });
+/**
+ * The plugin's metadata for Fastify: a Fastify other than 5 fails at `register` with
+ * FST_ERR_PLUGIN_VERSION_MISMATCH ("fastify-plugin: panel-api - expected '5.x' fastify version,
+ * '4.29.1' is installed"), not later with an obscure error. Not encapsulated: the engine
+ * decorates the app it is registered on (panelApiRoutes); its own routes and handlers stay
+ * inside the prefixed child scope.
+ */
+const FASTIFY_PLUGIN_META = { fastify: '5.x', name: 'panel-api' } as const;
+fastifyPlugin(mountPanelApiPlugin, FASTIFY_PLUGIN_META);
 
 /**
  * The Panel API engine as a Fastify plugin (`mount_panel_api`); see `mountPanelApiPlugin`.
