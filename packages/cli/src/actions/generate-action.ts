@@ -126,7 +126,7 @@ function languageOf(path: string): Language {
 
 function planWrite(tree: FileTree, context: GenerateContext, language: Language, file: GeneratedFile): { path: string; written: boolean } {
   if (file.existing !== undefined && !context.force) {
-    context.print(messages.skipped(file.label, file.existing));
+    context.print(file.template === 'base-resources-controller' ? messages.skippedBase(file.existing) : messages.skipped(file.label, file.existing));
     return { path: file.existing, written: false };
   }
   // --force regenerates a file where it is, in its own language; a new file gets the run's language.

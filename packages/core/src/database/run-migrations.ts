@@ -1,3 +1,4 @@
+import { withDatabaseSetupFix } from './database-setup-problem.js';
 import { Migrator, type Migration as KyselyMigration, type MigrationProvider } from 'kysely';
 import type { PanelDatabase } from './panel-database.js';
 
@@ -47,7 +48,8 @@ export async function runMigrations(database: PanelDatabase, migrations: Record<
     // The migrator returns a failed migration's error, but throws one met while it sets up its tables.
     const { error, results } = await migrator.migrateToLatest().catch((thrown: unknown) => ({ error: thrown, results: undefined }));
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if (attempt >= ATTEMPTS || !isOtherSchemaDropped(error, database.schema)) throw error;
+    // A setup mistake (no such database, server down, wrong password) is one line naming the fix.
+    if (attempt >= ATTEMPTS || !isOtherSchemaDropped(error, database.schema)) throw withDatabaseSetupFix(error);
     // A moment for whatever drops schemas (parallel test files, tenants) to move on.
     await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
   }

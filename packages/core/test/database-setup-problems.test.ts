@@ -1,0 +1,78 @@
+// Issue: "A DATABASE_URL naming a missing database gives a 30-line pg stack (3D000), no fix."
+// The fix: "a missing database, refused connection, wrong password or missing migration → one
+// line with what is wrong and the command that fixes it (e.g. `createdb shop`)".
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { databaseSetupProblem, openDatabase, runMigrations, runPanelMigrations, type PanelDatabase } from '@panel/core';
+import { testDatabaseKinds, testDatabaseUrl } from '@panel/test-support';
+
+/** A port nothing listens on: bound, then released. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const onPostgres = testDatabaseKinds().includes('postgres') ? describe : describe.skip;
+
+onPostgres('database setup mistakes at boot, one line with the fix [postgres]', () => {
+  const opened: PanelDatabase[] = [];
+  const open = async (url: string) => {
+    const database = await openDatabase({ url });
+    opened.push(database);
+    return database;
+  };
+  afterAll(async () => {
+    await Promise.all(opened.map((database) => database.close()));
+  });
+
+  it('"a DATABASE_URL naming a missing database" → Database "…" does not exist … Fix: createdb …', async () => {
+    const url = new URL(testDatabaseUrl());
+    const name = `panel_missing_${process.pid}`;
+    url.pathname = `/${name}`;
+    const database = await open(url.toString());
+    const failure = runPanelMigrations(database);
+    await expect(failure).rejects.toMatchObject({
+      code: 'PANEL_ERR_CONFIG',
+      message: `Database "${name}" does not exist on the PostgreSQL server DATABASE_URL names. Fix: createdb ${name} (or CREATE DATABASE ${name}; as a superuser), or point DATABASE_URL at an existing database.`,
+    });
+    await expect(failure).rejects.toSatisfy((error: Error) => !error.message.includes('\n'));
+  });
+
+  it('"refused connection" → Nothing answers at host:port … Fix: start PostgreSQL …', async () => {
+    const port = await freePort();
+    const database = await open(`postgres://postgres@127.0.0.1:${port}/shop`);
+    await expect(runMigrations(database, {})).rejects.toMatchObject({
+      code: 'PANEL_ERR_CONFIG',
+      message: `Nothing answers at 127.0.0.1:${port}: the PostgreSQL server DATABASE_URL names is not running there. Fix: start PostgreSQL (or correct the host and port in DATABASE_URL), or unset DATABASE_URL to use the embedded PGlite.`,
+    });
+  });
+});
+
+describe('databaseSetupProblem, for the driver errors a test server cannot produce (trust authentication, every migration run)', () => {
+  it('"wrong password" (28P01) names the user and the URL to correct', () => {
+    const error = Object.assign(new Error('password authentication failed for user "shop"'), { code: '28P01' });
+    expect(databaseSetupProblem(error)).toBe(
+      'PostgreSQL refused the login of user "shop" (password authentication failed for user "shop"). Fix: correct the user and password in DATABASE_URL (postgres://user:password@host:5432/database), or create the role: createuser --pwprompt shop.',
+    );
+  });
+
+  it('"missing migration" (42P01) names the table and says to run the migrations', { timeout: 120_000 }, async () => {
+    const database = await openDatabase();
+    try {
+      const error = await database.db.selectFrom('books').selectAll().execute().catch((thrown: unknown) => thrown);
+      expect(databaseSetupProblem(error)).toBe(
+        "The table books does not exist: its migration has not run on this database. Fix: run the app's migrations first (await runMigrations(database, migrations) at boot, before createPanel).",
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('is undefined for an error that is not a setup mistake', () => {
+    expect(databaseSetupProblem(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeUndefined();
+    expect(databaseSetupProblem(new Error('boom'))).toBeUndefined();
+  });
+});

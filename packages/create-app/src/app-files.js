@@ -1,0 +1,355 @@
+// @ts-check
+// The files of a new app, as text: one function per file, read top to bottom like the app.
+// Edition A authenticates `Authorization: ApiKey <key>` against API_KEYS; Edition B serves
+// built-in Bearer tokens (the first one printed once at the first boot).
+
+/** @typedef {import('./options.js').CreateOptions} CreateOptions */
+
+/**
+ * @param {CreateOptions} options
+ * @param {Record<string, string>} panel the `@panel/*` dependency specifiers, by name
+ */
+function packageJson(options, panel) {
+  const dependencies = {
+    '@panel/api': panel['@panel/api'],
+    ...(options.edition === 'b' ? { '@panel/api-tokens': panel['@panel/api-tokens'] } : {}),
+    '@panel/core': panel['@panel/core'],
+    fastify: '^5',
+    kysely: '^0.28',
+  };
+  const manifest = {
+    name: options.name,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    engines: { node: '>=20.12' },
+    scripts: {
+      dev: 'tsx watch src/server.ts',
+      start: 'node dist/src/server.js',
+      build: 'tsc -p tsconfig.json',
+      test: 'node --import tsx --test test/api.test.ts',
+      'panel-api': 'panel-api',
+    },
+    dependencies,
+    devDependencies: { '@panel/api-cli': panel['@panel/api-cli'], '@types/node': '^20.19.25', tsx: '^4.23.15', typescript: '^7.0.2' },
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+const TSCONFIG = `{
+  "compilerOptions": {
+    "target": "es2022",
+    "module": "nodenext",
+    "moduleResolution": "nodenext",
+    "strict": true,
+    "skipLibCheck": true,
+    "types": ["node"],
+    "rootDir": ".",
+    "outDir": "dist"
+  },
+  "include": ["app", "db", "src"]
+}
+`;
+
+const AUTHOR = `import { Resource, field } from '@panel/core';
+
+/** A writer. Resource name \`Author\`: route key \`authors\`, body key \`author\`. */
+export default class AuthorResource extends Resource {
+  static override title = 'name';
+
+  override fields() {
+    return [field.id(), field.text('name', { required: true }), field.hasMany('books')];
+  }
+}
+`;
+
+const BOOK = `import { Resource, field } from '@panel/core';
+
+/** A book and its author. Resource name \`Book\`: route key \`books\`, body key \`book\`. */
+export default class BookResource extends Resource {
+  static override title = 'title';
+
+  override fields() {
+    return [
+      field.id(),
+      field.text('title', { required: true }),
+      field.integer('pages'),
+      field.belongsTo('author'),
+      field.datetime('created_at', { hideOn: ['new', 'edit'] }),
+    ];
+  }
+}
+`;
+
+/** @param {CreateOptions} options */
+function migrations(options) {
+  const tokens = options.edition === 'b';
+  return `${tokens ? "import { apiTokensSchemaV1 } from '@panel/api-tokens';\n" : ''}import { sql, type Kysely } from 'kysely';
+import type { Migration } from '@panel/core';
+
+/** The app's migrations, run in name order at boot (src/app.ts); add new ones at the end. */
+export const migrations: Record<string, Migration> = {
+  '0001-create-authors-and-books': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('authors')
+        .addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('books')
+        .addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('pages', 'integer')
+        .addColumn('author_id', 'integer', (c) => c.references('authors.id'))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql\`now()\`))
+        .execute();
+    },
+  },${tokens ? `\n  // Edition B: the tables of the built-in tokens and their grants.\n  '0002-create-panel-api-tokens': apiTokensSchemaV1,` : ''}
+};
+`;
+}
+
+const SEED = `import type { PanelDatabase } from '@panel/core';
+
+/** Two authors and three books, when there are no authors yet. */
+export async function seed(database: PanelDatabase): Promise<void> {
+  const { db } = database;
+  if ((await db.selectFrom('authors').select('id').limit(1).execute()).length > 0) return;
+  const [leGuin, calvino] = await db.insertInto('authors').values([{ name: 'Ursula K. Le Guin' }, { name: 'Italo Calvino' }]).returning('id').execute();
+  await db
+    .insertInto('books')
+    .values([
+      { title: 'The Dispossessed', pages: 387, author_id: leGuin!.id },
+      { title: 'The Left Hand of Darkness', pages: 304, author_id: leGuin!.id },
+      { title: 'Invisible Cities', pages: 165, author_id: calvino!.id },
+    ])
+    .execute();
+}
+`;
+
+const INITIALIZER = `import { configurePanelApi } from '@panel/api-tokens';
+
+/**
+ * Panel API, Edition B: built-in Bearer tokens with per-token grants. The pepper comes from
+ * PANEL_API_TOKEN_PEPPER (in .env). Open manageTokensIf to the users who may manage tokens in
+ * the panel's screens (@panel/panel-ui).
+ */
+export const panelApi = configurePanelApi({ manageTokensIf: () => false });
+`;
+
+/** @param {CreateOptions} options */
+function appModule(options) {
+  const tokens = options.edition === 'b';
+  return `import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createPanel, openDatabase, runMigrations, runPanelMigrations, type PanelDatabase } from '@panel/core';
+import { mountPanelApi, mountPanelAttachments, panelServerOptions } from '@panel/api';
+import { migrations } from '../db/migrations.js';
+import { seed } from '../db/seed.js';${tokens ? "\nimport { panelApi } from '../app/panel/initializer.js';" : ''}
+
+/** The folder holding app/: the project root under tsx, dist/ once built. */
+const appRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The app's database, migrated and seeded: PostgreSQL when DATABASE_URL is set, else the
+ * embedded PGlite, kept in PGLITE_DATA_DIR (default data/pglite), or in memory with \`inMemory\`.
+ */
+export async function openAppDatabase(options: { inMemory?: boolean } = {}): Promise<PanelDatabase> {
+  const url = process.env.DATABASE_URL || undefined;
+  const dataDir = url || options.inMemory ? undefined : (process.env.PGLITE_DATA_DIR ?? 'data/pglite');
+  const database = await openDatabase({ url, dataDir });
+  await runPanelMigrations(database);
+  await runMigrations(database, migrations);
+  await seed(database);
+  return database;
+}
+
+/** The server: Panel API under /api, its OpenAPI document and reference page, the files' URLs. */
+export async function buildApp(options: { database: PanelDatabase; logger?: boolean }): Promise<FastifyInstance> {
+  const panel = await createPanel({ database: options.database, appRoot });
+  const app = Fastify(panelServerOptions({ logger: options.logger ?? false }));
+  await app.register(mountPanelApi, { panel${tokens ? ', tokens: panelApi' : ''} }); // /api/resources/v1/...
+  await app.register(mountPanelAttachments, { panel${tokens ? ', tokens: panelApi' : ''} }); // /panel/attachments/...
+  return app;
+}
+`;
+}
+
+/** @param {CreateOptions} options */
+function serverModule(options) {
+  const tokens = options.edition === 'b';
+  const firstToken = tokens
+    ? `
+// Edition B: the first token, with every grant, printed once (its secret is never stored).
+const service = app.panelApiTokens!;
+if ((await service.list()).length === 0) {
+  const resources = ['authors', 'books'];
+  const { secret } = await service.create({ name: 'first', grants: resources.flatMap((resource) => GRANT_VERBS.map((verb) => \`\${resource}:\${verb}\`)) });
+  console.log(\`First API token (shown once, keep it): \${secret}\`);
+}
+`
+    : '';
+  const hint = tokens ? "'Authorization: Bearer <token>'" : "'Authorization: ApiKey <a key of API_KEYS in .env>'";
+  return `import { existsSync } from 'node:fs';
+import { databaseSetupProblem } from '@panel/core';${tokens ? "\nimport { GRANT_VERBS } from '@panel/api-tokens';" : ''}
+import { buildApp, openAppDatabase } from './app.js';
+
+// Settings from .env (written by the scaffolder; keep it out of git), under those of the environment.
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+let database;
+try {
+  database = await openAppDatabase();
+} catch (error) {
+  // A missing database, a server that refuses connections, a wrong password: one line and the fix.
+  const problem = databaseSetupProblem(error);
+  if (problem === undefined) throw error;
+  console.error(problem);
+  process.exit(1);
+}
+const app = await buildApp({ database, logger: process.env.LOG_REQUESTS === '1' });
+${firstToken}
+const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: process.env.HOST ?? '127.0.0.1' });
+console.log(\`${options.name} API on \${address}\`);
+console.log(\`  curl -H ${hint} \${address}/api/resources/v1/books\`);
+console.log(\`  API reference: \${address}/api/resources/v1/docs\`);
+`;
+}
+
+const BASE_CONTROLLER_A = `import { secretsEqual } from '@panel/core';
+import { AuthenticationError, NotAuthorizedError, ResourcesController } from '@panel/api';
+
+/** The base of every generated v1 controller: \`Authorization: ApiKey <key>\`, a key of API_KEYS. */
+export class BaseResourcesController extends ResourcesController {
+  static {
+    // A refused policy answers 403 JSON instead of the panel's 302 to /panel.
+    this.rescueFrom(NotAuthorizedError, function () {
+      return this.render(403, { error: 'Forbidden' });
+    });
+  }
+
+  /** Accepts \`Authorization: ApiKey <key>\` for any key of API_KEYS (comma-separated), compared in constant time; else 401. */
+  override async setupAuthentication(): Promise<void> {
+    const keys = (process.env.API_KEYS ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '');
+    const presented = /^ApiKey (\\S+)$/.exec(this.request.headers.authorization ?? '')?.[1];
+    if (presented === undefined || !keys.some((key) => secretsEqual(presented, key))) throw new AuthenticationError();
+  }
+}
+`;
+
+/** @param {CreateOptions} options */
+function apiTest(options) {
+  const tokens = options.edition === 'b';
+  return `import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import type { PanelDatabase } from '@panel/core';
+import { buildApp, openAppDatabase } from '../src/app.js';
+
+let database: PanelDatabase;
+let app: FastifyInstance;
+${tokens ? "process.env.PANEL_API_TOKEN_PEPPER = 'a-test-pepper-of-at-least-32-characters';\n" : "process.env.API_KEYS = 'test-key';\n"}
+before(async () => {
+  delete process.env.DATABASE_URL;
+  database = await openAppDatabase({ inMemory: true });
+  app = await buildApp({ database });
+});
+
+after(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+test('lists the seeded books to an authenticated client', async () => {
+${tokens ? "  const { secret } = await app.panelApiTokens!.create({ name: 'test', grants: ['books:index'] });\n  const answer = await app.inject({ url: '/api/resources/v1/books', headers: { authorization: `Bearer ${secret}` } });" : "  const answer = await app.inject({ url: '/api/resources/v1/books', headers: { authorization: 'ApiKey test-key' } });"}
+  assert.equal(answer.statusCode, 200);
+  assert.equal(answer.json().pagination.total_count, 3);
+});
+
+test('refuses a request without credentials with 401', async () => {
+  const answer = await app.inject({ url: '/api/resources/v1/books' });
+  assert.equal(answer.statusCode, 401);
+});
+`;
+}
+
+/** @param {CreateOptions} options */
+function readme(options) {
+  const tokens = options.edition === 'b';
+  return `# ${options.name}
+
+A [Panel API](https://github.com/panel-api/panel-api) app${tokens ? ' (Edition B: built-in tokens and grants)' : ''}: two resources, authors and books,
+served as a JSON REST API.
+
+\`\`\`sh
+npm run dev
+\`\`\`
+
+serves it on http://127.0.0.1:3000 (\`PORT\` changes it) on the embedded PGlite database, kept in
+\`data/pglite\`, migrated and seeded at boot. ${tokens ? 'The first boot prints the first API token once; send it as `Authorization: Bearer <token>`.' : 'Send a key of `API_KEYS` (in `.env`) as `Authorization: ApiKey <key>`.'}
+The API reference is at \`/api/resources/v1/docs\`. \`DATABASE_URL=postgres://…\` runs it on
+PostgreSQL (a missing database is one line naming the fix, \`createdb <name>\`).
+
+| script | what |
+|---|---|
+| \`npm run dev\` | the server under tsx, restarted when a file changes |
+| \`npm test\` | the API test (\`test/api.test.ts\`), on an in-memory database |
+| \`npm run build\`, \`npm start\` | compile to \`dist/\`, run it with plain Node |
+| \`npm run panel-api -- generate\` | the controllers of new resources (\`-- --check\` in CI) |
+
+## Next steps
+
+1. Add a resource in \`app/panel/resources/\`, its table in \`db/migrations.ts\`, then
+   \`npm run panel-api -- generate\` for its controller.
+2. ${tokens ? 'Manage tokens with `app.panelApiTokens` (see src/server.ts), or mount the panel screens of `@panel/panel-ui`.' : 'Change the keys in `.env` (`API_KEYS`, comma-separated), or replace `setupAuthentication` in `app/controllers/panel/api/resources/v1/base-resources-controller.ts`.'}
+3. Read the guide: resources, authorization, configuration.
+`;
+}
+
+/**
+ * @param {CreateOptions} options
+ * @param {{ apiKey: string; pepper: string }} secrets
+ */
+function dotenv(options, secrets) {
+  return options.edition === 'b'
+    ? `# Local settings (not committed). The pepper of the API tokens: keep it secret, and the same across restarts.\nPANEL_API_TOKEN_PEPPER=${secrets.pepper}\n`
+    : `# Local settings (not committed). The API keys the server accepts, comma-separated.\nAPI_KEYS=${secrets.apiKey}\n`;
+}
+
+const GITIGNORE = `node_modules/
+dist/
+data/
+storage/
+.env
+`;
+
+/**
+ * Every file of the new app, by path relative to its folder. The resource controllers are the
+ * generator's (`panel-api generate`, run after the install); Edition A's base controller is
+ * written here, with its API-key check.
+ *
+ * @param {CreateOptions} options
+ * @param {Record<string, string>} panel the `@panel/*` dependency specifiers, by name
+ * @param {{ apiKey: string; pepper: string }} secrets
+ * @returns {Map<string, string>}
+ */
+export function appFiles(options, panel, secrets) {
+  const files = new Map([
+    ['package.json', packageJson(options, panel)],
+    ['tsconfig.json', TSCONFIG],
+    ['.gitignore', GITIGNORE],
+    ['.env', dotenv(options, secrets)],
+    ['README.md', readme(options)],
+    ['app/panel/resources/author.ts', AUTHOR],
+    ['app/panel/resources/book.ts', BOOK],
+    ['db/migrations.ts', migrations(options)],
+    ['db/seed.ts', SEED],
+    ['src/app.ts', appModule(options)],
+    ['src/server.ts', serverModule(options)],
+    ['test/api.test.ts', apiTest(options)],
+  ]);
+  if (options.edition === 'a') files.set('app/controllers/panel/api/resources/v1/base-resources-controller.ts', BASE_CONTROLLER_A);
+  else files.set('app/panel/initializer.ts', INITIALIZER);
+  return files;
+}

@@ -1,0 +1,77 @@
+// @ts-check
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+
+/**
+ * What the scaffolder writes and does, from the flags (and answers when it asks).
+ *
+ * @typedef {object} CreateOptions
+ * @property {string} directory the app's folder, absolute
+ * @property {string} name the app's package name (the folder's name)
+ * @property {'a' | 'b'} edition Edition A (API keys from the environment) or B (built-in tokens)
+ * @property {boolean} install run `npm install` and `panel-api generate` after writing
+ * @property {string | undefined} panelPackages a folder of `@panel/*` tarballs (`npm run pack:all`) to install instead of the registry's
+ */
+
+export const USAGE = `Usage: npm create @panel/app@latest <folder> -- [--yes] [--edition a|b] [--no-install] [--panel-packages <dir>]
+
+  --yes                   take the defaults, ask nothing
+  --edition a|b           a: API keys from the environment (default); b: built-in tokens and grants
+  --no-install            write the files only
+  --panel-packages <dir>  install @panel/* from the tarballs in <dir> (npm run pack:all) instead of the registry`;
+
+/** A mistake in the command line: the message says what and how to fix it. */
+export class UsageError extends Error {}
+
+/**
+ * Parses the command line; asks for what is missing unless `--yes` (or no terminal).
+ *
+ * @param {readonly string[]} argv
+ * @param {{ cwd: string; interactive: boolean }} context
+ * @returns {Promise<CreateOptions | 'help'>}
+ */
+export async function createOptions(argv, context) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        yes: { type: 'boolean', short: 'y' },
+        edition: { type: 'string' },
+        'no-install': { type: 'boolean' },
+        'panel-packages': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${/** @type {Error} */ (error).message}\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  if (positionals.length > 1) throw new UsageError(`One folder, please; got ${positionals.join(', ')}.\n${USAGE}`);
+  const ask = !values.yes && context.interactive ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
+  try {
+    let folder = positionals[0];
+    if (folder === undefined && ask) folder = (await ask.question('Folder of the new app (my-admin): ')).trim() || 'my-admin';
+    folder ??= 'my-admin';
+    let edition = values.edition?.toLowerCase();
+    if (edition === undefined && ask) {
+      edition = (await ask.question('Edition A (API keys from the environment) or B (built-in tokens and grants)? [A/b] ')).trim().toLowerCase() || 'a';
+    }
+    edition ??= 'a';
+    if (edition !== 'a' && edition !== 'b') throw new UsageError(`--edition must be a or b, instead got "${values.edition}".`);
+    const directory = resolve(context.cwd, folder);
+    const name = directory.split(/[\\/]/).pop()?.toLowerCase().replace(/[^a-z0-9._-]+/g, '-') || 'my-admin';
+    return {
+      directory,
+      name,
+      edition,
+      install: !values['no-install'],
+      panelPackages: values['panel-packages'] === undefined ? undefined : resolve(context.cwd, values['panel-packages']),
+    };
+  } finally {
+    ask?.close();
+  }
+}
