@@ -6,7 +6,7 @@ const report = process.env.PANEL_TEST_REPORT;
 
 export default defineConfig({
   test: {
-    projects: ['packages/core', 'packages/api', 'packages/api-tokens', 'packages/panel-ui', 'packages/cli', 'examples/blog', 'examples/typed-client'],
+    projects: ['packages/core', 'packages/api', 'packages/api-tokens', 'packages/panel-ui', 'packages/cli', 'packages/create-app', 'examples/blog', 'examples/typed-client'],
     maxWorkers: 2,
     ...(report ? { reporters: ['default', 'json'], outputFile: { json: report } } : {}),
   },

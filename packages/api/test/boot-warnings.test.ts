@@ -73,7 +73,12 @@ describe('boot warnings about controllers (Edition A)', () => {
     const others = [...panel.resources.keys()].filter((name) => name !== 'Book');
     expect(others.length).toBeGreaterThan(0);
     const lines: string[] = [];
-    const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
+    const stream = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
     const app = Fastify({ logger: { level: 'warn', stream } });
     const warnings = await processWarnings(() => app.register(mountPanelApi, { panel, controllersDir: controllers }).ready());
     expect(warnings).toEqual([]);

@@ -1,3 +1,5 @@
+import { didYouMean } from '@panel/core';
+
 /** Every line the CLI prints, in one place. */
 export const messages = Object.freeze({
   created: (name: string, path: string) => `✓ Created ${name}  ${path}`,
@@ -53,6 +55,10 @@ export const messages = Object.freeze({
   openApiStale: (file: string, version: string) => `${file} is stale: it is not the document the app's resources and controllers give now. Fix: run \`panel-api openapi --version ${version}\` and commit the file.`,
 
   brokenImport: (specifier: string, missing: string) => `imports ${specifier}, but ${missing}.ts (or .js) does not exist. Fix: restore the file, or correct the import.`,
+  unknownBuilder: (resource: string, builder: string, fieldName: string, known: readonly string[]) => {
+    const close = didYouMean(builder, known);
+    return `Resource ${resource}: field.${builder}('${fieldName}') is not a field builder.${close ? ` Did you mean field.${close}?` : ''} Fix: use one of ${known.map((name) => `field.${name}`).join(', ')}.`;
+  },
   duplicateField: (resource: string, fieldName: string) => `Resource ${resource}: the field "${fieldName}" is declared twice. Fix: remove one of them.`,
   unknownTarget: (resource: string, fieldName: string, target: string, builder: string, known: readonly string[]) =>
     `Resource ${resource}: the field "${fieldName}" points at the resource "${target}", which does not exist (known resources: ${known.join(', ')}). ` +

@@ -1,4 +1,6 @@
 export { field, defineField } from './fields/field-builders.js';
+export { fieldOptionKeys, unknownFieldOptionMessage } from './fields/field-option-keys.js';
+export { didYouMean } from './errors/did-you-mean.js';
 export { VIEWS, type View, type FieldType, type BuiltinFieldType, type FieldDefinition, type FieldOptions, type BelongsToOptions, type HasAssociationOptions, type NumberFieldOptions, type SelectFieldOptions, type TagsFieldOptions, type JsonFieldOptions, type HasAndBelongsToManyOptions } from './fields/field-types.js';
 export { hashPassword, verifyPassword, PASSWORD_SCRYPT_COST } from './passwords/password-hash.js';
 export { defineFieldType, type FieldTypeDefinition } from './fields/define-field-type.js';

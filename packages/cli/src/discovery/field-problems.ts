@@ -1,4 +1,4 @@
-import { resourceNameFromAssociation } from '@panel/core';
+import { field as fieldBuilders, fieldOptionKeys, resourceNameFromAssociation, unknownFieldOptionMessage } from '@panel/core';
 import { messages } from '../messages.js';
 import type { ScannedResource } from './scan-resources.js';
 import type { SourceProblem } from './source-problem.js';
@@ -7,7 +7,9 @@ const ASSOCIATIONS = new Set(['belongsTo', 'hasMany', 'hasOne']);
 
 /**
  * What `createPanel` would refuse at boot in the fields read statically, by file and line: a
- * field name declared twice in one resource, and an association whose target resource (its
+ * `field` builder that does not exist (`field.interger`) and an option key a builder does not
+ * take (`{ requried: true }`), each with the closest known name; a field name declared twice in
+ * one resource, and an association whose target resource (its
  * `resource` option, else the name the field implies: `libary` → `Libary`) is not among
  * `resources` nor in `reported` (names already reported another way). Fields only running the
  * code would tell are not judged.
@@ -20,6 +22,14 @@ export function fieldProblems(resources: readonly ScannedResource[], reported: R
     for (const field of resource.fields ?? []) {
       if (seen.has(field.name)) problems.push({ file: resource.file, line: field.line, message: messages.duplicateField(resource.name, field.name) });
       seen.add(field.name);
+      if (!Object.hasOwn(fieldBuilders, field.builder)) {
+        problems.push({ file: resource.file, line: field.line, message: messages.unknownBuilder(resource.name, field.builder, field.name, Object.keys(fieldBuilders)) });
+        continue;
+      }
+      const takes = fieldOptionKeys(field.builder);
+      for (const option of field.optionKeys ?? []) {
+        if (!takes.includes(option.key)) problems.push({ file: resource.file, line: option.line, message: `Resource ${resource.name}: ${unknownFieldOptionMessage(field.builder, field.name, option.key)}` });
+      }
       if (!ASSOCIATIONS.has(field.builder) || field.resource === null) continue;
       const target = field.resource ?? resourceNameFromAssociation(field.name);
       if (!known.has(target) && !reported.has(target)) problems.push({ file: resource.file, line: field.line, message: messages.unknownTarget(resource.name, field.name, target, field.builder, [...known]) });

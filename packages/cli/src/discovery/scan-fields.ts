@@ -8,6 +8,8 @@ export interface ScannedField {
   readonly line: number;
   /** The `resource` option: a string literal, `null` when it is not one, undefined when absent. */
   readonly resource?: string | null;
+  /** The option keys of an object literal without spreads, each with its line; undefined when the options are not such a literal. */
+  readonly optionKeys?: readonly { readonly key: string; readonly line: number }[];
 }
 
 function literal(node: Node | undefined): string | undefined {
@@ -24,6 +26,20 @@ function resourceOption(options: Node | undefined): string | null | undefined {
   return literal(property.getInitializer()) ?? null;
 }
 
+/** The keys an options object literal spells out, when it has no spread and no computed key. */
+function optionKeys(options: Node | undefined): { key: string; line: number }[] | undefined {
+  if (!options) return [];
+  if (!Node.isObjectLiteralExpression(options)) return undefined;
+  const keys: { key: string; line: number }[] = [];
+  for (const property of options.getProperties()) {
+    if (!Node.isPropertyAssignment(property) && !Node.isShorthandPropertyAssignment(property) && !Node.isMethodDeclaration(property)) return undefined;
+    const nameNode = property.getNameNode();
+    if (Node.isComputedPropertyName(nameNode)) return undefined;
+    keys.push({ key: Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText(), line: property.getStartLineNumber() });
+  }
+  return keys;
+}
+
 /** One `field.<builder>('<name>', …)` call, or undefined for anything else (a spread, a variable, a helper). */
 function fieldCall(element: Expression): ScannedField | undefined {
   if (!Node.isCallExpression(element)) return undefined;
@@ -33,7 +49,8 @@ function fieldCall(element: Expression): ScannedField | undefined {
   const name = literal(first);
   if (name === undefined) return undefined;
   const resource = resourceOption(options);
-  return { name, builder: callee.getName(), line: element.getStartLineNumber(), ...(resource === undefined ? {} : { resource }) };
+  const keys = optionKeys(options);
+  return { name, builder: callee.getName(), line: element.getStartLineNumber(), ...(resource === undefined ? {} : { resource }), ...(keys === undefined ? {} : { optionKeys: keys }) };
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   SelectFieldOptions,
   TagsFieldOptions,
 } from './field-types.js';
+import { checkFieldOptionKeys } from './field-option-keys.js';
 
 /**
  * A field definition of any type, built-in or an app's own (registered with
@@ -36,6 +37,34 @@ export type FieldBuilder<Options extends FieldOptions = FieldOptions> = (name: s
 
 function builder<Options extends FieldOptions = FieldOptions>(type: FieldType, fixed: object = {}): FieldBuilder<Options> {
   return (name, options) => define(type, name, { ...options, ...fixed });
+}
+
+/** The built-in builders, unchecked; `field` is them with their option keys checked. */
+const builders = {
+  id: (name = 'id', options: FieldOptions = {}) => define('id', name, options),
+  // Values in a column of the row.
+  text: builder('text'), boolean: builder('boolean'), date: builder('date'), datetime: builder('datetime'),
+  integer: builder('number', { numeric: 'integer' }), decimal: builder('number', { numeric: 'decimal' }),
+  textarea: builder('textarea'), markdown: builder('markdown'), password: builder('password'),
+  select: builder<SelectFieldOptions>('select') as (name: string, options: SelectFieldOptions) => FieldDefinition,
+  tags: builder<TagsFieldOptions>('tags'), keyValue: builder<JsonFieldOptions>('key_value'), json: builder<JsonFieldOptions>('json'),
+  // Associations.
+  belongsTo: builder<BelongsToOptions>('belongs_to'), hasMany: builder<HasAssociationOptions>('has_many'), hasOne: builder<HasAssociationOptions>('has_one'),
+  hasAndBelongsToMany: builder<HasAndBelongsToManyOptions>('has_and_belongs_to_many'),
+  // Attachments.
+  file: builder('file'), files: builder('files'),
+};
+
+/** Each builder, refusing an option key it does not take (`{ requried: true }`), with a "did you mean". */
+function checked<Builders extends object>(all: Builders): Builders {
+  const entries = Object.entries(all).map(([builderName, build]) => [
+    builderName,
+    (name?: string, options?: object) => {
+      if (options !== undefined && options !== null && typeof options === 'object') checkFieldOptionKeys(builderName, name ?? 'id', options);
+      return (build as (name?: string, options?: object) => FieldDefinition)(name, options);
+    },
+  ]);
+  return Object.freeze(Object.fromEntries(entries)) as Builders;
 }
 
 /**
@@ -68,18 +97,9 @@ function builder<Options extends FieldOptions = FieldOptions>(type: FieldType, f
  *     field.hasMany('comments'),
  *   ];
  * }
+ *
+ * An option key the builder does not take is refused at once, with the closest known one:
+ * `field.text('title', { requried: true })` throws `field.text('title'): unknown option "requried".
+ * Did you mean "required"? …`.
  */
-export const field = Object.freeze({
-  id: (name = 'id', options: FieldOptions = {}) => define('id', name, options),
-  // Values in a column of the row.
-  text: builder('text'), boolean: builder('boolean'), date: builder('date'), datetime: builder('datetime'),
-  integer: builder('number', { numeric: 'integer' }), decimal: builder('number', { numeric: 'decimal' }),
-  textarea: builder('textarea'), markdown: builder('markdown'), password: builder('password'),
-  select: builder<SelectFieldOptions>('select') as (name: string, options: SelectFieldOptions) => FieldDefinition,
-  tags: builder<TagsFieldOptions>('tags'), keyValue: builder<JsonFieldOptions>('key_value'), json: builder<JsonFieldOptions>('json'),
-  // Associations.
-  belongsTo: builder<BelongsToOptions>('belongs_to'), hasMany: builder<HasAssociationOptions>('has_many'), hasOne: builder<HasAssociationOptions>('has_one'),
-  hasAndBelongsToMany: builder<HasAndBelongsToManyOptions>('has_and_belongs_to_many'),
-  // Attachments.
-  file: builder('file'), files: builder('files'),
-});
+export const field = checked(builders);

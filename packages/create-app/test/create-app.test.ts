@@ -1,0 +1,152 @@
+// The scaffolder, as a new user runs it (issue: "From nothing to a served app in one command"):
+// "`npm create @panel/app@latest shop -- --yes` then `cd shop && npm run dev` serves the API …
+// (from tarballs in the test), and `npm test` in it passes; same with `--edition b`." The
+// `@panel/*` packages come from `npm run pack:all` (PANEL_PACKED_TARBALLS names a folder it
+// filled already); their dependencies from the npm registry or its cache.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKinds, testDatabaseUrl } from '@panel/test-support';
+import { cleanEnv, run, startServer, type RunningServer } from '../../cli/test/support/processes.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const BIN = join(REPO_ROOT, 'packages', 'create-app', 'bin', 'create-app.js');
+const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+
+/** All files under a folder, relative, sorted, without node_modules. */
+async function listFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && !relative(root, entry.parentPath).split(/[\\/]/).includes('node_modules'))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/'))
+    .sort();
+}
+
+/** One setting of the app's .env. */
+async function envValue(app: string, name: string): Promise<string> {
+  const line = (await readFile(join(app, '.env'), 'utf8')).split('\n').find((l) => l.startsWith(`${name}=`));
+  return line!.slice(name.length + 1);
+}
+
+// Each step installs or starts an app (npm, tsx, PGlite: a minute each on a loaded machine).
+describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { timeout: 300_000 }, () => {
+  let work: string;
+  let tarballs: string;
+  const servers: RunningServer[] = [];
+  const create = (args: string[]) => run(process.execPath, [BIN, ...args, '--panel-packages', tarballs], { cwd: work, env: cleanEnv(NPM_ENV) });
+  const serve = async (app: string, command: string, args: string[], extra: Record<string, string> = {}) => {
+    const server = await startServer(command, args, { cwd: app, env: cleanEnv({ PORT: '0', ...extra }), timeoutMs: 180_000 });
+    servers.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'panel-create-app-'));
+    tarballs = process.env.PANEL_PACKED_TARBALLS ?? join(work, 'tarballs');
+    if (!process.env.PANEL_PACKED_TARBALLS) {
+      const pack = await run(process.execPath, [join(REPO_ROOT, 'scripts', 'pack-all.mjs'), tarballs], { cwd: REPO_ROOT });
+      if (pack.exitCode !== 0) throw new Error(`npm run pack:all failed:\n${pack.stdout}\n${pack.stderr}`);
+    }
+  }, 600_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('packs as a create-* package: its bin and sources, which npm create runs with plain node', async () => {
+    const packs = JSON.parse(await readFile(join(tarballs, 'packs.json'), 'utf8')) as Record<string, string>;
+    const listed = await run('tar', ['-tzf', join(tarballs, packs['@panel/create-app']!)], { cwd: work });
+    expect(listed.stdout.trim().split('\n').sort()).toEqual(['package/bin/create-app.js', 'package/package.json', 'package/src/app-files.js', 'package/src/main.js', 'package/src/options.js', 'package/src/panel-packages.js']);
+  });
+
+  it('"--no-install writes the files only": the app\'s files, no node_modules, and the next steps', async () => {
+    const created = await create(['files-only', '--yes', '--no-install']);
+    expect(created.exitCode).toBe(0);
+    expect(created.stdout).toContain('✓ Wrote 13 files to files-only (Edition A)');
+    expect(created.stdout).toContain('Next:\n  cd files-only\n  npm install\n  npm run panel-api -- generate\n  npm run dev\n');
+    expect(await listFiles(join(work, 'files-only'))).toEqual([
+      '.env',
+      '.gitignore',
+      'README.md',
+      'app/controllers/panel/api/resources/v1/base-resources-controller.ts',
+      'app/panel/resources/author.ts',
+      'app/panel/resources/book.ts',
+      'db/migrations.ts',
+      'db/seed.ts',
+      'package.json',
+      'src/app.ts',
+      'src/server.ts',
+      'test/api.test.ts',
+      'tsconfig.json',
+    ]);
+    const manifest = JSON.parse(await readFile(join(work, 'files-only', 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+    expect(Object.keys(manifest.scripts)).toEqual(['dev', 'start', 'build', 'test', 'panel-api']);
+    expect(manifest.dependencies).toMatchObject({ fastify: '^5', kysely: '^0.28' });
+    expect(manifest.dependencies['@panel/api-tokens']).toBeUndefined();
+    expect(existsSync(join(work, 'files-only', 'node_modules'))).toBe(false);
+  });
+
+  it('refuses a folder that is not empty, and a wrong --edition, in one line each', async () => {
+    const again = await create(['files-only', '--yes']);
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toBe(`${join(work, 'files-only')} exists and is not empty. Fix: choose another folder name, or empty that folder.\n`);
+    const edition = await create(['other', '--yes', '--edition', 'c']);
+    expect(edition.exitCode).toBe(1);
+    expect(edition.stderr).toBe('--edition must be a or b, instead got "c".\n');
+  });
+
+  it('Edition A: "npm create @panel/app shop -- --yes" installs and generates; npm test passes; npm run dev serves the API with the key from .env', async () => {
+    const started = Date.now();
+    const created = await create(['shop', '--yes']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(created.stdout).toContain('✓ Created BooksController  app/controllers/panel/api/resources/v1/books-controller.ts');
+    const app = join(work, 'shop');
+    // The README's own command.
+    expect(await readFile(join(app, 'README.md'), 'utf8')).toContain('```sh\nnpm run dev\n```');
+    const server = await serve(app, 'npm', ['run', 'dev']);
+    const key = await envValue(app, 'API_KEYS');
+    const books = await fetch(`${server.url}/api/resources/v1/books`, { headers: { authorization: `ApiKey ${key}` } });
+    console.log(`scaffold, install, generate and first answer of npm run dev: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    expect(books.status).toBe(200);
+    expect(((await books.json()) as { pagination: { total_count: number } }).pagination.total_count).toBe(3);
+    expect((await fetch(`${server.url}/api/resources/v1/books`)).status).toBe(401);
+    await server.stop();
+
+    const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
+    expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/^# pass 2$/m);
+    const built = await run('npm', ['run', 'build'], { cwd: app, env: cleanEnv(NPM_ENV) });
+    expect(built.exitCode, built.stdout + built.stderr).toBe(0);
+  });
+
+  it.runIf(testDatabaseKinds().includes('postgres'))('"with a DATABASE_URL naming a missing database, says so in one line" (createdb <name>)', async () => {
+    const url = new URL(testDatabaseUrl());
+    url.pathname = '/shop_create_app_missing';
+    const boot = await run(join(work, 'shop', 'node_modules', '.bin', 'tsx'), ['src/server.ts'], { cwd: join(work, 'shop'), env: cleanEnv({ DATABASE_URL: url.toString(), PORT: '0' }) });
+    expect(boot.exitCode).toBe(1);
+    expect(boot.stderr).toBe(
+      'Database "shop_create_app_missing" does not exist on the PostgreSQL server DATABASE_URL names. Fix: createdb shop_create_app_missing (or CREATE DATABASE shop_create_app_missing; as a superuser), or point DATABASE_URL at an existing database.\n',
+    );
+  });
+
+  it('Edition B: "--edition b" serves built-in tokens: the first boot prints the first token once, which reads the API; npm test passes', async () => {
+    const created = await create(['shop-b', '--yes', '--edition', 'b']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const app = join(work, 'shop-b');
+    expect(await envValue(app, 'PANEL_API_TOKEN_PEPPER')).toMatch(/^[0-9a-f]{64}$/);
+    const server = await serve(app, 'npm', ['run', 'dev']);
+    const secret = /First API token \(shown once, keep it\): (\S+)/.exec(server.output())?.[1];
+    expect(secret).toBeDefined();
+    const authors = await fetch(`${server.url}/api/resources/v1/authors`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(authors.status).toBe(200);
+    expect((await fetch(`${server.url}/api/resources/v1/authors`)).status).toBe(401);
+    await server.stop();
+    const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
+    expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/^# pass 2$/m);
+  });
+});

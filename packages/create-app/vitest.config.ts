@@ -1,0 +1,1 @@
+export { packageTestProject as default } from '../../vitest.conditions.js';
