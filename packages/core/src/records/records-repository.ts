@@ -169,7 +169,9 @@ export class RecordsRepository {
    * Updates a record visible through `scope` and returns it on `view`, with the same checks as
    * `create`. The record is read first (every column, through the scope), and `beforeWrite`
    * runs with it before the checks and the write; it may throw to refuse the update (nothing
-   * has been written then). The API's update authorizes there, so that the policy answers
+   * has been written then), or return the values to write instead of `values` (the fields an
+   * actor may write can depend on the stored record). Values are prepared (a password
+   * digested) after it, so a refused write costs no digest. The API's update authorizes there, so that the policy answers
    * before the values are judged. The update re-applies the scope (`where id = $1 and id in
    * (<scope>)`): a record that left the scope since it was read is not written (404).
    */
@@ -179,12 +181,12 @@ export class RecordsRepository {
     id: number;
     values: ColumnValues;
     scope?: ScopeFunction | undefined;
-    beforeWrite?: ((context: { record: RecordRow }) => void | Promise<void>) | undefined;
+    beforeWrite?: ((context: { record: RecordRow }) => void | ColumnValues | Promise<void | ColumnValues>) | undefined;
   }): Promise<RecordRow> {
     const { resource, view, id, scope, beforeWrite } = input;
-    const values = await prepareValues(resource, input.values);
     const existing = await this.find({ resource, view: 'edit', id, scope });
-    if (beforeWrite) await beforeWrite({ record: existing });
+    const replaced = beforeWrite ? await beforeWrite({ record: existing }) : undefined;
+    const values = await prepareValues(resource, replaced ?? input.values);
     const write: WriteBuilder | undefined =
       Object.keys(values).length === 0
         ? undefined
