@@ -664,8 +664,11 @@ export interface components {
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /** Format: date-time */
-            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            created_at?: string | null;
             blog_posts: {
                 count: number;
             };
@@ -678,7 +681,10 @@ export interface components {
             name?: string | null;
             email?: string | null;
             admin?: boolean | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
             created_at?: string | null;
             blog_posts?: {
                 count: number;
@@ -692,8 +698,11 @@ export interface components {
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /** Format: date-time */
-            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            created_at?: string | null;
             blog_posts: {
                 count: number;
             };

@@ -137,7 +137,10 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
   return compiled;
 }
 
-/** The fields a write on a view may set: visible on that view and of a writable type. */
+/**
+ * The fields a write on a view may set for some actor: visible on that view, of a writable
+ * type, and not `readonly: true`. Which of them one actor writes is `fieldAccess`'s answer.
+ */
 export function writableFields(resource: CompiledResource, view: 'new' | 'edit'): readonly CompiledField[] {
-  return resource.fieldsOn(view).filter((f) => f.kind.writable);
+  return resource.fieldsOn(view).filter((f) => f.kind.writable && f.definition.options.readonly !== true);
 }
