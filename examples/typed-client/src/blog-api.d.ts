@@ -314,7 +314,8 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            view_count: number | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            view_count?: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -345,6 +346,7 @@ export interface components {
             published?: boolean | null;
             /** Format: date */
             published_on?: string | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
             view_count?: number | null;
             rating?: number | null;
             author?: {
@@ -378,7 +380,8 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            view_count: number | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            view_count?: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -4104,6 +4107,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
@@ -4263,6 +4275,15 @@ export interface operations {
             };
             /** @description Not authenticated. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4445,6 +4466,15 @@ export interface operations {
             };
             /** @description Not authenticated. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,3 +14,13 @@ export const adminsOnly = ({ user }: FieldVisibleContext): boolean => isAdmin(us
 
 /** `default:` of an owner key on create: the current user (Rails' `current_user.posts.build`). */
 export const currentUserId = ({ user }: FieldDefaultContext): number | undefined => (user as DemoUser | null)?.id;
+
+/**
+ * `visible:` for a post's view count: admins and the post's author. It reads the record, so it
+ * runs once per post answered (for an admin it answers before reading it: once per request),
+ * and a non-admin cannot sort by the field (it is not visible on every record).
+ */
+export const adminsAndAuthor = ({ user, record }: FieldVisibleContext): boolean => {
+  const actor = user as DemoUser | null;
+  return isAdmin(actor) || (actor !== null && record?.author_id === actor.id);
+};
