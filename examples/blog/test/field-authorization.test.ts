@@ -4,6 +4,8 @@
 // the owner keys (blog_posts.author_id, comments.user_id, profiles.user_id) `readonly` for
 // non-admins with `default: ({ user }) => user?.id`, users.created_at `visible` to admins only.
 import { expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { countQueries } from '@panel/test-support';
 import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
 
 const V1 = '/api/resources/v1';
@@ -119,6 +121,34 @@ describeOnEachDatabase('field rules per actor (unpermittedAttributes: ignore, th
     expect(sorted.json().error).toBe('sort_by must be one of id, title, published, published_on, rating, instead got "view_count"');
     const admin = (await inject('GET', '/blog_posts?per_page=100&sort_by=view_count', ADMIN)).json().records;
     expect(admin.every((r: object) => 'view_count' in r)).toBe(true);
+  });
+
+  it('"Association values follow the target\'s scope": a belongs_to whose target the reader cannot read keeps its id and answers label null, in the same number of statements as the admin\'s page', async () => {
+    const census = (headers: Record<string, string>) => countQueries(demo().database, () => inject('GET', '/comments?per_page=100&sort_by=id&sort_direction=asc', headers));
+    const reader = await census(READER);
+    const admin = await census(ADMIN);
+    expect(reader.count).toBe(admin.count);
+    type Row = { id: number; blog_post: { id: number; label: string | null }; user: { id: number; label: string | null } };
+    const mine = reader.result.json().records as Row[];
+    const all = admin.result.json().records as Row[];
+    const onPost5 = mine.find((r) => r.blog_post.id === 5)!;
+    expect(onPost5.blog_post).toEqual({ id: 5, label: null });
+    expect(all.find((r) => r.id === onPost5.id)!.blog_post).toEqual({ id: 5, label: 'Post 05: Gardens' });
+    expect(reader.result.body).not.toContain('Post 05: Gardens');
+    // Users outside her scope (only herself) answer no name; her own does.
+    for (const row of mine) expect(row.user.label).toBe(row.user.id === 2 ? 'Rita Reader' : null);
+    expect((await inject('GET', `/comments/${onPost5.id}`, READER)).json().record.blog_post).toEqual({ id: 5, label: null });
+  });
+
+  it('"has_many counts count what the actor can read": a tag\'s blog_posts count covers the posts in the reader\'s scope', async () => {
+    const { rows } = await sql<{ tag_id: number; n: string }>`select j.tag_id, count(*) as n from blog_posts_tags j join blog_posts p on p.id = j.blog_post_id where p.published or p.author_id = 2 group by j.tag_id`.execute(demo().database.db);
+    const visible = new Map(rows.map((row) => [Number(row.tag_id), Number(row.n)]));
+    const tags = (await inject('GET', '/tags?per_page=100', READER)).json().records as { id: number; blog_posts: { count: number } }[];
+    expect(tags.length).toBeGreaterThan(0);
+    for (const tag of tags) expect(tag.blog_posts.count, `tag ${tag.id}`).toBe(visible.get(tag.id) ?? 0);
+    const everything = (await inject('GET', '/tags?per_page=100', ADMIN)).json().records as { id: number; blog_posts: { count: number } }[];
+    // Some tag is on a post she cannot read: the admin's count of it is larger.
+    expect(everything.some((tag) => tag.blog_posts.count > (visible.get(tag.id) ?? 0))).toBe(true);
   });
 
   it('"users.password is confirm: true": on the panel-session path a password change needs a recent confirmation (403, as requireRecentConfirmation answers); an API key is unaffected', async () => {

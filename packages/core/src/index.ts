@@ -21,7 +21,7 @@ export { pingDatabase } from './database/ping-database.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
 export { normalizeCountStrategy, DEFAULT_EXACT_BELOW, DEFAULT_MAX_CACHED_COUNTS, type CountStrategy, type CountStrategyInput } from './records/count-strategy.js';
 export type { TotalCountSource } from './records/record-counts.js';
-export { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './records/record-select.js';
+export { ROW_ALIAS, type RecordsQuery, type ScopeFunction, type TargetScopes } from './records/record-select.js';
 export { parseWriteValues, unpermittedKeys, UNPERMITTED_KEY_MESSAGE, MAX_RECORD_ID, type ParsedWrite } from './records/write-values.js';
 export { fieldAccess, type FieldAccess, type FieldAccessInput, type FieldWriteAction } from './authorization/field-access.js';
 export { Current } from './current/current.js';

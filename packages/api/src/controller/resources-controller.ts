@@ -191,6 +191,8 @@ export class ResourcesController extends ControllerBase {
       actor: Current.user,
       authorize: (action, record) => this.authorize(action, record),
       scope: this.policyScope(),
+      // Association values follow each target's scope on the code-hook path (the token path bypasses row scoping; grants omit the keys instead).
+      targetScopes: this.apiToken ? undefined : (target) => this.targetPolicyScope(target),
       access: this.fieldAccess(),
       unpermittedAttributes,
       confirmFields: () => this.requireFieldConfirmation(),

@@ -2,6 +2,7 @@ import { NotAuthorizedError } from '../errors/panel-errors.js';
 import type { PolicyAction } from '../authorization/authorization-client.js';
 import type { CompiledResource } from '../resources/compiled-types.js';
 import type { RecordsQuery, ScopeFunction } from '../records/records-query.js';
+import type { TargetScopes } from '../records/record-select.js';
 import type { Panel } from '../panel/panel.js';
 import { fieldAccess, type FieldAccess } from '../authorization/field-access.js';
 import type { CompiledField } from '../resources/compiled-types.js';
@@ -22,6 +23,12 @@ export interface OperationInput {
   readonly actor?: unknown;
   readonly authorize?: AuthorizeFunction | undefined;
   readonly scope?: ScopeFunction | undefined;
+  /**
+   * The actor's scope of each association target, which narrows association values (a
+   * `belongs_to` label, a `has_one` id, a `has_many` count) to the rows it may read; by
+   * default the panel's authorization client with the actor, none when it is not in force.
+   */
+  readonly targetScopes?: TargetScopes | undefined;
   /** Which fields the actor reads and writes; by default `fieldAccess` for the actor and the panel's authorization. */
   readonly access?: FieldAccess | undefined;
   /**
@@ -45,6 +52,7 @@ export interface OperationContext {
   readonly scope: ScopeFunction | undefined;
   readonly access: FieldAccess;
   readonly user: unknown;
+  readonly targetScopes: TargetScopes | undefined;
 }
 
 /**
@@ -64,5 +72,7 @@ export function operationContext(input: OperationInput): OperationContext {
     });
   const scope = 'scope' in input ? input.scope : client ? (query: RecordsQuery) => client.scope({ user, resource, query }) : undefined;
   const access = input.access?.resource === resource ? input.access : fieldAccess({ resource, user, authorization: client });
-  return { panel, resource, authorize, scope, access, user };
+  const targetScopes: TargetScopes | undefined =
+    'targetScopes' in input ? input.targetScopes : client ? (target) => (query: RecordsQuery) => client.scope({ user, resource: target, query }) : undefined;
+  return { panel, resource, authorize, scope, access, user, targetScopes };
 }
