@@ -314,7 +314,8 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            view_count: number | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            view_count?: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -345,6 +346,7 @@ export interface components {
             published?: boolean | null;
             /** Format: date */
             published_on?: string | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
             view_count?: number | null;
             rating?: number | null;
             author?: {
@@ -378,7 +380,8 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            view_count: number | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            view_count?: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -664,8 +667,11 @@ export interface components {
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /** Format: date-time */
-            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            created_at?: string | null;
             blog_posts: {
                 count: number;
             };
@@ -678,7 +684,10 @@ export interface components {
             name?: string | null;
             email?: string | null;
             admin?: boolean | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
             created_at?: string | null;
             blog_posts?: {
                 count: number;
@@ -692,8 +701,11 @@ export interface components {
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /** Format: date-time */
-            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            created_at?: string | null;
             blog_posts: {
                 count: number;
             };
@@ -4095,6 +4107,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
@@ -4254,6 +4275,15 @@ export interface operations {
             };
             /** @description Not authenticated. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4436,6 +4466,15 @@ export interface operations {
             };
             /** @description Not authenticated. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

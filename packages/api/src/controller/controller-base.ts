@@ -30,6 +30,8 @@ export interface ControllerContext {
   readonly mountPath: string;
   /** Default query parameters of the mount (`defaults:`). */
   readonly defaults?: Readonly<Record<string, string>>;
+  /** The mount's `unpermittedAttributes` (default `ignore`). */
+  readonly unpermittedAttributes?: 'ignore' | 'reject' | undefined;
   /** Edition B (built-in tokens and grants), when the mount has `tokens`; undefined is Edition A. */
   readonly edition?: EditionB | undefined;
   /** For `related`: the association traversed. */
@@ -101,6 +103,8 @@ export class ControllerBase {
   protected readonly edition: EditionB | undefined;
   /** For `related`: the name of the association traversed. */
   protected readonly association: string | undefined;
+  /** The mount's `unpermittedAttributes`; the class's `static unpermittedAttributes` wins over it. */
+  protected readonly mountUnpermittedAttributes: 'ignore' | 'reject';
   /** Edition B: the token that authenticated this request (the token path); undefined on the code-hook path. */
   apiToken: AuthenticatedToken | undefined;
   /** Edition B: what this request's actor may do, once `requirePermissionGrant` has run. */
@@ -116,6 +120,7 @@ export class ControllerBase {
     this.defaults = context.defaults ?? {};
     this.edition = context.edition;
     this.association = context.association;
+    this.mountUnpermittedAttributes = context.unpermittedAttributes ?? 'ignore';
   }
 
   /**
@@ -195,6 +200,15 @@ export class ControllerBase {
   requireRecentConfirmation(): void {
     const sessions = this.panel.sessions;
     if (!sessions || this.session.userId === undefined || !sessions.isRecentlyConfirmed(this.#opened)) throw new ConfirmationRequiredError();
+  }
+
+  /**
+   * Whether this request is on the panel-session path: it carries no `Authorization` header
+   * (no API key, Basic credentials or Bearer token) and its panel session names a user. Field
+   * confirmation (`confirm: true`) applies on this path only.
+   */
+  protected onPanelSessionPath(): boolean {
+    return this.apiToken === undefined && this.request.headers.authorization === undefined && this.session.userId !== undefined;
   }
 
   /** Path parameters (`id`). */

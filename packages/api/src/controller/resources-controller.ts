@@ -1,4 +1,4 @@
-import { Current, isPanelError, operations, type CompiledField, type CompiledResource, type ErrorMessages, type OperationInput, type RecordRow, type ScopeFunction, type View } from '@panel/core';
+import { Current, fieldAccess, isPanelError, operations, type CompiledField, type FieldAccess, type CompiledResource, type ErrorMessages, type OperationInput, type RecordRow, type ScopeFunction, type View } from '@panel/core';
 import { RecordNotFoundError } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { sortRequest } from '../params/sort-params.js';
@@ -38,10 +38,16 @@ const invalidErrors = (error: unknown): ErrorMessages | undefined =>
  * and adjusting, or replacing it.
  */
 export class ResourcesController extends ControllerBase {
+  /**
+   * What a write does with a key that no field has or that the actor may not write: `ignore`
+   * or `reject` (422 naming them alike); undefined takes the mount's option (default `ignore`).
+   */
+  static unpermittedAttributes: 'ignore' | 'reject' | undefined = undefined;
+
   /** GET /<route_key>: a page of records on the index view with the pagination envelope. */
   async index(): Promise<unknown> {
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, this.request.cookies?.[PER_PAGE_COOKIE], this.panel.config, this.defaults);
-    const sort = sortRequest(this.resource, this.query);
+    const sort = sortRequest(this.resource, this.query, this.fieldAccess().queryable('index'));
     const { rows, totalCount, totalCountSource } = await operations.list({ ...this.operationInput(), page: request.page, perPage: request.perPage, sort });
     if (totalCountSource) this.reply.header(TOTAL_COUNT_HEADER, totalCountSource);
     if (request.perPageFromQuery) {
@@ -109,7 +115,7 @@ export class ResourcesController extends ControllerBase {
     const parent = await operations.show({ ...this.operationInput(), id: this.recordId() });
     const target = this.panel.resource(field.target!);
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, undefined, this.panel.config, this.defaults);
-    const sort = sortRequest(target, this.query);
+    const sort = sortRequest(target, this.query, this.fieldAccess(target).queryable('index'));
     const targetScope = this.apiToken || !this.panel.authorization ? undefined : this.targetPolicyScope(target);
     const narrow = associationFilter(field, Number(parent.id));
     const { rows, totalCount, totalCountSource } = await operations.list({
@@ -133,14 +139,33 @@ export class ResourcesController extends ControllerBase {
     return (query) => client.scope({ user, resource: target, query });
   }
 
-  /** A traversal's record, on the target resource's index view. */
+  /** A traversal's record, on the target resource's index view, with the fields this actor reads there. */
   protected serializeRelatedRecord(target: CompiledResource, row: RecordRow): Record<string, unknown> {
+    const access = this.fieldAccess(target);
     const record: Record<string, unknown> = {};
-    for (const field of target.fieldsOn('index')) {
-      if (this.hidesAssociation(field)) continue;
+    for (const field of access.readable('index')) {
+      if (!access.shows(field, 'index', row)) continue;
       record[field.name] = this.serializeFieldValue({ field, row, view: 'index' });
     }
     return record;
+  }
+
+  #fieldAccess = new Map<CompiledResource, FieldAccess>();
+
+  /**
+   * Which fields this request's actor reads and writes on `resource` (default this
+   * controller's): `fieldAccess` of `@panel/core` with `Current.user`, the panel's
+   * authorization client, and Edition B's omission of associations without a read grant.
+   * Compiled once per request and resource; the serializer, the write operations, `sort_by`
+   * and traversal all ask it.
+   */
+  protected fieldAccess(resource: CompiledResource = this.resource): FieldAccess {
+    let access = this.#fieldAccess.get(resource);
+    if (!access) {
+      access = fieldAccess({ resource, user: Current.user, authorization: this.panel.authorization, omit: (field) => this.hidesAssociation(field) });
+      this.#fieldAccess.set(resource, access);
+    }
+    return access;
   }
 
   /**
@@ -159,7 +184,28 @@ export class ResourcesController extends ControllerBase {
    * and this controller's `authorize` and `policyScope`, so that overriding them still applies.
    */
   protected operationInput(): OperationInput {
-    return { panel: this.panel, resource: this.resource, actor: Current.user, authorize: (action, record) => this.authorize(action, record), scope: this.policyScope() };
+    const unpermittedAttributes = (this.constructor as typeof ResourcesController).unpermittedAttributes ?? this.mountUnpermittedAttributes;
+    return {
+      panel: this.panel,
+      resource: this.resource,
+      actor: Current.user,
+      authorize: (action, record) => this.authorize(action, record),
+      scope: this.policyScope(),
+      // Association values follow each target's scope on the code-hook path (the token path bypasses row scoping; grants omit the keys instead).
+      targetScopes: this.apiToken ? undefined : (target) => this.targetPolicyScope(target),
+      access: this.fieldAccess(),
+      unpermittedAttributes,
+      confirmFields: () => this.requireFieldConfirmation(),
+    };
+  }
+
+  /**
+   * A write sets a `confirm: true` field: on the panel-session path it needs a recent password
+   * confirmation, answered like `requireRecentConfirmation` (403 with the confirm page's path);
+   * a request with credentials (API key, Basic, Bearer token) is not asked.
+   */
+  protected requireFieldConfirmation(): void {
+    if (this.onPanelSessionPath()) this.requireRecentConfirmation();
   }
 
   /** The `:id` of the request; an id that cannot name a record is a 404. */
@@ -205,11 +251,12 @@ export class ResourcesController extends ControllerBase {
     return rows.map((row) => this.serializeRecord(row, view));
   }
 
-  /** One record: a key per field visible on `view`. */
+  /** One record: a key per field this actor reads on `view` (and on this record). */
   serializeRecord(row: RecordRow, view: View): Record<string, unknown> {
+    const access = this.fieldAccess();
     const record: Record<string, unknown> = {};
-    for (const field of this.resource.fieldsOn(view)) {
-      if (this.hidesAssociation(field)) continue;
+    for (const field of access.readable(view)) {
+      if (!access.shows(field, view, row)) continue;
       record[field.name] = this.serializeFieldValue({ field, row, view });
     }
     return record;

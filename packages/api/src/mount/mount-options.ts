@@ -6,6 +6,9 @@ import { PanelConfigError } from '@panel/core';
 import { CONTROLLERS_DIR } from '../routing/discover-controllers.js';
 import { normalizeOpenApiOptions, type OpenApiOptions } from '../openapi/openapi-options.js';
 
+/** What a write does with unknown or unpermitted keys: ignore them, or answer 422 naming them. */
+export type UnpermittedAttributes = 'ignore' | 'reject';
+
 /** Options of `mountPanelApi`, as an app writes them. */
 export interface MountPanelApiOptions {
   /** The panel whose resources the API serves. */
@@ -28,6 +31,13 @@ export interface MountPanelApiOptions {
   constraints?: { host?: string | RegExp; subdomain?: string; [name: string]: unknown };
   /** Default query parameters (`defaults:`), used when the request does not send them. */
   defaults?: Record<string, string>;
+  /**
+   * What a write does with a key that no field has or that the actor may not write (the two
+   * are never told apart): `ignore` (the default, as Rails' strong parameters) or `reject`
+   * (422 naming every such key, Rails' `action_on_unpermitted_parameters = :raise`). A
+   * controller's `static unpermittedAttributes` wins over it.
+   */
+  unpermittedAttributes?: UnpermittedAttributes;
   /**
    * Where the health checks are, under the mount: `<at>/<healthPath>` (liveness) and
    * `<at>/<healthPath>/ready` (readiness, touches the database). Default `health`; `false`
@@ -58,6 +68,7 @@ export interface NormalizedMountOptions {
   readonly via: ReadonlySet<string> | undefined;
   readonly constraints: Readonly<Record<string, unknown>> | undefined;
   readonly defaults: Readonly<Record<string, string>>;
+  readonly unpermittedAttributes: UnpermittedAttributes;
   readonly healthPath: string | false;
   readonly tokens: PanelApiTokensConfig | undefined;
   readonly openapi: OpenApiOptions;
@@ -110,7 +121,10 @@ function normalizeDefaults(defaults: unknown): Record<string, string> {
 
 /** Validates `mountPanelApi` options once, at boot; a mistake names the option and the fix. */
 export function normalizeMountOptions(options: MountPanelApiOptions): NormalizedMountOptions {
-  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults, healthPath = 'health', tokens, openapi } = options ?? ({} as MountPanelApiOptions);
+  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults, unpermittedAttributes = 'ignore', healthPath = 'health', tokens, openapi } = options ?? ({} as MountPanelApiOptions);
+  if (unpermittedAttributes !== 'ignore' && unpermittedAttributes !== 'reject') {
+    throw new PanelConfigError(`mountPanelApi: unpermittedAttributes must be 'ignore' or 'reject', instead got ${JSON.stringify(unpermittedAttributes)}. Fix: leave it out to ignore unknown and unpermitted keys.`);
+  }
   if (tokens !== undefined && (typeof tokens !== 'object' || tokens === null || (tokens as { edition?: unknown }).edition !== 'B')) {
     throw new PanelConfigError('mountPanelApi: tokens must be the result of configurePanelApi() from @panel/api-tokens. Fix: export const panelApi = configurePanelApi({ manageTokensIf }), then mountPanelApi({ panel, tokens: panelApi }); or leave it out for Edition A.');
   }
@@ -139,6 +153,7 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     via: normalizeVia(via),
     constraints: normalizeConstraints(constraints),
     defaults: Object.freeze(normalizeDefaults(defaults)),
+    unpermittedAttributes,
     healthPath,
     tokens,
     openapi: normalizeOpenApiOptions(openapi),

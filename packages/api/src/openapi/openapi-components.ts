@@ -52,15 +52,22 @@ export const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = Object.freez
   HealthStatus: { type: 'object', properties: { status: { type: 'string', const: 'ok' } }, required: ['status'], additionalProperties: false },
 });
 
+/** The description of a field a `visible` rule may leave out of an answer. */
+export const MAY_BE_OMITTED = 'May be omitted: a `visible` rule decides which actors read this field.';
+
 /**
- * A record's schema on a view, from the field types (`recordSchema`). In Edition B a field
- * the token may not see is left out of the record, so association fields are not required.
+ * A record's schema on a view, from the field types (`recordSchema`). A field with a
+ * `visible` rule (the one decision `fieldAccess` makes per actor) is not required and says it
+ * may be omitted. In Edition B a field the token may not see is left out of the record, so
+ * association fields are not required.
  */
 function viewSchema(resource: CompiledResource, view: View, editionB: boolean): JsonSchema {
   const schema = recordSchema(resource, view) as { properties: Record<string, JsonSchema>; required: string[] };
-  if (!editionB) return schema;
-  const optional = new Set(resource.fields.filter((field) => field.target !== undefined).map((field) => field.name));
-  return { ...schema, required: schema.required.filter((name) => !optional.has(name)) };
+  const ruled = new Set(resource.fields.filter((field) => field.definition.options.visible !== undefined).map((field) => field.name));
+  const optional = new Set([...ruled, ...(editionB ? resource.fields.filter((field) => field.target !== undefined).map((field) => field.name) : [])]);
+  if (optional.size === 0) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, ruled.has(name) ? { ...property, description: MAY_BE_OMITTED } : property]));
+  return { ...schema, properties, required: schema.required.filter((name) => !optional.has(name)) };
 }
 
 /** The component schemas of one resource: its records on index and show, the related view, and its create and update attributes. */

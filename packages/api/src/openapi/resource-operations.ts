@@ -91,7 +91,9 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const statuses = new Set<number>([400, 503]);
   if (authenticated) statuses.add(401);
   if (!(route.controller.prototype instanceof PublicResourcesController)) statuses.add(302);
-  if ((context.editionB && authenticated) || declaresRescues(route.controller) || before.includes('requireRecentConfirmation')) statuses.add(403);
+  // A write to a `confirm: true` field on the panel-session path may need a recent password confirmation.
+  const confirms = writes && resource.fields.some((field) => field.definition.options.confirm === true);
+  if ((context.editionB && authenticated) || declaresRescues(route.controller) || before.includes('requireRecentConfirmation') || confirms) statuses.add(403);
   if (member) statuses.add(404);
   if (writes) for (const status of [413, 415]) statuses.add(status);
   if (writes || route.action === 'destroy') statuses.add(422);

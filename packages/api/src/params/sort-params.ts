@@ -1,13 +1,16 @@
-import type { CompiledResource, RecordsSort } from '@panel/core';
+import type { CompiledField, CompiledResource, RecordsSort } from '@panel/core';
 import { BadRequestError } from '../errors/api-errors.js';
 
 /**
- * `sort_by` (a sortable field visible on index) and `sort_direction` (`asc` or `desc`, default
- * `asc`; alone, it applies to the resource's default order column). Both are checked against a whitelist; neither ever reaches SQL as text.
+ * `sort_by` (a sortable field among `fields`: the index fields this actor reads on every
+ * record, `FieldAccess.queryable('index')`) and `sort_direction` (`asc` or `desc`, default
+ * `asc`; alone, it applies to the resource's default order column). Both are checked against a
+ * whitelist; neither ever reaches SQL as text. A field a rule hides is refused exactly like an
+ * unknown one (the message lists only the fields this actor may sort by).
  */
-export function sortRequest(resource: CompiledResource, query: Record<string, unknown>): RecordsSort | undefined {
+export function sortRequest(resource: CompiledResource, query: Record<string, unknown>, fields: readonly CompiledField[]): RecordsSort | undefined {
   const { sort_by: sortBy, sort_direction: direction } = query;
-  const sortable = resource.fieldsOn('index').filter((f) => f.sortable);
+  const sortable = fields.filter((f) => f.sortable);
   const field = typeof sortBy === 'string' ? sortable.find((f) => f.name === sortBy) : undefined;
   // Every mistake at once (`sort_by=nope&sort_direction=sideways` names both), sort_by first.
   const problems: string[] = [];

@@ -84,7 +84,9 @@ function checkController(panel: Panel, controller: typeof ResourcesController, f
   }
   if (defaults.sort_by !== undefined || defaults.sort_direction !== undefined) {
     try {
-      sortRequest(panel.resource(controller.resourceName!), defaults);
+      const resource = panel.resource(controller.resourceName!);
+      // At boot there is no actor: the defaults are checked against the index view as declared.
+      sortRequest(resource, defaults, resource.fieldsOn('index'));
     } catch (error) {
       throw new ControllerError(`mountPanelApi: defaults do not fit the resource ${controller.resourceName}: ${(error as Error).message}.`);
     }
@@ -97,13 +99,15 @@ export interface DrawOptions {
   readonly via: ReadonlySet<string> | undefined;
   readonly constraints: Readonly<Record<string, unknown>> | undefined;
   readonly defaults: Readonly<Record<string, string>>;
+  /** The mount's `unpermittedAttributes` (a controller's own wins). */
+  readonly unpermittedAttributes?: 'ignore' | 'reject' | undefined;
   /** Edition B, when the mount has `tokens`. */
   readonly edition?: EditionB | undefined;
 }
 
 /** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
-  const { mountPath, via, constraints, defaults, edition } = options;
+  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes } = options;
   const table = [...routeTable(panel, controllers), ...(edition ? relatedRoutes(panel, controllers) : [])].filter((route) => via === undefined || via.has(route.method));
   for (const { controller, file } of controllers) {
     settleCsrfStrategy(controller);
@@ -118,7 +122,7 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       ...(constraints ? { constraints } : {}),
       // Fastify compiles a serializer per status from these: the success body from the fields.
       ...(route.action === 'related' ? {} : { schema: { response: responseSchemas(resource, route.action, Controller) } }),
-      handler: (request, reply) => new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, edition, association: route.association }).process(),
+      handler: (request, reply) => new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, unpermittedAttributes, edition, association: route.association }).process(),
     });
   }
   return table;

@@ -13,6 +13,11 @@ export interface AuthorizationClient {
   readonly identifier: string;
   /** Whether `user` may run `action` (on `record`, for member actions). */
   authorize(input: { user: unknown; resource: CompiledResource; action: PolicyAction; record: unknown }): boolean | Promise<boolean>;
+  /**
+   * Optional: the names (or write keys) of the fields `user` may write on `action`; undefined
+   * narrows nothing. `record` is the stored row on update, null on create.
+   */
+  permittedAttributes?(input: { user: unknown; resource: CompiledResource; action: 'create' | 'update'; record: unknown }): readonly string[] | undefined | Promise<readonly string[] | undefined>;
   /** The query narrowed to what `user` may see. */
   scope(input: { user: unknown; resource: CompiledResource; query: RecordsQuery }): RecordsQuery;
 }

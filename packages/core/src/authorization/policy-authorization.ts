@@ -22,6 +22,12 @@ export function policyAuthorization(): PanelPlugin {
       const policy = new PolicyType(user as never, record as never) as unknown as Policy;
       return (await policy[action as PolicyAction]()) === true;
     },
+    async permittedAttributes({ user, resource, action, record }) {
+      const PolicyType = policyOf(resource.resourceClass);
+      if (!PolicyType) return undefined;
+      const policy = new PolicyType(user as never, record as never) as unknown as Policy;
+      return typeof policy.permittedAttributes === 'function' ? await policy.permittedAttributes(action) : undefined;
+    },
     scope({ user, resource, query }) {
       const PolicyType = policyOf(resource.resourceClass);
       if (!PolicyType) return query;

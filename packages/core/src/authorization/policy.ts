@@ -62,6 +62,19 @@ export class Policy<User = unknown, Row = Record<string, unknown>> {
   destroy(): boolean | Promise<boolean> {
     return false;
   }
+
+  /**
+   * The fields this user may write on `action` (Pundit's `permitted_attributes`), by field name
+   * or write key (`author` or `author_id`); `undefined` (the default) narrows nothing. On
+   * update `this.record` is the stored row; on create it is null. Combined with each field's
+   * `visible` and `readonly` rules: a field must pass all of them to be written.
+   *
+   * @example
+   * override permittedAttributes() { return this.user?.admin ? undefined : ['name', 'password']; }
+   */
+  permittedAttributes(_action: 'create' | 'update'): readonly string[] | undefined | Promise<readonly string[] | undefined> {
+    return undefined;
+  }
 }
 
 /** A policy class, as a resource's `static policy` names it. */

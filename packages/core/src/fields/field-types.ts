@@ -47,8 +47,47 @@ export interface FieldRules {
   unique?: boolean;
 }
 
-/** Options every field accepts, with the validation rules of `FieldRules`. */
-export interface FieldOptions extends FieldRules {
+/**
+ * What a field's `visible` rule receives: the request's actor (what `currentUserMethod`
+ * returns; `null` without one), the record where there is one, and the view. A rule that reads
+ * a property of `record` is evaluated once per record; one that does not is evaluated once per
+ * request (see `fieldAccess`).
+ */
+export interface FieldVisibleContext {
+  readonly user: any;
+  readonly record: Readonly<Record<string, unknown>> | null;
+  readonly view: View;
+}
+
+/** What a field's `readonly` rule receives: the actor, and the stored record on update (null on create). */
+export interface FieldReadonlyContext {
+  readonly user: any;
+  readonly record: Readonly<Record<string, unknown>> | null;
+}
+
+/** What a field's `default` receives on create: the actor. */
+export interface FieldDefaultContext {
+  readonly user: any;
+}
+
+/** Per-actor rules a field may take beside its views (Avo's `visible:` / `readonly:` blocks). */
+export interface FieldActorRules {
+  /**
+   * Whether this actor reads the field (on this record, on this view); only `true` shows it.
+   * A field that is not visible is answered as if it were not on the view: absent from the
+   * record, refused by `sort_by` like an unknown field, and not writable.
+   */
+  visible?: (context: FieldVisibleContext) => boolean;
+  /** `true`, or whether this actor may not write the field: serialized, never written from the API. */
+  readonly?: boolean | ((context: FieldReadonlyContext) => boolean);
+  /** The value stored on create when the write does not set it (`({ user }) => user?.id`). */
+  default?: (context: FieldDefaultContext) => unknown;
+  /** A sensitive field: on the panel-session path a write to it needs a recent password confirmation (403 otherwise). */
+  confirm?: boolean;
+}
+
+/** Options every field accepts, with the validation rules of `FieldRules` and the per-actor rules of `FieldActorRules`. */
+export interface FieldOptions extends FieldRules, FieldActorRules {
   /** Views the field is hidden on (Avo's `hide_on`). */
   hideOn?: View | readonly View[];
   /** The only views the field is shown on (Avo's `only_on`). */

@@ -1,7 +1,6 @@
-import { RecordInvalidError } from '../errors/panel-errors.js';
 import type { RecordRow } from '../records/record-row.js';
-import { parseWriteValues } from '../records/write-values.js';
 import { operationContext, type OperationInput } from './operation-input.js';
+import { throwIfInvalid, writeAttributes } from './write-attributes.js';
 
 /** What `create` takes besides the resource and actor. */
 export interface CreateInput extends OperationInput {
@@ -10,18 +9,22 @@ export interface CreateInput extends OperationInput {
 }
 
 /**
- * Creates a record: parses the attributes writable on the new view, authorizes `create` with
- * the parsed values (the policy answers before the values are judged), then writes with the
- * database checks and the resource's `validate` hook (see `RecordsRepository.create`). Returns the record
- * on the show view; throws `NotAuthorizedError` or `RecordInvalidError` (its `errors` per field).
+ * Creates a record: parses the attributes this actor may write on the new view (`fieldAccess`;
+ * other keys are ignored or, with `unpermittedAttributes: 'reject'`, refused), sets the fields'
+ * `default`s, authorizes `create` with the parsed values (the policy answers before the values
+ * are judged), asks `confirmFields` about sensitive fields, then writes with the database
+ * checks and the resource's `validate` hook (see `RecordsRepository.create`). Returns the
+ * record on the show view; throws `NotAuthorizedError` or `RecordInvalidError` (its `errors` per field).
  *
  * @example
  * const post = await create({ panel, resource: 'BlogPost', actor: admin, attributes: { title: 'Hello' } });
  */
 export async function create(input: CreateInput): Promise<RecordRow> {
-  const { panel, resource, authorize } = operationContext(input);
-  const { values, errors } = parseWriteValues(resource, 'new', input.attributes);
+  const context = operationContext(input);
+  const { panel, resource, authorize, targetScopes } = context;
+  const { values, errors, confirming } = await writeAttributes({ input, context, action: 'create', record: null });
   await authorize('create', values);
-  if (Object.keys(errors).length > 0) throw new RecordInvalidError(errors);
-  return panel.records.create({ resource, view: 'show', values });
+  if (confirming.length > 0) await input.confirmFields?.(confirming);
+  throwIfInvalid(errors);
+  return panel.records.create({ resource, view: 'show', values, targetScopes });
 }

@@ -25,10 +25,10 @@ export interface ListResult extends RecordsPage {
  * const { rows, totalCount } = await list({ panel, resource: 'BlogPost', actor: user, page: 2 });
  */
 export async function list(input: ListInput): Promise<ListResult> {
-  const { panel, resource, authorize, scope } = operationContext(input);
+  const { panel, resource, authorize, scope, targetScopes } = operationContext(input);
   const page = input.page ?? 1;
   const perPage = Math.min(input.perPage ?? panel.config.perPage, panel.config.maxPerPage);
   await authorize('index');
-  const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope });
+  const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope, targetScopes });
   return { ...result, page, perPage };
 }

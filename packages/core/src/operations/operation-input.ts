@@ -2,7 +2,10 @@ import { NotAuthorizedError } from '../errors/panel-errors.js';
 import type { PolicyAction } from '../authorization/authorization-client.js';
 import type { CompiledResource } from '../resources/compiled-types.js';
 import type { RecordsQuery, ScopeFunction } from '../records/records-query.js';
+import type { TargetScopes } from '../records/record-select.js';
 import type { Panel } from '../panel/panel.js';
+import { fieldAccess, type FieldAccess } from '../authorization/field-access.js';
+import type { CompiledField } from '../resources/compiled-types.js';
 
 /** Asks whether the actor may run an action (on a record); throws `NotAuthorizedError` when not. */
 export type AuthorizeFunction = (action: PolicyAction, record?: unknown) => void | Promise<void>;
@@ -20,6 +23,25 @@ export interface OperationInput {
   readonly actor?: unknown;
   readonly authorize?: AuthorizeFunction | undefined;
   readonly scope?: ScopeFunction | undefined;
+  /**
+   * The actor's scope of each association target, which narrows association values (a
+   * `belongs_to` label, a `has_one` id, a `has_many` count) to the rows it may read; by
+   * default the panel's authorization client with the actor, none when it is not in force.
+   */
+  readonly targetScopes?: TargetScopes | undefined;
+  /** Which fields the actor reads and writes; by default `fieldAccess` for the actor and the panel's authorization. */
+  readonly access?: FieldAccess | undefined;
+  /**
+   * What a write does with a key the actor may not write, or that no field has (alike):
+   * `ignore` (the default, as strong parameters do) or `reject` (422 naming every such key).
+   */
+  readonly unpermittedAttributes?: 'ignore' | 'reject' | undefined;
+  /**
+   * Called by a write with the `confirm: true` fields it is about to write, after the policy
+   * allowed it and before the values are judged; throws to refuse (the API's panel-session
+   * path asks for a recent password confirmation). A script leaves it out.
+   */
+  readonly confirmFields?: ((fields: readonly CompiledField[]) => void | Promise<void>) | undefined;
 }
 
 /** What an operation works with once its input is resolved. */
@@ -28,6 +50,9 @@ export interface OperationContext {
   readonly resource: CompiledResource;
   readonly authorize: AuthorizeFunction;
   readonly scope: ScopeFunction | undefined;
+  readonly access: FieldAccess;
+  readonly user: unknown;
+  readonly targetScopes: TargetScopes | undefined;
 }
 
 /**
@@ -46,5 +71,8 @@ export function operationContext(input: OperationInput): OperationContext {
       if (client && (await client.authorize({ user, resource, action, record })) !== true) throw new NotAuthorizedError(action, resource.naming.humanName);
     });
   const scope = 'scope' in input ? input.scope : client ? (query: RecordsQuery) => client.scope({ user, resource, query }) : undefined;
-  return { panel, resource, authorize, scope };
+  const access = input.access?.resource === resource ? input.access : fieldAccess({ resource, user, authorization: client });
+  const targetScopes: TargetScopes | undefined =
+    'targetScopes' in input ? input.targetScopes : client ? (target) => (query: RecordsQuery) => client.scope({ user, resource: target, query }) : undefined;
+  return { panel, resource, authorize, scope, access, user, targetScopes };
 }

@@ -1,7 +1,6 @@
-import { RecordInvalidError } from '../errors/panel-errors.js';
 import type { RecordRow } from '../records/record-row.js';
-import { parseWriteValues } from '../records/write-values.js';
 import { operationContext, type OperationInput } from './operation-input.js';
+import { throwIfInvalid, writeAttributes } from './write-attributes.js';
 
 /** What `update` takes besides the resource and actor. */
 export interface UpdateInput extends OperationInput {
@@ -13,18 +12,23 @@ export interface UpdateInput extends OperationInput {
 /**
  * Updates a record found through the policy scope: the record is read, `update` is authorized
  * on it (the policy answers first: a refused actor never learns what is wrong with the values),
- * the values are judged, then written, with the scope applied again (see
- * `RecordsRepository.update`). Returns the record on the show view; throws `RecordNotFoundError`, `NotAuthorizedError` or `RecordInvalidError`.
+ * the fields this actor may write on it are decided (`fieldAccess`, with the stored record),
+ * sensitive fields are confirmed (`confirmFields`), the values are judged, then written, with
+ * the scope applied again (see `RecordsRepository.update`). Returns the record on the show
+ * view; throws `RecordNotFoundError`, `NotAuthorizedError` or `RecordInvalidError`.
  *
  * @example
  * await update({ panel, resource: 'Product', actor: admin, id: 3, attributes: { status: 'archived' } });
  */
 export async function update(input: UpdateInput): Promise<RecordRow> {
-  const { panel, resource, authorize, scope } = operationContext(input);
-  const { values, errors } = parseWriteValues(resource, 'edit', input.attributes);
+  const context = operationContext(input);
+  const { panel, resource, authorize, scope, targetScopes } = context;
   const beforeWrite = async ({ record }: { record: RecordRow }) => {
     await authorize('update', record);
-    if (Object.keys(errors).length > 0) throw new RecordInvalidError(errors);
+    const { values, errors, confirming } = await writeAttributes({ input, context, action: 'update', record });
+    if (confirming.length > 0) await input.confirmFields?.(confirming);
+    throwIfInvalid(errors);
+    return values;
   };
-  return panel.records.update({ resource, view: 'show', id: input.id, values, scope, beforeWrite });
+  return panel.records.update({ resource, view: 'show', id: input.id, values: {}, scope, beforeWrite, targetScopes });
 }

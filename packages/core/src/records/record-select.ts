@@ -2,7 +2,7 @@ import { expressionBuilder, type AliasedExpression, type Kysely } from 'kysely';
 import type { CompiledResource, FieldLoadContext, RecordRow } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { associationKey } from '../fields/association-key.js';
-import type { RecordsQuery } from './records-query.js';
+import type { RecordsQuery, ScopeFunction } from './records-query.js';
 
 export type { RecordsQuery, ScopeFunction } from './records-query.js';
 export { associationKey };
@@ -38,6 +38,49 @@ function viewSelections(resource: CompiledResource, view: View, registry: Readon
 }
 
 /**
+ * The rows of an association's target this request's actor may read, per target resource: its
+ * policy scope, or undefined when every row may be read. The records layer narrows the
+ * association subqueries with it (a `belongs_to` label, a `has_one` id, a `has_many` count),
+ * inside the same statement.
+ */
+export type TargetScopes = (target: CompiledResource) => ScopeFunction | undefined;
+
+/**
+ * The view's subqueries with each association narrowed to what `targetScopes` lets the actor
+ * read (`t.id in (<scope>)`, an uncorrelated subquery PostgreSQL computes once per statement),
+ * or undefined when no scope narrows anything (an admin's, or no policies): then the
+ * subqueries built once per resource and view serve, and so do the statements compiled from them.
+ */
+function scopedSelections(
+  db: Kysely<any>,
+  resource: CompiledResource,
+  view: View,
+  registry: ReadonlyMap<string, CompiledResource>,
+  targetScopes: TargetScopes | undefined,
+): ViewSelections | undefined {
+  if (!targetScopes) return undefined;
+  const fields = resource.fieldsOn(view).filter((field) => field.kind.select !== undefined);
+  const narrowed = new Map<string, RecordsQuery>();
+  for (const field of fields) {
+    if (field.target === undefined) continue;
+    const target = registry.get(field.target)!;
+    const scope = targetScopes(target);
+    if (!scope) continue;
+    const unscoped = db.selectFrom(`${target.table} as ${ROW_ALIAS}`);
+    const scoped = scope(unscoped);
+    if (scoped !== unscoped) narrowed.set(field.name, scoped.clearOrderBy());
+  }
+  if (narrowed.size === 0) return undefined;
+  const eb = expressionBuilder<any, any>();
+  return fields.map((field) => field.kind.select!({ eb, resource, field, registry, rowAlias: ROW_ALIAS, as: associationKey(field), targetScope: narrowed.get(field.name) }));
+}
+
+/** Whether an actor's target scopes narrow any association subquery of the view (then statements compiled without them do not serve). */
+export function narrowsAssociations(db: Kysely<any>, resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>, targetScopes: TargetScopes | undefined): boolean {
+  return scopedSelections(db, resource, view, registry, targetScopes) !== undefined;
+}
+
+/**
  * Turns the values the view's subqueries loaded into what serializers read (a file's blob into
  * its file object with its URL), in place, for the fields whose type has a `load`.
  */
@@ -60,7 +103,8 @@ export function loadSelectedValues(rows: RecordRow[], resource: CompiledResource
  * `all`, every column of the row is selected (a policy deciding on one record may read any).
  * `from` is the query the select is added to: by default the resource's table as `r`; an
  * index page passes its deferred join (see `pageOfRecords`). The subqueries are built once
- * per resource and view.
+ * per resource and view, unless `targetScopes` narrows an association to the rows the actor
+ * may read (then they are built for the request, still one statement).
  */
 export function selectRecords(
   db: Kysely<any>,
@@ -69,10 +113,11 @@ export function selectRecords(
   registry: ReadonlyMap<string, CompiledResource>,
   columnSet: 'view' | 'all' = 'view',
   from: RecordsQuery = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`),
+  targetScopes?: TargetScopes,
 ): RecordsQuery {
   const columns = new Set<string>([resource.primaryKey]);
   for (const f of resource.fieldsOn(view)) if (f.column) columns.add(f.column);
   const selected = columnSet === 'all' ? from.selectAll(ROW_ALIAS) : from.select([...columns].map((column) => `${ROW_ALIAS}.${column}`));
-  const subqueries = viewSelections(resource, view, registry);
+  const subqueries = scopedSelections(db, resource, view, registry, targetScopes) ?? viewSelections(resource, view, registry);
   return subqueries.length === 0 ? selected : selected.select(subqueries);
 }

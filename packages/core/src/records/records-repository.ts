@@ -5,7 +5,7 @@ import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.
 import { WriteChecks } from '../validation/write-checks.js';
 import { LazyTransaction } from './lazy-transaction.js';
 import { RecordErrors } from '../validation/record-errors.js';
-import { ROW_ALIAS, loadSelectedValues, selectRecords } from './record-select.js';
+import { ROW_ALIAS, loadSelectedValues, narrowsAssociations, selectRecords, type TargetScopes } from './record-select.js';
 import type { RecordsQuery, ScopeFunction } from './records-query.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
 import { RecordCounts, type TotalCountSource } from './record-counts.js';
@@ -109,12 +109,14 @@ export class RecordsRepository {
     perPage: number;
     sort?: RecordsSort | undefined;
     scope?: ScopeFunction | undefined;
+    /** The actor's scope of each association target: labels, ids and counts cover only what it may read. */
+    targetScopes?: TargetScopes | undefined;
   }): Promise<RecordsPage> {
-    const { resource, view, page, perPage } = input;
+    const { resource, view, page, perPage, targetScopes } = input;
     const scope = input.scope ?? identity;
     const order = input.sort ?? resource.defaultOrder;
     const from = pageOfRecords(this.#db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
-    const pageQuery = selectRecords(this.#db, resource, view, this.#registry, 'view', from).orderBy(`${PAGE_ALIAS}.position`);
+    const pageQuery = selectRecords(this.#db, resource, view, this.#registry, 'view', from, targetScopes).orderBy(`${PAGE_ALIAS}.position`);
     // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
     const scoped = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy();
     const strategy = resource.count ?? this.#countStrategy;
@@ -127,11 +129,12 @@ export class RecordsRepository {
   }
 
   /** The record with that id visible through `scope` (every column, and the view's associations), or `RecordNotFoundError`. */
-  async find(input: { resource: CompiledResource; view: View; id: number; scope?: ScopeFunction | undefined }, db: Kysely<any> = this.#db): Promise<RecordRow> {
-    const { resource, view, id } = input;
+  async find(input: { resource: CompiledResource; view: View; id: number; scope?: ScopeFunction | undefined; targetScopes?: TargetScopes | undefined }, db: Kysely<any> = this.#db): Promise<RecordRow> {
+    const { resource, view, id, targetScopes } = input;
     const scope = input.scope ?? identity;
-    const base = db === this.#db ? this.#findBase(resource, view) : undefined;
-    const scoped = scope(base?.query ?? selectRecords(db, resource, view, this.#registry, 'all'));
+    const narrowed = narrowsAssociations(db, resource, view, this.#registry, targetScopes);
+    const base = db === this.#db && !narrowed ? this.#findBase(resource, view) : undefined;
+    const scoped = scope(base?.query ?? selectRecords(db, resource, view, this.#registry, 'all', undefined, narrowed ? targetScopes : undefined));
     // A scope that lets every record through (no policy, an admin's) returns the query it was
     // given: the statement compiled once for the resource and view is sent with this id.
     const row =
@@ -149,11 +152,11 @@ export class RecordsRepository {
    * all hold: with a `validate` hook that runs no query, a create is one statement. A hook that
    * queries through its `db` begins a transaction, and the write is made in it (see `#judgeAndWrite`).
    */
-  async create(input: { resource: CompiledResource; view: View; values: ColumnValues }): Promise<RecordRow> {
-    const { resource, view } = input;
+  async create(input: { resource: CompiledResource; view: View; values: ColumnValues; targetScopes?: TargetScopes | undefined }): Promise<RecordRow> {
+    const { resource, view, targetScopes } = input;
     const values = await prepareValues(resource, input.values);
     const columns = Object.keys(values);
-    return this.#judgeAndWrite({ resource, view, changes: values, existing: undefined }, (db, gate) => {
+    return this.#judgeAndWrite({ resource, view, changes: values, existing: undefined, targetScopes }, (db, gate) => {
       const insert = db.insertInto(resource.table);
       if (columns.length === 0) return insert.defaultValues().returningAll();
       if (!gate) return insert.values(values).returningAll();
@@ -169,7 +172,9 @@ export class RecordsRepository {
    * Updates a record visible through `scope` and returns it on `view`, with the same checks as
    * `create`. The record is read first (every column, through the scope), and `beforeWrite`
    * runs with it before the checks and the write; it may throw to refuse the update (nothing
-   * has been written then). The API's update authorizes there, so that the policy answers
+   * has been written then), or return the values to write instead of `values` (the fields an
+   * actor may write can depend on the stored record). Values are prepared (a password
+   * digested) after it, so a refused write costs no digest. The API's update authorizes there, so that the policy answers
    * before the values are judged. The update re-applies the scope (`where id = $1 and id in
    * (<scope>)`): a record that left the scope since it was read is not written (404).
    */
@@ -179,12 +184,13 @@ export class RecordsRepository {
     id: number;
     values: ColumnValues;
     scope?: ScopeFunction | undefined;
-    beforeWrite?: ((context: { record: RecordRow }) => void | Promise<void>) | undefined;
+    beforeWrite?: ((context: { record: RecordRow }) => void | ColumnValues | Promise<void | ColumnValues>) | undefined;
+    targetScopes?: TargetScopes | undefined;
   }): Promise<RecordRow> {
-    const { resource, view, id, scope, beforeWrite } = input;
-    const values = await prepareValues(resource, input.values);
+    const { resource, view, id, scope, beforeWrite, targetScopes } = input;
     const existing = await this.find({ resource, view: 'edit', id, scope });
-    if (beforeWrite) await beforeWrite({ record: existing });
+    const replaced = beforeWrite ? await beforeWrite({ record: existing }) : undefined;
+    const values = await prepareValues(resource, replaced ?? input.values);
     const write: WriteBuilder | undefined =
       Object.keys(values).length === 0
         ? undefined
@@ -197,7 +203,7 @@ export class RecordsRepository {
             if (gate) update = update.where(gate);
             return update.returningAll();
           };
-    return this.#judgeAndWrite({ resource, view, changes: values, existing, id }, write);
+    return this.#judgeAndWrite({ resource, view, changes: values, existing, id, targetScopes }, write);
   }
 
   /**
@@ -240,10 +246,10 @@ export class RecordsRepository {
    * Without `write` (an update that changes nothing) the record is read back on `view`.
    */
   async #judgeAndWrite(
-    input: { resource: CompiledResource; view: View; changes: ColumnValues; existing: RecordRow | undefined; id?: number },
+    input: { resource: CompiledResource; view: View; changes: ColumnValues; existing: RecordRow | undefined; id?: number; targetScopes?: TargetScopes | undefined },
     write: WriteBuilder | undefined,
   ): Promise<RecordRow> {
-    const { resource, view, changes, existing, id } = input;
+    const { resource, view, changes, existing, id, targetScopes } = input;
     const lazy = new LazyTransaction(this.#db);
     try {
       const checks = await WriteChecks.collect({ resource, registry: this.#registry, changes, existing, transaction: () => lazy.trx });
@@ -259,7 +265,7 @@ export class RecordsRepository {
       return await lazy.finish(async (db) => {
         errors ??= checks.failedInTransaction || !write ? checks.errors(await checks.compute(db)) : undefined;
         if (errors?.has()) throw new RecordInvalidError(errors.toJSON());
-        return write ? this.#writeAndRead(db, resource, view, checks, write, id) : this.find({ resource, view, id: id! }, db);
+        return write ? this.#writeAndRead(db, resource, view, checks, write, id, targetScopes) : this.find({ resource, view, id: id!, targetScopes }, db);
       });
     } catch (error) {
       await lazy.abandon();
@@ -283,7 +289,7 @@ export class RecordsRepository {
    * post's parent post) could read its own row from before the write, so it reads back in a
    * second statement.
    */
-  async #writeAndRead(db: Kysely<any>, resource: CompiledResource, view: View, checks: WriteChecks, write: WriteBuilder, id?: number): Promise<RecordRow> {
+  async #writeAndRead(db: Kysely<any>, resource: CompiledResource, view: View, checks: WriteChecks, write: WriteBuilder, id?: number, targetScopes?: TargetScopes): Promise<RecordRow> {
     const ownTable = readsOwnTable(resource, view, this.#registry);
     const gated = checks.statement.length > 0;
     const gate = gated ? sql<SqlBool>`(select ${sql.join(checks.statement.map((check) => sql.ref(check.alias)), sql` and `)} from ${sql.table(CHECKS)})` : undefined;
@@ -292,7 +298,7 @@ export class RecordsRepository {
     const from = gated
       ? withWrite.selectFrom(CHECKS).leftJoin(`${WRITTEN} as ${ROW_ALIAS}`, (join) => join.onTrue()).select(checks.statement.map((check) => `${CHECKS}.${check.alias}`))
       : withWrite.selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
-    const query = ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, this.#registry, 'all', from);
+    const query = ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, this.#registry, 'all', from, targetScopes);
     const result = (await query.executeTakeFirst()) as Record<string, unknown> | undefined;
     if (gated) {
       const errors = checks.errors(result!);
@@ -302,7 +308,7 @@ export class RecordsRepository {
     const row = result && result[resource.primaryKey] !== null && result[resource.primaryKey] !== undefined ? (result as RecordRow) : undefined;
     if (!row) throw new RecordNotFoundError(resource.name, id);
     if (gated) for (const check of checks.statement) delete row[check.alias];
-    if (ownTable) return this.find({ resource, view, id: row[resource.primaryKey] as number }, db);
+    if (ownTable) return this.find({ resource, view, id: row[resource.primaryKey] as number, targetScopes }, db);
     this.#resolveFiles([row], resource, view);
     return row;
   }

@@ -1,5 +1,5 @@
 import type { ErrorMessages } from '../errors/panel-errors.js';
-import { writableFields, type CompiledResource } from '../resources/compiled-resource.js';
+import { writableFields, type CompiledField, type CompiledResource } from '../resources/compiled-resource.js';
 import type { ColumnValues } from './record-row.js';
 import { RecordErrors } from '../validation/record-errors.js';
 import { checkFieldRules } from '../validation/field-rules.js';
@@ -19,12 +19,18 @@ const isNull = (value: unknown): boolean => value === null || value === undefine
  * view are read (others are ignored, as strong parameters do), each under its write key (a
  * `belongs_to` from `<name>_id`); each field's type module parses its value. Type mistakes,
  * blank required fields and the field rules (length, range, format, inclusion) come back as
- * per-field messages.
+ * per-field messages. `fields` narrows the fields read (the actor's, from `fieldAccess`); by
+ * default every field writable on the view.
  */
-export function parseWriteValues(resource: CompiledResource, view: 'new' | 'edit', attributes: Record<string, unknown>): ParsedWrite {
+export function parseWriteValues(
+  resource: CompiledResource,
+  view: 'new' | 'edit',
+  attributes: Record<string, unknown>,
+  fields: readonly CompiledField[] = writableFields(resource, view),
+): ParsedWrite {
   const values: ColumnValues = {};
   const errors = new RecordErrors();
-  for (const field of writableFields(resource, view)) {
+  for (const field of fields) {
     const { kind } = field;
     const present = Object.hasOwn(attributes, field.writeKey);
     if (!present) {
@@ -52,3 +58,15 @@ export function parseWriteValues(resource: CompiledResource, view: 'new' | 'edit
   }
   return { values, errors: errors.toJSON() };
 }
+
+/**
+ * The keys of a write body that are not the write key of one of `fields`: unknown keys and
+ * keys the actor may not write, alike (the answer never tells them apart).
+ */
+export function unpermittedKeys(attributes: Record<string, unknown>, fields: readonly CompiledField[]): string[] {
+  const keys = new Set(fields.map((field) => field.writeKey));
+  return Object.keys(attributes).filter((key) => !keys.has(key));
+}
+
+/** The message an unknown or unpermitted key gets when the API rejects them (`unpermittedAttributes: 'reject'`). */
+export const UNPERMITTED_KEY_MESSAGE = 'is not a permitted attribute';

@@ -11,6 +11,16 @@ export type { CompiledField, CompiledResource, ResourceHooks } from './compiled-
 
 type DraftField = Omit<CompiledField, 'labelColumn'> & { label: string | undefined };
 
+/** A mistake in a field's per-actor rules (`visible`, `readonly`, `default`, `confirm`), or undefined. */
+function actorRulesProblem(options: FieldDefinition['options']): string | undefined {
+  const { visible, readonly, default: byDefault, confirm } = options;
+  if (visible !== undefined && typeof visible !== 'function') return `visible must be a function ({ user, record, view }) => boolean, instead got ${JSON.stringify(visible)}.`;
+  if (readonly !== undefined && typeof readonly !== 'function' && typeof readonly !== 'boolean') return `readonly must be true, false or a function ({ user, record }) => boolean, instead got ${JSON.stringify(readonly)}.`;
+  if (byDefault !== undefined && typeof byDefault !== 'function') return `default must be a function ({ user }) => value, instead got ${JSON.stringify(byDefault)}. Fix: default: () => ${JSON.stringify(byDefault)}.`;
+  if (confirm !== undefined && typeof confirm !== 'boolean') return `confirm must be true or false, instead got ${JSON.stringify(confirm)}.`;
+  return undefined;
+}
+
 function compileField(definition: FieldDefinition, owner: ResourceNaming, fieldTypes: FieldTypeRegistry): DraftField {
   const { type, name, options } = definition;
   const kind = fieldTypes.get(type);
@@ -20,7 +30,7 @@ function compileField(definition: FieldDefinition, owner: ResourceNaming, fieldT
         `Fix: pass its module to createPanel({ fieldTypes: [<module made with defineFieldType>] }), or use one of: ${[...fieldTypes.keys()].join(', ')}.`,
     );
   }
-  const problem = kind.checkOptions?.(definition);
+  const problem = kind.checkOptions?.(definition) ?? actorRulesProblem(options);
   if (problem !== undefined) throw new PanelConfigError(`Resource ${owner.name}: the field "${name}": ${problem}`);
   const layout = kind.compile?.(definition, owner) ?? {};
   const column = layout.column ?? (kind.storage === 'column' ? (options.column ?? name) : undefined);
@@ -127,7 +137,10 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
   return compiled;
 }
 
-/** The fields a write on a view may set: visible on that view and of a writable type. */
+/**
+ * The fields a write on a view may set for some actor: visible on that view, of a writable
+ * type, and not `readonly: true`. Which of them one actor writes is `fieldAccess`'s answer.
+ */
 export function writableFields(resource: CompiledResource, view: 'new' | 'edit'): readonly CompiledField[] {
-  return resource.fieldsOn(view).filter((f) => f.kind.writable);
+  return resource.fieldsOn(view).filter((f) => f.kind.writable && f.definition.options.readonly !== true);
 }

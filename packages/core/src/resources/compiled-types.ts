@@ -4,7 +4,7 @@
  * records layer, validation, the field types and the API all name them: spread over their
  * own modules they would import one another in a cycle.
  */
-import type { AliasedExpression, Expression, ExpressionBuilder, SqlBool, Transaction } from 'kysely';
+import type { AliasedExpression, Expression, ExpressionBuilder, SelectQueryBuilder, SqlBool, Transaction } from 'kysely';
 import type { FieldDefinition, View } from '../fields/field-types.js';
 import type { ResourceNaming } from '../naming/resource-naming.js';
 import type { ColumnValues, RecordRow } from '../records/record-row.js';
@@ -101,6 +101,13 @@ export interface FieldSelectInput {
   readonly rowAlias: string;
   /** The key the value is selected as (`associationKey(field)`). */
   readonly as: string;
+  /**
+   * For an association: the target's rows this request's actor may read (its policy scope, a
+   * query on the target's table aliased `r`); undefined when every row may be read. A type
+   * narrows its subquery with it (`where t.id in (<targetScope> select r.id)`), so a label,
+   * id or count never tells of a row outside the actor's scope.
+   */
+  readonly targetScope?: SelectQueryBuilder<any, any, any> | undefined;
 }
 
 /** What a write value parses to: the value to store, or the message that refuses it. */

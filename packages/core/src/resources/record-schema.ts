@@ -24,7 +24,8 @@ export function writeSchema(resource: CompiledResource, view: 'new' | 'edit'): J
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of resource.fieldsOn(view)) {
-    const schema = field.kind.writable ? field.kind.schema(field, 'write') : undefined;
+    // A field `readonly: true` is never written from the API; one with a rule is, by some actors.
+    const schema = field.kind.writable && field.definition.options.readonly !== true ? field.kind.schema(field, 'write') : undefined;
     if (schema === undefined) continue;
     properties[field.writeKey] = schema;
     if (view === 'new' && field.required) required.push(field.writeKey);

@@ -1,5 +1,6 @@
 import { Resource, field, type ValidationContext } from '@panel/core';
 import { BlogPostPolicy } from '../policies/blog-post-policy.js';
+import { adminsAndAuthor, currentUserId, unlessAdmin } from '../policies/field-rules.js';
 
 /** A blog post, with its author, comments and files. */
 export default class BlogPostResource extends Resource {
@@ -14,9 +15,9 @@ export default class BlogPostResource extends Resource {
       field.text('body', { hideOn: 'index' }),
       field.boolean('published'),
       field.date('published_on'),
-      field.integer('view_count', { min: 0 }),
+      field.integer('view_count', { min: 0, visible: adminsAndAuthor }),
       field.decimal('rating', { min: 0, max: 5 }),
-      field.belongsTo('author', { resource: 'User', label: 'name' }),
+      field.belongsTo('author', { resource: 'User', label: 'name', readonly: unlessAdmin, default: currentUserId }),
       field.hasMany('comments'),
       field.hasAndBelongsToMany('tag_list', { resource: 'Tag' }),
       field.file('cover'),

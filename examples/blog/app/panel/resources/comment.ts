@@ -1,5 +1,6 @@
 import { Resource, field } from '@panel/core';
 import { CommentPolicy } from '../policies/comment-policy.js';
+import { currentUserId, unlessAdmin } from '../policies/field-rules.js';
 
 /** A comment on a blog post. */
 export default class CommentResource extends Resource {
@@ -9,7 +10,7 @@ export default class CommentResource extends Resource {
       field.id(),
       field.text('body', { required: true, maxLength: 10_000 }),
       field.belongsTo('blog_post', { label: 'title' }),
-      field.belongsTo('user'),
+      field.belongsTo('user', { readonly: unlessAdmin, default: currentUserId }),
     ];
   }
 }

@@ -1,5 +1,6 @@
 import { Resource, field } from '@panel/core';
 import { ProfilePolicy } from '../policies/profile-policy.js';
+import { currentUserId, unlessAdmin } from '../policies/field-rules.js';
 
 /** A user's public profile. */
 export default class ProfileResource extends Resource {
@@ -8,7 +9,7 @@ export default class ProfileResource extends Resource {
     return [
       field.id(),
       field.text('bio'),
-      field.belongsTo('user', { label: 'name' }),
+      field.belongsTo('user', { label: 'name', readonly: unlessAdmin, default: currentUserId }),
       field.file('avatar'),
     ];
   }

@@ -6,7 +6,8 @@ import { nullable } from './column-value.js';
 
 /**
  * A foreign key: answered as `{ id, label }` (the label read by a correlated subquery on the
- * target's table), written as `<name>_id`, checked to exist by the write's own statement.
+ * target's table; `label: null` when the target is outside the actor's scope), written as
+ * `<name>_id`, checked to exist by the write's own statement.
  */
 export const belongsToField = defineFieldType({
   name: 'belongs_to',
@@ -15,9 +16,12 @@ export const belongsToField = defineFieldType({
     const column = options.foreignKey ?? `${name}_id`;
     return { column, writeKey: column, target: options.resource ?? resourceNameFromAssociation(name), label: options.label };
   },
-  select: ({ eb, field, registry, rowAlias, as }) => {
+  select: ({ eb, field, registry, rowAlias, as, targetScope }) => {
     const target = registry.get(field.target!)!;
-    return eb.selectFrom(`${target.table} as t`).select(`t.${field.labelColumn}`).whereRef(`t.${target.primaryKey}`, '=', `${rowAlias}.${field.column}`).as(as);
+    let label = eb.selectFrom(`${target.table} as t`).select(`t.${field.labelColumn}`).whereRef(`t.${target.primaryKey}`, '=', `${rowAlias}.${field.column}`);
+    // A target outside the actor's scope keeps its id (the row's own column) and answers no label.
+    if (targetScope) label = label.where(`t.${target.primaryKey}`, 'in', targetScope.select(`${rowAlias}.${target.primaryKey}`));
+    return label.as(as);
   },
   serialize: ({ field, row }) => {
     const id = row[field.column!];

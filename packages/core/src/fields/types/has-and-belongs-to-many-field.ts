@@ -8,6 +8,8 @@ interface JoinTable {
   readonly table: string;
   /** The column that points at this resource's row. */
   readonly ownKey: string;
+  /** The column that points at the target's row. */
+  readonly targetKey: string;
 }
 
 const joinOf = (field: CompiledField): JoinTable => field.extra.join as JoinTable;
@@ -32,13 +34,15 @@ export const hasAndBelongsToManyField = defineFieldType({
     const targetKey = (options.associationForeignKey as string | undefined) ?? `${other.singularKey}_id`;
     return { target, foreignKey: ownKey, extra: { join: Object.freeze({ table, ownKey, targetKey }) } };
   },
-  select: ({ eb, resource, field, rowAlias, as }) => {
-    const { table, ownKey } = joinOf(field);
-    return eb
+  select: ({ eb, resource, field, registry, rowAlias, as, targetScope }) => {
+    const { table, ownKey, targetKey } = joinOf(field);
+    let count = eb
       .selectFrom(`${table} as j`)
       .select((inner) => inner.fn.countAll<number>().as('count'))
-      .whereRef(`j.${ownKey}`, '=', `${rowAlias}.${resource.primaryKey}`)
-      .as(as);
+      .whereRef(`j.${ownKey}`, '=', `${rowAlias}.${resource.primaryKey}`);
+    // Counts the targets the actor may read.
+    if (targetScope) count = count.where(`j.${targetKey}`, 'in', targetScope.select(`${rowAlias}.${registry.get(field.target!)!.primaryKey}`));
+    return count.as(as);
   },
   serialize: countJson,
   schema: (_field, direction) => (direction === 'read' ? COUNT_SCHEMA : undefined),

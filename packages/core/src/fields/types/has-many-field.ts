@@ -23,12 +23,16 @@ export const hasManyField = defineFieldType({
   defaultViews: ['index', 'show'],
   storage: 'none',
   compile: inverseAssociation,
-  select: ({ eb, resource, field, registry, rowAlias, as }) =>
-    eb
-      .selectFrom(`${registry.get(field.target!)!.table} as t`)
+  select: ({ eb, resource, field, registry, rowAlias, as, targetScope }) => {
+    const target = registry.get(field.target!)!;
+    let count = eb
+      .selectFrom(`${target.table} as t`)
       .select((inner) => inner.fn.countAll<number>().as('count'))
-      .whereRef(`t.${field.foreignKey}`, '=', `${rowAlias}.${resource.primaryKey}`)
-      .as(as),
+      .whereRef(`t.${field.foreignKey}`, '=', `${rowAlias}.${resource.primaryKey}`);
+    // Counts what the actor may read.
+    if (targetScope) count = count.where(`t.${target.primaryKey}`, 'in', targetScope.select(`${rowAlias}.${target.primaryKey}`));
+    return count.as(as);
+  },
   serialize: countJson,
   schema: (_field, direction) => (direction === 'read' ? COUNT_SCHEMA : undefined),
 });

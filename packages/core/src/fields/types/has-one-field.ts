@@ -10,15 +10,12 @@ export const hasOneField = defineFieldType({
   defaultViews: ['index', 'show'],
   storage: 'none',
   compile: inverseAssociation,
-  select: ({ eb, resource, field, registry, rowAlias, as }) => {
+  select: ({ eb, resource, field, registry, rowAlias, as, targetScope }) => {
     const target = registry.get(field.target!)!;
-    return eb
-      .selectFrom(`${target.table} as t`)
-      .select(`t.${target.primaryKey}`)
-      .whereRef(`t.${field.foreignKey}`, '=', `${rowAlias}.${resource.primaryKey}`)
-      .orderBy(`t.${target.primaryKey}`)
-      .limit(1)
-      .as(as);
+    let first = eb.selectFrom(`${target.table} as t`).select(`t.${target.primaryKey}`).whereRef(`t.${field.foreignKey}`, '=', `${rowAlias}.${resource.primaryKey}`);
+    // Only a target the actor may read is answered; none is null.
+    if (targetScope) first = first.where(`t.${target.primaryKey}`, 'in', targetScope.select(`${rowAlias}.${target.primaryKey}`));
+    return first.orderBy(`t.${target.primaryKey}`).limit(1).as(as);
   },
   serialize: ({ field, row }) => {
     const id = row[associationKey(field)];

@@ -1,0 +1,157 @@
+import type { View } from '../fields/field-types.js';
+import type { CompiledField, CompiledResource } from '../resources/compiled-types.js';
+import type { AuthorizationClient } from './authorization-client.js';
+
+/** What `fieldAccess` takes: the resource, who acts, and what else narrows the fields. */
+export interface FieldAccessInput {
+  readonly resource: CompiledResource;
+  /** The request's actor (what `currentUserMethod` returned; null without one). */
+  readonly user: unknown;
+  /** The authorization client in force, asked for `permittedAttributes`; none when policies are off. */
+  readonly authorization?: AuthorizationClient | null | undefined;
+  /** A field this request leaves out of every answer besides the field rules (Edition B: an association without a read grant). */
+  readonly omit?: ((field: CompiledField) => boolean) | undefined;
+}
+
+/** The write actions a field list is asked for. */
+export type FieldWriteAction = 'create' | 'update';
+
+/**
+ * Which fields one actor reads and writes on one resource, for one request: the single place
+ * that combines the views (`hideOn` / `onlyOn` / `showOn`), each field's `visible` and
+ * `readonly` rules, the policy's `permittedAttributes` and the request's own omissions.
+ * Every path that answers or accepts fields asks it: the serializer, the write parser,
+ * `sort_by`, traversal, and list modifiers (filters, search, `fields=`).
+ */
+export interface FieldAccess {
+  readonly resource: CompiledResource;
+  readonly user: unknown;
+  /**
+   * The fields of `view` this actor may read on some record, in declaration order: the
+   * serializer's candidates (ask `shows` for each record).
+   */
+  readable(view: View): readonly CompiledField[];
+  /**
+   * Whether `field` (one of `readable(view)`) is answered on `record`. Constant time for a
+   * field whose rule did not read the record; a record-dependent rule runs here, per record.
+   */
+  shows(field: CompiledField, view: View, record: Readonly<Record<string, unknown>>): boolean;
+  /**
+   * The fields of `view` this actor reads on every record: the only ones a list may sort,
+   * filter, search or select by (a field visible on some records only would answer, through
+   * the order or the filter, what the hidden records hold).
+   */
+  queryable(view: View): readonly CompiledField[];
+  /**
+   * The fields this actor may write on `action`: on the `new` / `edit` view, of a writable
+   * type, visible, not `readonly`, and named by the policy's `permittedAttributes` when it
+   * answers. `record` is the stored row on update, null on create.
+   */
+  writable(action: FieldWriteAction, record: Readonly<Record<string, unknown>> | null): Promise<readonly CompiledField[]>;
+}
+
+/** A compiled view: the fields the actor may read, and those whose rule reads the record. */
+interface ViewAccess {
+  readonly readable: readonly CompiledField[];
+  readonly perRecord: ReadonlySet<CompiledField>;
+  readonly queryable: readonly CompiledField[];
+}
+
+const PER_RECORD = Symbol('per record');
+
+/**
+ * Runs a `visible` rule with a stand-in record that notices being read: the answer, or
+ * `PER_RECORD` when the rule read a property of the record (then it runs per record).
+ */
+function probeVisible(field: CompiledField, user: unknown, view: View): boolean | typeof PER_RECORD {
+  const rule = field.definition.options.visible!;
+  let read = false;
+  const touch = () => {
+    read = true;
+  };
+  const record = new Proxy(Object.create(null) as Record<string, unknown>, {
+    get: () => (touch(), undefined),
+    has: () => (touch(), false),
+    ownKeys: () => (touch(), []),
+    getOwnPropertyDescriptor: () => (touch(), undefined),
+  });
+  try {
+    const answer = rule({ user, record, view });
+    return read ? PER_RECORD : answer === true;
+  } catch (error) {
+    // A rule that fails on the stand-in's missing values depends on the record.
+    if (read) return PER_RECORD;
+    throw error;
+  }
+}
+
+/** Whether a field's `readonly` rule keeps this actor from writing it. */
+function isReadonly(field: CompiledField, user: unknown, record: Readonly<Record<string, unknown>> | null): boolean {
+  const rule = field.definition.options.readonly;
+  if (rule === undefined || rule === false) return false;
+  if (rule === true) return true;
+  return rule({ user, record }) === true;
+}
+
+/**
+ * Compiles the field rules of one resource for one actor, once per request: `visible` rules
+ * that do not read the record are evaluated here, once per view asked; those that do are
+ * evaluated per record by `shows`. Only `true` from a rule counts (like a policy method).
+ * Every path that reads a view's fields for an actor asks the answer, never `fieldsOn`
+ * directly (a test keeps it so).
+ *
+ * @example
+ * const access = fieldAccess({ resource, user: Current.user, authorization: panel.authorization });
+ * const sortable = access.queryable('index').filter((f) => f.sortable);
+ * const writes = await access.writable('update', storedRow);
+ */
+export function fieldAccess(input: FieldAccessInput): FieldAccess {
+  const { resource, user, authorization, omit } = input;
+  const views = new Map<View, ViewAccess>();
+
+  const compile = (view: View): ViewAccess => {
+    let compiled = views.get(view);
+    if (compiled) return compiled;
+    const readable: CompiledField[] = [];
+    const perRecord = new Set<CompiledField>();
+    for (const field of resource.fieldsOn(view)) {
+      if (omit?.(field)) continue;
+      if (field.definition.options.visible === undefined) {
+        readable.push(field);
+        continue;
+      }
+      const answer = probeVisible(field, user, view);
+      if (answer === false) continue;
+      readable.push(field);
+      if (answer === PER_RECORD) perRecord.add(field);
+    }
+    compiled = Object.freeze({ readable: Object.freeze(readable), perRecord, queryable: Object.freeze(readable.filter((f) => !perRecord.has(f))) });
+    views.set(view, compiled);
+    return compiled;
+  };
+
+  return Object.freeze({
+    resource,
+    user,
+    readable: (view: View) => compile(view).readable,
+    queryable: (view: View) => compile(view).queryable,
+    shows(field: CompiledField, view: View, record: Readonly<Record<string, unknown>>) {
+      if (!compile(view).perRecord.has(field)) return true;
+      return field.definition.options.visible!({ user, record, view }) === true;
+    },
+    async writable(action: FieldWriteAction, record: Readonly<Record<string, unknown>> | null) {
+      const view: View = action === 'create' ? 'new' : 'edit';
+      const fields = resource.fieldsOn(view).filter((field) => {
+        if (!field.kind.writable) return false;
+        const visible = field.definition.options.visible;
+        if (visible !== undefined && visible({ user, record, view }) !== true) return false;
+        return !isReadonly(field, user, record);
+      });
+      const permitted = authorization?.permittedAttributes ? await authorization.permittedAttributes({ user, resource, action, record }) : undefined;
+      if (permitted === undefined) return fields;
+      // Anything but a list of names (a mistake) permits nothing rather than everything.
+      const names = new Set(Array.isArray(permitted) ? permitted : []);
+      return fields.filter((field) => names.has(field.name) || names.has(field.writeKey));
+    },
+  });
+}
