@@ -45,7 +45,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List blog post records */
+        /**
+         * List blog post records
+         * @description Without `sort_by`, records are ordered by `created_at` descending, then `id`.
+         */
         get: operations["listBlogPosts"];
         put?: never;
         /** Create a blog post */
@@ -65,14 +68,20 @@ export interface paths {
         };
         /** Show a blog post */
         get: operations["showBlogPost"];
-        /** Replace a blog post's fields */
+        /**
+         * Update a blog post (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceBlogPost"];
         post?: never;
         /** Delete a blog post */
         delete: operations["deleteBlogPost"];
         options?: never;
         head?: never;
-        /** Update a blog post */
+        /**
+         * Update a blog post
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateBlogPost"];
         trace?: never;
     };
@@ -83,7 +92,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List comment records */
+        /**
+         * List comment records
+         * @description Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listComments"];
         put?: never;
         /** Create a comment */
@@ -103,14 +115,20 @@ export interface paths {
         };
         /** Show a comment */
         get: operations["showComment"];
-        /** Replace a comment's fields */
+        /**
+         * Update a comment (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceComment"];
         post?: never;
         /** Delete a comment */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
-        /** Update a comment */
+        /**
+         * Update a comment
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateComment"];
         trace?: never;
     };
@@ -121,7 +139,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List product category records */
+        /**
+         * List product category records
+         * @description Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listProductCategories"];
         put?: never;
         /** Create a product category */
@@ -141,14 +162,20 @@ export interface paths {
         };
         /** Show a product category */
         get: operations["showProductCategory"];
-        /** Replace a product category's fields */
+        /**
+         * Update a product category (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceProductCategory"];
         post?: never;
         /** Delete a product category */
         delete: operations["deleteProductCategory"];
         options?: never;
         head?: never;
-        /** Update a product category */
+        /**
+         * Update a product category
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateProductCategory"];
         trace?: never;
     };
@@ -159,7 +186,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List product records */
+        /**
+         * List product records
+         * @description Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listProducts"];
         put?: never;
         /** Create a product */
@@ -179,14 +209,20 @@ export interface paths {
         };
         /** Show a product */
         get: operations["showProduct"];
-        /** Replace a product's fields */
+        /**
+         * Update a product (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceProduct"];
         post?: never;
         /** Delete a product */
         delete: operations["deleteProduct"];
         options?: never;
         head?: never;
-        /** Update a product */
+        /**
+         * Update a product
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateProduct"];
         trace?: never;
     };
@@ -197,7 +233,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List profile records */
+        /**
+         * List profile records
+         * @description Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listProfiles"];
         put?: never;
         /** Create a profile */
@@ -217,14 +256,20 @@ export interface paths {
         };
         /** Show a profile */
         get: operations["showProfile"];
-        /** Replace a profile's fields */
+        /**
+         * Update a profile (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceProfile"];
         post?: never;
         /** Delete a profile */
         delete: operations["deleteProfile"];
         options?: never;
         head?: never;
-        /** Update a profile */
+        /**
+         * Update a profile
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateProfile"];
         trace?: never;
     };
@@ -235,7 +280,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tag records */
+        /**
+         * List tag records
+         * @description Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listTags"];
         put?: never;
         /** Create a tag */
@@ -255,14 +303,20 @@ export interface paths {
         };
         /** Show a tag */
         get: operations["showTag"];
-        /** Replace a tag's fields */
+        /**
+         * Update a tag (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceTag"];
         post?: never;
         /** Delete a tag */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
-        /** Update a tag */
+        /**
+         * Update a tag
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateTag"];
         trace?: never;
     };
@@ -273,7 +327,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List user records */
+        /**
+         * List user records
+         * @description Without `sort_by`, records are ordered by `created_at` descending, then `id`.
+         */
         get: operations["listUsers"];
         put?: never;
         /** Create a user */
@@ -293,14 +350,20 @@ export interface paths {
         };
         /** Show a user */
         get: operations["showUser"];
-        /** Replace a user's fields */
+        /**
+         * Update a user (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceUser"];
         post?: never;
         /** Delete a user */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        /** Update a user */
+        /**
+         * Update a user
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateUser"];
         trace?: never;
     };
@@ -333,37 +396,6 @@ export interface components {
                 url: string;
             } | null;
             attachments: {
-                filename: string;
-                content_type: string;
-                byte_size: number;
-                url: string;
-            }[];
-        };
-        BlogPost_related: {
-            id?: number;
-            title?: string | null;
-            published?: boolean | null;
-            /** Format: date */
-            published_on?: string | null;
-            view_count?: number | null;
-            rating?: number | null;
-            author?: {
-                id: number;
-                label: unknown;
-            } | null;
-            comments?: {
-                count: number;
-            };
-            tag_list?: {
-                count: number;
-            };
-            cover?: {
-                filename: string;
-                content_type: string;
-                byte_size: number;
-                url: string;
-            } | null;
-            attachments?: {
                 filename: string;
                 content_type: string;
                 byte_size: number;
@@ -406,7 +438,7 @@ export interface components {
             created_at: string | null;
         };
         BlogPostCreate: {
-            title: string | null;
+            title: string;
             summary?: string | null;
             body?: string | null;
             published?: boolean | null;
@@ -417,7 +449,7 @@ export interface components {
             author_id?: number | null;
         };
         BlogPostUpdate: {
-            title?: string | null;
+            title?: string;
             summary?: string | null;
             body?: string | null;
             published?: boolean | null;
@@ -439,18 +471,6 @@ export interface components {
                 label: unknown;
             } | null;
         };
-        Comment_related: {
-            id?: number;
-            body?: string | null;
-            blog_post?: {
-                id: number;
-                label: unknown;
-            } | null;
-            user?: {
-                id: number;
-                label: unknown;
-            } | null;
-        };
         Comment_show: {
             id: number;
             body: string | null;
@@ -464,13 +484,13 @@ export interface components {
             } | null;
         };
         CommentCreate: {
-            body: string | null;
-            blog_post_id?: number | null;
+            body: string;
+            blog_post_id: number;
             user_id?: number | null;
         };
         CommentUpdate: {
-            body?: string | null;
-            blog_post_id?: number | null;
+            body?: string;
+            blog_post_id?: number;
             user_id?: number | null;
         };
         Product_index: {
@@ -488,24 +508,6 @@ export interface components {
             status: "draft" | "active" | "archived" | null;
             tags: string[] | null;
             specs: {
-                [key: string]: string;
-            } | null;
-        };
-        Product_related: {
-            id?: number;
-            name?: string | null;
-            price?: number | null;
-            in_stock?: boolean | null;
-            /** Format: date */
-            released_on?: string | null;
-            product_category?: {
-                id: number;
-                label: unknown;
-            } | null;
-            /** @enum {string|null} */
-            status?: "draft" | "active" | "archived" | null;
-            tags?: string[] | null;
-            specs?: {
                 [key: string]: string;
             } | null;
         };
@@ -534,13 +536,6 @@ export interface components {
                 count: number;
             };
         };
-        ProductCategory_related: {
-            id?: number;
-            name?: string | null;
-            products?: {
-                count: number;
-            };
-        };
         ProductCategory_show: {
             id: number;
             name: string | null;
@@ -549,13 +544,13 @@ export interface components {
             };
         };
         ProductCategoryCreate: {
-            name: string | null;
+            name: string;
         };
         ProductCategoryUpdate: {
-            name?: string | null;
+            name?: string;
         };
         ProductCreate: {
-            name: string | null;
+            name: string;
             price?: number | null;
             in_stock?: boolean | null;
             /** Format: date */
@@ -569,7 +564,7 @@ export interface components {
             } | null;
         };
         ProductUpdate: {
-            name?: string | null;
+            name?: string;
             price?: number | null;
             in_stock?: boolean | null;
             /** Format: date */
@@ -596,20 +591,6 @@ export interface components {
                 url: string;
             } | null;
         };
-        Profile_related: {
-            id?: number;
-            bio?: string | null;
-            user?: {
-                id: number;
-                label: unknown;
-            } | null;
-            avatar?: {
-                filename: string;
-                content_type: string;
-                byte_size: number;
-                url: string;
-            } | null;
-        };
         Profile_show: {
             id: number;
             bio: string | null;
@@ -626,23 +607,16 @@ export interface components {
         };
         ProfileCreate: {
             bio?: string | null;
-            user_id?: number | null;
+            user_id: number;
         };
         ProfileUpdate: {
             bio?: string | null;
-            user_id?: number | null;
+            user_id?: number;
         };
         Tag_index: {
             id: number;
             name: string | null;
             blog_posts: {
-                count: number;
-            };
-        };
-        Tag_related: {
-            id?: number;
-            name?: string | null;
-            blog_posts?: {
                 count: number;
             };
         };
@@ -654,10 +628,10 @@ export interface components {
             };
         };
         TagCreate: {
-            name: string | null;
+            name: string;
         };
         TagUpdate: {
-            name?: string | null;
+            name?: string;
         };
         User_index: {
             id: number;
@@ -670,20 +644,6 @@ export interface components {
                 count: number;
             };
             profile: {
-                id: number;
-            } | null;
-        };
-        User_related: {
-            id?: number;
-            name?: string | null;
-            email?: string | null;
-            admin?: boolean | null;
-            /** Format: date-time */
-            created_at?: string | null;
-            blog_posts?: {
-                count: number;
-            };
-            profile?: {
                 id: number;
             } | null;
         };
@@ -702,14 +662,14 @@ export interface components {
             } | null;
         };
         UserCreate: {
-            name: string | null;
-            email: string | null;
+            name: string;
+            email: string;
             admin?: boolean | null;
             password?: string | null;
         };
         UserUpdate: {
-            name?: string | null;
-            email?: string | null;
+            name?: string;
+            email?: string;
             admin?: boolean | null;
             password?: string | null;
         };
@@ -810,9 +770,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -855,6 +817,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -883,6 +847,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "blog_post": {
+                 *         "title": "Example title",
+                 *         "summary": "Example summary",
+                 *         "body": "Example body",
+                 *         "published": true,
+                 *         "published_on": "2026-01-15",
+                 *         "view_count": 1,
+                 *         "rating": 9.5,
+                 *         "author_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostCreate"];
                 };
@@ -921,6 +899,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -972,7 +952,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1011,6 +994,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1044,13 +1029,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "blog_post": {
+                 *         "title": "Example title",
+                 *         "summary": "Example summary",
+                 *         "body": "Example body",
+                 *         "published": true,
+                 *         "published_on": "2026-01-15",
+                 *         "view_count": 1,
+                 *         "rating": 9.5,
+                 *         "author_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostUpdate"];
                 };
@@ -1089,6 +1091,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1149,7 +1153,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1186,6 +1193,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1228,13 +1237,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "blog_post": {
+                 *         "title": "Example title",
+                 *         "summary": "Example summary",
+                 *         "body": "Example body",
+                 *         "published": true,
+                 *         "published_on": "2026-01-15",
+                 *         "view_count": 1,
+                 *         "rating": 9.5,
+                 *         "author_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostUpdate"];
                 };
@@ -1273,6 +1299,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1332,9 +1360,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "body";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -1377,6 +1407,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1414,6 +1446,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment": {
+                 *         "body": "Example body",
+                 *         "blog_post_id": 1,
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     comment: components["schemas"]["CommentCreate"];
                 };
@@ -1452,6 +1493,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1512,7 +1555,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1551,6 +1597,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1593,13 +1641,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment": {
+                 *         "body": "Example body",
+                 *         "blog_post_id": 1,
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     comment: components["schemas"]["CommentUpdate"];
                 };
@@ -1638,6 +1698,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1707,7 +1769,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1744,6 +1809,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1795,13 +1862,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment": {
+                 *         "body": "Example body",
+                 *         "blog_post_id": 1,
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     comment: components["schemas"]["CommentUpdate"];
                 };
@@ -1840,6 +1919,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1908,9 +1989,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -1953,6 +2036,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1981,6 +2066,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_category": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryCreate"];
                 };
@@ -2019,6 +2111,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2070,7 +2164,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2109,6 +2206,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2142,13 +2241,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_category": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryUpdate"];
                 };
@@ -2187,6 +2296,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2247,7 +2358,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2284,6 +2398,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2326,13 +2442,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_category": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryUpdate"];
                 };
@@ -2371,6 +2497,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2430,9 +2558,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -2494,6 +2624,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": {
+                 *         "name": "Example name",
+                 *         "price": 9.5,
+                 *         "in_stock": true,
+                 *         "released_on": "2026-01-15",
+                 *         "product_category_id": 1,
+                 *         "status": "draft",
+                 *         "tags": [
+                 *           "Example tags"
+                 *         ],
+                 *         "specs": {
+                 *           "key": "Example value"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product: components["schemas"]["ProductCreate"];
                 };
@@ -2532,6 +2680,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2583,7 +2733,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2646,13 +2799,34 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": {
+                 *         "name": "Example name",
+                 *         "price": 9.5,
+                 *         "in_stock": true,
+                 *         "released_on": "2026-01-15",
+                 *         "product_category_id": 1,
+                 *         "status": "draft",
+                 *         "tags": [
+                 *           "Example tags"
+                 *         ],
+                 *         "specs": {
+                 *           "key": "Example value"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product: components["schemas"]["ProductUpdate"];
                 };
@@ -2691,6 +2865,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,7 +2927,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2788,6 +2967,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2830,13 +3011,34 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": {
+                 *         "name": "Example name",
+                 *         "price": 9.5,
+                 *         "in_stock": true,
+                 *         "released_on": "2026-01-15",
+                 *         "product_category_id": 1,
+                 *         "status": "draft",
+                 *         "tags": [
+                 *           "Example tags"
+                 *         ],
+                 *         "specs": {
+                 *           "key": "Example value"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product: components["schemas"]["ProductUpdate"];
                 };
@@ -2875,6 +3077,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2934,9 +3138,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "bio";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -2979,6 +3185,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3007,6 +3215,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": {
+                 *         "bio": "Example bio",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileCreate"];
                 };
@@ -3045,6 +3261,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3096,7 +3314,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3135,6 +3356,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3168,13 +3391,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": {
+                 *         "bio": "Example bio",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileUpdate"];
                 };
@@ -3213,6 +3447,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3273,7 +3509,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3310,6 +3549,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3352,13 +3593,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": {
+                 *         "bio": "Example bio",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileUpdate"];
                 };
@@ -3397,6 +3649,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3456,9 +3710,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -3501,6 +3757,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3529,6 +3787,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tag: components["schemas"]["TagCreate"];
                 };
@@ -3567,6 +3832,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3618,7 +3885,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3657,6 +3927,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3690,13 +3962,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tag: components["schemas"]["TagUpdate"];
                 };
@@ -3735,6 +4017,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3795,7 +4079,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3832,6 +4119,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3874,13 +4163,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tag: components["schemas"]["TagUpdate"];
                 };
@@ -3919,6 +4218,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3978,9 +4279,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "name" | "email" | "admin" | "created_at";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -4023,6 +4326,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4051,6 +4356,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "name": "Example name",
+                 *         "email": "pat@example.com",
+                 *         "admin": true,
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: components["schemas"]["UserCreate"];
                 };
@@ -4089,6 +4404,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4140,7 +4457,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -4179,6 +4499,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4212,13 +4534,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "name": "Example name",
+                 *         "email": "pat@example.com",
+                 *         "admin": true,
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: components["schemas"]["UserUpdate"];
                 };
@@ -4255,6 +4590,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4315,7 +4652,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -4352,6 +4692,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4394,13 +4736,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "name": "Example name",
+                 *         "email": "pat@example.com",
+                 *         "admin": true,
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: components["schemas"]["UserUpdate"];
                 };
@@ -4437,6 +4792,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,7 +8,7 @@ export default class ProfileResource extends Resource {
     return [
       field.id(),
       field.text('bio'),
-      field.belongsTo('user', { label: 'name' }),
+      field.belongsTo('user', { label: 'name', required: true }),
       field.file('avatar'),
     ];
   }
