@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
+        /**
+         * Liveness: the process answers
+         * @description Answers 200 while the process serves requests; it does not ask the database.
+         */
         get: operations["checkLiveness"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /**
+         * Readiness: the database answers
+         * @description Answers 200 when the database answers a query now, else 503 with Retry-After: take the instance out of rotation meanwhile.
+         */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;
@@ -47,11 +53,14 @@ export interface paths {
         };
         /**
          * List blog post records
-         * @description Without `sort_by`, records are ordered by `created_at` descending, then `id`.
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `created_at` descending, then `id`.
          */
         get: operations["listBlogPosts"];
         put?: never;
-        /** Create a blog post */
+        /**
+         * Create a blog post
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createBlogPost"];
         delete?: never;
         options?: never;
@@ -66,7 +75,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a blog post */
+        /**
+         * Show a blog post
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showBlogPost"];
         /**
          * Update a blog post (PUT, as PATCH)
@@ -74,7 +86,10 @@ export interface paths {
          */
         put: operations["replaceBlogPost"];
         post?: never;
-        /** Delete a blog post */
+        /**
+         * Delete a blog post
+         * @description Deletes the record.
+         */
         delete: operations["deleteBlogPost"];
         options?: never;
         head?: never;
@@ -94,11 +109,14 @@ export interface paths {
         };
         /**
          * List comment records
-         * @description Without `sort_by`, records are ordered by `id` descending.
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
          */
         get: operations["listComments"];
         put?: never;
-        /** Create a comment */
+        /**
+         * Create a comment
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createComment"];
         delete?: never;
         options?: never;
@@ -113,7 +131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a comment */
+        /**
+         * Show a comment
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showComment"];
         /**
          * Update a comment (PUT, as PATCH)
@@ -121,7 +142,10 @@ export interface paths {
          */
         put: operations["replaceComment"];
         post?: never;
-        /** Delete a comment */
+        /**
+         * Delete a comment
+         * @description Deletes the record.
+         */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
@@ -141,11 +165,14 @@ export interface paths {
         };
         /**
          * List product category records
-         * @description Without `sort_by`, records are ordered by `id` descending.
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
          */
         get: operations["listProductCategories"];
         put?: never;
-        /** Create a product category */
+        /**
+         * Create a product category
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createProductCategory"];
         delete?: never;
         options?: never;
@@ -160,7 +187,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a product category */
+        /**
+         * Show a product category
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showProductCategory"];
         /**
          * Update a product category (PUT, as PATCH)
@@ -168,7 +198,10 @@ export interface paths {
          */
         put: operations["replaceProductCategory"];
         post?: never;
-        /** Delete a product category */
+        /**
+         * Delete a product category
+         * @description Deletes the record.
+         */
         delete: operations["deleteProductCategory"];
         options?: never;
         head?: never;
@@ -188,11 +221,14 @@ export interface paths {
         };
         /**
          * List product records
-         * @description Without `sort_by`, records are ordered by `id` descending.
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
          */
         get: operations["listProducts"];
         put?: never;
-        /** Create a product */
+        /**
+         * Create a product
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createProduct"];
         delete?: never;
         options?: never;
@@ -207,7 +243,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a product */
+        /**
+         * Show a product
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showProduct"];
         /**
          * Update a product (PUT, as PATCH)
@@ -215,7 +254,10 @@ export interface paths {
          */
         put: operations["replaceProduct"];
         post?: never;
-        /** Delete a product */
+        /**
+         * Delete a product
+         * @description Deletes the record.
+         */
         delete: operations["deleteProduct"];
         options?: never;
         head?: never;
@@ -235,11 +277,14 @@ export interface paths {
         };
         /**
          * List profile records
-         * @description Without `sort_by`, records are ordered by `id` descending.
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
          */
         get: operations["listProfiles"];
         put?: never;
-        /** Create a profile */
+        /**
+         * Create a profile
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createProfile"];
         delete?: never;
         options?: never;
@@ -254,7 +299,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a profile */
+        /**
+         * Show a profile
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showProfile"];
         /**
          * Update a profile (PUT, as PATCH)
@@ -262,7 +310,10 @@ export interface paths {
          */
         put: operations["replaceProfile"];
         post?: never;
-        /** Delete a profile */
+        /**
+         * Delete a profile
+         * @description Deletes the record.
+         */
         delete: operations["deleteProfile"];
         options?: never;
         head?: never;
@@ -282,11 +333,14 @@ export interface paths {
         };
         /**
          * List tag records
-         * @description Without `sort_by`, records are ordered by `id` descending.
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
          */
         get: operations["listTags"];
         put?: never;
-        /** Create a tag */
+        /**
+         * Create a tag
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createTag"];
         delete?: never;
         options?: never;
@@ -301,7 +355,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a tag */
+        /**
+         * Show a tag
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showTag"];
         /**
          * Update a tag (PUT, as PATCH)
@@ -309,7 +366,10 @@ export interface paths {
          */
         put: operations["replaceTag"];
         post?: never;
-        /** Delete a tag */
+        /**
+         * Delete a tag
+         * @description Deletes the record.
+         */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
@@ -329,11 +389,14 @@ export interface paths {
         };
         /**
          * List user records
-         * @description Without `sort_by`, records are ordered by `created_at` descending, then `id`.
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `created_at` descending, then `id`.
          */
         get: operations["listUsers"];
         put?: never;
-        /** Create a user */
+        /**
+         * Create a user
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -348,7 +411,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a user */
+        /**
+         * Show a user
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showUser"];
         /**
          * Update a user (PUT, as PATCH)
@@ -356,7 +422,10 @@ export interface paths {
          */
         put: operations["replaceUser"];
         post?: never;
-        /** Delete a user */
+        /**
+         * Delete a user
+         * @description Deletes the record.
+         */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
@@ -856,7 +925,7 @@ export interface operations {
                  *         "published": true,
                  *         "published_on": "2026-01-15",
                  *         "view_count": 1,
-                 *         "rating": 9.5,
+                 *         "rating": 1.5,
                  *         "author_id": 1
                  *       }
                  *     }
@@ -1048,7 +1117,7 @@ export interface operations {
                  *         "published": true,
                  *         "published_on": "2026-01-15",
                  *         "view_count": 1,
-                 *         "rating": 9.5,
+                 *         "rating": 1.5,
                  *         "author_id": 1
                  *       }
                  *     }
@@ -1256,7 +1325,7 @@ export interface operations {
                  *         "published": true,
                  *         "published_on": "2026-01-15",
                  *         "view_count": 1,
-                 *         "rating": 9.5,
+                 *         "rating": 1.5,
                  *         "author_id": 1
                  *       }
                  *     }
@@ -2628,7 +2697,7 @@ export interface operations {
                  * @example {
                  *       "product": {
                  *         "name": "Example name",
-                 *         "price": 9.5,
+                 *         "price": 1.5,
                  *         "in_stock": true,
                  *         "released_on": "2026-01-15",
                  *         "product_category_id": 1,
@@ -2813,7 +2882,7 @@ export interface operations {
                  * @example {
                  *       "product": {
                  *         "name": "Example name",
-                 *         "price": 9.5,
+                 *         "price": 1.5,
                  *         "in_stock": true,
                  *         "released_on": "2026-01-15",
                  *         "product_category_id": 1,
@@ -3025,7 +3094,7 @@ export interface operations {
                  * @example {
                  *       "product": {
                  *         "name": "Example name",
-                 *         "price": 9.5,
+                 *         "price": 1.5,
                  *         "in_stock": true,
                  *         "released_on": "2026-01-15",
                  *         "product_category_id": 1,

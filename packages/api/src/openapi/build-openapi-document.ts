@@ -63,11 +63,12 @@ function customOperation(route: CustomRoute): OpenApiObject {
 function healthPaths(mountPath: string, healthPath: string): Record<string, OpenApiObject> {
   const ok = { description: 'OK.', content: { 'application/json': { schema: ref('HealthStatus') } } };
   return {
-    [`${mountPath}/${healthPath}`]: { get: { operationId: 'checkLiveness', summary: 'Liveness: the process answers', tags: ['Health'], responses: { 200: ok }, security: [] } },
+    [`${mountPath}/${healthPath}`]: { get: { operationId: 'checkLiveness', summary: 'Liveness: the process answers', description: 'Answers 200 while the process serves requests; it does not ask the database.', tags: ['Health'], responses: { 200: ok }, security: [] } },
     [`${mountPath}/${healthPath}/ready`]: {
       get: {
         operationId: 'checkReadiness',
         summary: 'Readiness: the database answers',
+        description: 'Answers 200 when the database answers a query now, else 503 with Retry-After: take the instance out of rotation meanwhile.',
         tags: ['Health'],
         responses: { 200: ok, 503: { description: 'The database cannot answer now.', headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } }, content: { 'application/json': { schema: ref('Error') } } } },
         security: [],

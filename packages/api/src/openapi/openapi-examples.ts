@@ -6,6 +6,13 @@ function mainType(schema: JsonSchema): string | undefined {
   return types[0];
 }
 
+/** `preferred`, moved inside the schema's `minimum` and `maximum`. */
+function inBounds(schema: JsonSchema, preferred: number): number {
+  const low = typeof schema.minimum === 'number' ? schema.minimum : -Infinity;
+  const high = typeof schema.maximum === 'number' ? schema.maximum : Infinity;
+  return Math.min(Math.max(preferred, low), high);
+}
+
 /** A string that fits the schema's length bounds and format. */
 function exampleString(schema: JsonSchema, name: string): string {
   if (schema.format === 'date') return '2026-01-15';
@@ -33,9 +40,9 @@ export function exampleOf(schema: JsonSchema, name = 'value'): unknown {
     case 'string':
       return exampleString(schema, name);
     case 'integer':
-      return typeof schema.minimum === 'number' ? Math.max(1, Math.ceil(schema.minimum)) : 1;
+      return Math.ceil(inBounds(schema, 1));
     case 'number':
-      return typeof schema.minimum === 'number' ? Math.max(schema.minimum, 9.5) : 9.5;
+      return inBounds(schema, 1.5);
     case 'boolean':
       return true;
     case 'array': {

@@ -131,12 +131,23 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
     operationId: operationId(route, resource),
     summary: summary(route, resource),
     tags: [resource.name],
-    ...(route.action === 'update' ? { description: UPDATE_DESCRIPTION } : route.action === 'index' ? { description: `Without \`sort_by\`, records are ordered by ${defaultOrder(resource)}.` } : {}),
+    description: description(route, resource, context),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(writes ? { requestBody: requestBody(resource, writeView) } : {}),
     responses,
     security: authenticated ? context.security : [],
   };
+}
+
+function description(route: RouteEntry, resource: CompiledResource, context: OperationContext): string {
+  switch (route.action) {
+    case 'index': return `A page of the records the caller may read. Without \`sort_by\`, records are ordered by ${defaultOrder(resource)}.`;
+    case 'show': return 'The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.';
+    case 'create': return 'Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.';
+    case 'update': return UPDATE_DESCRIPTION;
+    case 'destroy': return 'Deletes the record.';
+    case 'related': return `The records the association holds that the caller may read, a page at a time. Without \`sort_by\`, they are ordered by ${defaultOrder(context.panel.resource(resource.fieldsByName.get(route.association!)!.target!))}.`;
+  }
 }
 
 function summary(route: RouteEntry, resource: CompiledResource): string {
