@@ -123,7 +123,8 @@ export function apiErrorHandler(context: ErrorReplyContext) {
       request.log.warn({ code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code }, 'Panel API request refused: the database is unavailable');
     } else if (answer.status >= 500) request.log.error({ err: error }, 'Panel API request failed');
     if (answer.headers) reply.headers(answer.headers);
-    if (answer.status === 401 && context.wwwAuthenticate) reply.header('www-authenticate', context.wwwAuthenticate);
+    // A challenge the app set itself (a controller's own `refuse()`) is kept.
+    if (answer.status === 401 && context.wwwAuthenticate && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', context.wwwAuthenticate);
     if (answer.location !== undefined) {
       if (answer.flash) reply.setCookie(FLASH_COOKIE, answer.flash, { path: context.rootPath, httpOnly: true, sameSite: 'lax' });
       return reply.code(answer.status).header('location', answer.location).send();
