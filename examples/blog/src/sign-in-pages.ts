@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { secretsEqual, type Panel, type PanelSessions } from '@panel/core';
-import { clearPanelSession, confirmPath, loadPanelSession, safeReturnPath, signInPath, writePanelSession } from '@panel/api';
+import { clearPanelSession, confirmPath, isSameOriginRequest, loadPanelSession, safeReturnPath, signInPath, writePanelSession } from '@panel/api';
 import { escapeHtml, htmlPage } from './html-page.js';
 import type { CredentialsCheck } from './demo-credentials.js';
 
@@ -21,7 +21,8 @@ const PASSWORD_FIELD = '      <label>Password <input name="password" type="passw
 /**
  * Registers the demo's sign-in, sign-out and password confirmation pages, and its one
  * sensitive page (security: "sign out everywhere"), which needs a recent confirmation.
- * Failed sign-ins and confirmations are throttled per account and per client address.
+ * Failed sign-ins and confirmations are throttled per account and client and per client
+ * address; a sign-in posted from another site is refused (login CSRF).
  */
 export function registerSignInPages(app: FastifyInstance, panel: Panel, checkCredentials: CredentialsCheck): void {
   const sessions: PanelSessions = panel.sessions!;
@@ -36,6 +37,9 @@ export function registerSignInPages(app: FastifyInstance, panel: Panel, checkCre
   );
 
   app.post(signInPath(rootPath), async (request: FormRequest, reply) => {
+    // Login CSRF: a sign-in has no session, hence no session CSRF token yet; the browser's own
+    // word on where the form came from stands in for it, refused as the other forms refuse.
+    if (!isSameOriginRequest(request)) return html(reply, 403, 'Sign in', '    <p role="alert">The form expired. Reload the page and try again.</p>');
     const email = field(request, 'email');
     const attempt = { email, address: request.ip };
     const verdict = await sessions.throttle.attempt(attempt);

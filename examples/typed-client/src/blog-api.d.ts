@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
+        /**
+         * Liveness: the process answers
+         * @description Answers 200 while the process serves requests; it does not ask the database.
+         */
         get: operations["checkLiveness"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /**
+         * Readiness: the database answers
+         * @description Answers 200 when the database answers a query now, else 503 with Retry-After: take the instance out of rotation meanwhile.
+         */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;
@@ -45,10 +51,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List blog post records */
+        /**
+         * List blog post records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `created_at` descending, then `id`.
+         */
         get: operations["listBlogPosts"];
         put?: never;
-        /** Create a blog post */
+        /**
+         * Create a blog post
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createBlogPost"];
         delete?: never;
         options?: never;
@@ -63,16 +75,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a blog post */
+        /**
+         * Show a blog post
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showBlogPost"];
-        /** Replace a blog post's fields */
+        /**
+         * Update a blog post (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceBlogPost"];
         post?: never;
-        /** Delete a blog post */
+        /**
+         * Delete a blog post
+         * @description Deletes the record.
+         */
         delete: operations["deleteBlogPost"];
         options?: never;
         head?: never;
-        /** Update a blog post */
+        /**
+         * Update a blog post
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateBlogPost"];
         trace?: never;
     };
@@ -83,10 +107,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List comment records */
+        /**
+         * List comment records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listComments"];
         put?: never;
-        /** Create a comment */
+        /**
+         * Create a comment
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createComment"];
         delete?: never;
         options?: never;
@@ -101,16 +131,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a comment */
+        /**
+         * Show a comment
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showComment"];
-        /** Replace a comment's fields */
+        /**
+         * Update a comment (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceComment"];
         post?: never;
-        /** Delete a comment */
+        /**
+         * Delete a comment
+         * @description Deletes the record.
+         */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
-        /** Update a comment */
+        /**
+         * Update a comment
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateComment"];
         trace?: never;
     };
@@ -121,10 +163,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List product category records */
+        /**
+         * List product category records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listProductCategories"];
         put?: never;
-        /** Create a product category */
+        /**
+         * Create a product category
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createProductCategory"];
         delete?: never;
         options?: never;
@@ -139,16 +187,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a product category */
+        /**
+         * Show a product category
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showProductCategory"];
-        /** Replace a product category's fields */
+        /**
+         * Update a product category (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceProductCategory"];
         post?: never;
-        /** Delete a product category */
+        /**
+         * Delete a product category
+         * @description Deletes the record.
+         */
         delete: operations["deleteProductCategory"];
         options?: never;
         head?: never;
-        /** Update a product category */
+        /**
+         * Update a product category
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateProductCategory"];
         trace?: never;
     };
@@ -159,10 +219,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List product records */
+        /**
+         * List product records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listProducts"];
         put?: never;
-        /** Create a product */
+        /**
+         * Create a product
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createProduct"];
         delete?: never;
         options?: never;
@@ -177,16 +243,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a product */
+        /**
+         * Show a product
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showProduct"];
-        /** Replace a product's fields */
+        /**
+         * Update a product (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceProduct"];
         post?: never;
-        /** Delete a product */
+        /**
+         * Delete a product
+         * @description Deletes the record.
+         */
         delete: operations["deleteProduct"];
         options?: never;
         head?: never;
-        /** Update a product */
+        /**
+         * Update a product
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateProduct"];
         trace?: never;
     };
@@ -197,10 +275,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List profile records */
+        /**
+         * List profile records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listProfiles"];
         put?: never;
-        /** Create a profile */
+        /**
+         * Create a profile
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createProfile"];
         delete?: never;
         options?: never;
@@ -215,16 +299,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a profile */
+        /**
+         * Show a profile
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showProfile"];
-        /** Replace a profile's fields */
+        /**
+         * Update a profile (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceProfile"];
         post?: never;
-        /** Delete a profile */
+        /**
+         * Delete a profile
+         * @description Deletes the record.
+         */
         delete: operations["deleteProfile"];
         options?: never;
         head?: never;
-        /** Update a profile */
+        /**
+         * Update a profile
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateProfile"];
         trace?: never;
     };
@@ -235,10 +331,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tag records */
+        /**
+         * List tag records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listTags"];
         put?: never;
-        /** Create a tag */
+        /**
+         * Create a tag
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createTag"];
         delete?: never;
         options?: never;
@@ -253,16 +355,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a tag */
+        /**
+         * Show a tag
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showTag"];
-        /** Replace a tag's fields */
+        /**
+         * Update a tag (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceTag"];
         post?: never;
-        /** Delete a tag */
+        /**
+         * Delete a tag
+         * @description Deletes the record.
+         */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
-        /** Update a tag */
+        /**
+         * Update a tag
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateTag"];
         trace?: never;
     };
@@ -273,10 +387,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List user records */
+        /**
+         * List user records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `created_at` descending, then `id`.
+         */
         get: operations["listUsers"];
         put?: never;
-        /** Create a user */
+        /**
+         * Create a user
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -291,16 +411,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a user */
+        /**
+         * Show a user
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showUser"];
-        /** Replace a user's fields */
+        /**
+         * Update a user (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceUser"];
         post?: never;
-        /** Delete a user */
+        /**
+         * Delete a user
+         * @description Deletes the record.
+         */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        /** Update a user */
+        /**
+         * Update a user
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateUser"];
         trace?: never;
     };
@@ -314,8 +446,7 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            /** @description May be omitted: a `visible` rule decides which actors read this field. */
-            view_count?: number | null;
+            view_count: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -340,38 +471,6 @@ export interface components {
                 url: string;
             }[];
         };
-        BlogPost_related: {
-            id?: number;
-            title?: string | null;
-            published?: boolean | null;
-            /** Format: date */
-            published_on?: string | null;
-            /** @description May be omitted: a `visible` rule decides which actors read this field. */
-            view_count?: number | null;
-            rating?: number | null;
-            author?: {
-                id: number;
-                label: unknown;
-            } | null;
-            comments?: {
-                count: number;
-            };
-            tag_list?: {
-                count: number;
-            };
-            cover?: {
-                filename: string;
-                content_type: string;
-                byte_size: number;
-                url: string;
-            } | null;
-            attachments?: {
-                filename: string;
-                content_type: string;
-                byte_size: number;
-                url: string;
-            }[];
-        };
         BlogPost_show: {
             id: number;
             title: string | null;
@@ -380,8 +479,7 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            /** @description May be omitted: a `visible` rule decides which actors read this field. */
-            view_count?: number | null;
+            view_count: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -409,7 +507,7 @@ export interface components {
             created_at: string | null;
         };
         BlogPostCreate: {
-            title: string | null;
+            title: string;
             summary?: string | null;
             body?: string | null;
             published?: boolean | null;
@@ -420,7 +518,7 @@ export interface components {
             author_id?: number | null;
         };
         BlogPostUpdate: {
-            title?: string | null;
+            title?: string;
             summary?: string | null;
             body?: string | null;
             published?: boolean | null;
@@ -442,18 +540,6 @@ export interface components {
                 label: unknown;
             } | null;
         };
-        Comment_related: {
-            id?: number;
-            body?: string | null;
-            blog_post?: {
-                id: number;
-                label: unknown;
-            } | null;
-            user?: {
-                id: number;
-                label: unknown;
-            } | null;
-        };
         Comment_show: {
             id: number;
             body: string | null;
@@ -467,13 +553,13 @@ export interface components {
             } | null;
         };
         CommentCreate: {
-            body: string | null;
-            blog_post_id?: number | null;
+            body: string;
+            blog_post_id: number;
             user_id?: number | null;
         };
         CommentUpdate: {
-            body?: string | null;
-            blog_post_id?: number | null;
+            body?: string;
+            blog_post_id?: number;
             user_id?: number | null;
         };
         Product_index: {
@@ -491,24 +577,6 @@ export interface components {
             status: "draft" | "active" | "archived" | null;
             tags: string[] | null;
             specs: {
-                [key: string]: string;
-            } | null;
-        };
-        Product_related: {
-            id?: number;
-            name?: string | null;
-            price?: number | null;
-            in_stock?: boolean | null;
-            /** Format: date */
-            released_on?: string | null;
-            product_category?: {
-                id: number;
-                label: unknown;
-            } | null;
-            /** @enum {string|null} */
-            status?: "draft" | "active" | "archived" | null;
-            tags?: string[] | null;
-            specs?: {
                 [key: string]: string;
             } | null;
         };
@@ -537,13 +605,6 @@ export interface components {
                 count: number;
             };
         };
-        ProductCategory_related: {
-            id?: number;
-            name?: string | null;
-            products?: {
-                count: number;
-            };
-        };
         ProductCategory_show: {
             id: number;
             name: string | null;
@@ -552,13 +613,13 @@ export interface components {
             };
         };
         ProductCategoryCreate: {
-            name: string | null;
+            name: string;
         };
         ProductCategoryUpdate: {
-            name?: string | null;
+            name?: string;
         };
         ProductCreate: {
-            name: string | null;
+            name: string;
             price?: number | null;
             in_stock?: boolean | null;
             /** Format: date */
@@ -572,7 +633,7 @@ export interface components {
             } | null;
         };
         ProductUpdate: {
-            name?: string | null;
+            name?: string;
             price?: number | null;
             in_stock?: boolean | null;
             /** Format: date */
@@ -599,20 +660,6 @@ export interface components {
                 url: string;
             } | null;
         };
-        Profile_related: {
-            id?: number;
-            bio?: string | null;
-            user?: {
-                id: number;
-                label: unknown;
-            } | null;
-            avatar?: {
-                filename: string;
-                content_type: string;
-                byte_size: number;
-                url: string;
-            } | null;
-        };
         Profile_show: {
             id: number;
             bio: string | null;
@@ -629,23 +676,16 @@ export interface components {
         };
         ProfileCreate: {
             bio?: string | null;
-            user_id?: number | null;
+            user_id: number;
         };
         ProfileUpdate: {
             bio?: string | null;
-            user_id?: number | null;
+            user_id?: number;
         };
         Tag_index: {
             id: number;
             name: string | null;
             blog_posts: {
-                count: number;
-            };
-        };
-        Tag_related: {
-            id?: number;
-            name?: string | null;
-            blog_posts?: {
                 count: number;
             };
         };
@@ -657,42 +697,22 @@ export interface components {
             };
         };
         TagCreate: {
-            name: string | null;
+            name: string;
         };
         TagUpdate: {
-            name?: string | null;
+            name?: string;
         };
         User_index: {
             id: number;
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /**
-             * Format: date-time
-             * @description May be omitted: a `visible` rule decides which actors read this field.
-             */
-            created_at?: string | null;
+            /** Format: date-time */
+            created_at: string | null;
             blog_posts: {
                 count: number;
             };
             profile: {
-                id: number;
-            } | null;
-        };
-        User_related: {
-            id?: number;
-            name?: string | null;
-            email?: string | null;
-            admin?: boolean | null;
-            /**
-             * Format: date-time
-             * @description May be omitted: a `visible` rule decides which actors read this field.
-             */
-            created_at?: string | null;
-            blog_posts?: {
-                count: number;
-            };
-            profile?: {
                 id: number;
             } | null;
         };
@@ -701,11 +721,8 @@ export interface components {
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /**
-             * Format: date-time
-             * @description May be omitted: a `visible` rule decides which actors read this field.
-             */
-            created_at?: string | null;
+            /** Format: date-time */
+            created_at: string | null;
             blog_posts: {
                 count: number;
             };
@@ -714,14 +731,14 @@ export interface components {
             } | null;
         };
         UserCreate: {
-            name: string | null;
-            email: string | null;
+            name: string;
+            email: string;
             admin?: boolean | null;
             password?: string | null;
         };
         UserUpdate: {
-            name?: string | null;
-            email?: string | null;
+            name?: string;
+            email?: string;
             admin?: boolean | null;
             password?: string | null;
         };
@@ -822,9 +839,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -867,6 +886,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -895,6 +916,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "blog_post": {
+                 *         "title": "Example title",
+                 *         "summary": "Example summary",
+                 *         "body": "Example body",
+                 *         "published": true,
+                 *         "published_on": "2026-01-15",
+                 *         "view_count": 1,
+                 *         "rating": 1.5,
+                 *         "author_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostCreate"];
                 };
@@ -933,6 +968,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -984,7 +1021,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1023,6 +1063,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1056,13 +1098,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "blog_post": {
+                 *         "title": "Example title",
+                 *         "summary": "Example summary",
+                 *         "body": "Example body",
+                 *         "published": true,
+                 *         "published_on": "2026-01-15",
+                 *         "view_count": 1,
+                 *         "rating": 1.5,
+                 *         "author_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostUpdate"];
                 };
@@ -1101,6 +1160,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1161,7 +1222,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1198,6 +1262,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1240,13 +1306,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "blog_post": {
+                 *         "title": "Example title",
+                 *         "summary": "Example summary",
+                 *         "body": "Example body",
+                 *         "published": true,
+                 *         "published_on": "2026-01-15",
+                 *         "view_count": 1,
+                 *         "rating": 1.5,
+                 *         "author_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostUpdate"];
                 };
@@ -1285,6 +1368,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1344,9 +1429,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "body";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -1389,6 +1476,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1426,6 +1515,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment": {
+                 *         "body": "Example body",
+                 *         "blog_post_id": 1,
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     comment: components["schemas"]["CommentCreate"];
                 };
@@ -1464,6 +1562,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1524,7 +1624,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1563,6 +1666,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1605,13 +1710,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment": {
+                 *         "body": "Example body",
+                 *         "blog_post_id": 1,
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     comment: components["schemas"]["CommentUpdate"];
                 };
@@ -1650,6 +1767,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1719,7 +1838,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1756,6 +1878,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1807,13 +1931,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment": {
+                 *         "body": "Example body",
+                 *         "blog_post_id": 1,
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     comment: components["schemas"]["CommentUpdate"];
                 };
@@ -1852,6 +1988,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1920,9 +2058,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -1965,6 +2105,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1993,6 +2135,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_category": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryCreate"];
                 };
@@ -2031,6 +2180,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,7 +2233,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2121,6 +2275,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2154,13 +2310,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_category": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryUpdate"];
                 };
@@ -2199,6 +2365,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2259,7 +2427,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2296,6 +2467,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2338,13 +2511,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_category": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryUpdate"];
                 };
@@ -2383,6 +2566,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2442,9 +2627,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -2506,6 +2693,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": {
+                 *         "name": "Example name",
+                 *         "price": 1.5,
+                 *         "in_stock": true,
+                 *         "released_on": "2026-01-15",
+                 *         "product_category_id": 1,
+                 *         "status": "draft",
+                 *         "tags": [
+                 *           "Example tags"
+                 *         ],
+                 *         "specs": {
+                 *           "key": "Example value"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product: components["schemas"]["ProductCreate"];
                 };
@@ -2544,6 +2749,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2595,7 +2802,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2658,13 +2868,34 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": {
+                 *         "name": "Example name",
+                 *         "price": 1.5,
+                 *         "in_stock": true,
+                 *         "released_on": "2026-01-15",
+                 *         "product_category_id": 1,
+                 *         "status": "draft",
+                 *         "tags": [
+                 *           "Example tags"
+                 *         ],
+                 *         "specs": {
+                 *           "key": "Example value"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product: components["schemas"]["ProductUpdate"];
                 };
@@ -2703,6 +2934,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2763,7 +2996,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2800,6 +3036,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2842,13 +3080,34 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": {
+                 *         "name": "Example name",
+                 *         "price": 1.5,
+                 *         "in_stock": true,
+                 *         "released_on": "2026-01-15",
+                 *         "product_category_id": 1,
+                 *         "status": "draft",
+                 *         "tags": [
+                 *           "Example tags"
+                 *         ],
+                 *         "specs": {
+                 *           "key": "Example value"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product: components["schemas"]["ProductUpdate"];
                 };
@@ -2887,6 +3146,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2946,9 +3207,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "bio";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -2991,6 +3254,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3019,6 +3284,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": {
+                 *         "bio": "Example bio",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileCreate"];
                 };
@@ -3057,6 +3330,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,7 +3383,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3147,6 +3425,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,13 +3460,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": {
+                 *         "bio": "Example bio",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileUpdate"];
                 };
@@ -3225,6 +3516,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3285,7 +3578,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3322,6 +3618,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3364,13 +3662,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": {
+                 *         "bio": "Example bio",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileUpdate"];
                 };
@@ -3409,6 +3718,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3468,9 +3779,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -3513,6 +3826,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,6 +3856,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tag: components["schemas"]["TagCreate"];
                 };
@@ -3579,6 +3901,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3630,7 +3954,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3669,6 +3996,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3702,13 +4031,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tag: components["schemas"]["TagUpdate"];
                 };
@@ -3747,6 +4086,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3807,7 +4148,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3844,6 +4188,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3886,13 +4232,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tag: components["schemas"]["TagUpdate"];
                 };
@@ -3931,6 +4287,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3990,9 +4348,11 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "name" | "email" | "admin" | "created_at";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
             };
             header?: never;
@@ -4035,6 +4395,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,6 +4425,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "name": "Example name",
+                 *         "email": "pat@example.com",
+                 *         "admin": true,
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: components["schemas"]["UserCreate"];
                 };
@@ -4101,15 +4473,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
-            403: {
-                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,7 +4526,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -4200,6 +4568,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,13 +4603,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "name": "Example name",
+                 *         "email": "pat@example.com",
+                 *         "admin": true,
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: components["schemas"]["UserUpdate"];
                 };
@@ -4276,15 +4659,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
-            403: {
-                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4345,7 +4721,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -4382,6 +4761,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4424,13 +4805,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "name": "Example name",
+                 *         "email": "pat@example.com",
+                 *         "admin": true,
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: components["schemas"]["UserUpdate"];
                 };
@@ -4467,15 +4861,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
-            403: {
-                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {

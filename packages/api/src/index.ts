@@ -13,6 +13,7 @@ export { AuthenticationError, InvalidAuthenticityTokenError, ConfirmationRequire
 export { loadPanelSession, writePanelSession, clearPanelSession, sessionCookieName, sessionCookieOptions, secureSessionCookie, HOST_COOKIE_PREFIX, type SessionCookieOptions } from './session/session-cookie.js';
 export { requireRecentConfirmation } from './session/recent-confirmation.js';
 export { confirmPath, signInPath, safeReturnPath } from './session/session-paths.js';
+export { isSameOriginRequest } from './session/same-origin-request.js';
 export { errorReply, apiErrorHandler, ERROR_STATUS, FLASH_COOKIE, DATABASE_RETRY_AFTER_SECONDS, type ErrorCode, type ErrorReply, type ErrorReplyContext } from './errors/error-reply.js';
 export { panelServerOptions, warnWithoutRequestTimeout, PANEL_SERVER_DEFAULTS, type PanelServerOptions, type PanelServerOptionsInput } from './server/panel-server-options.js';
 export { requestIdFor, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from './server/request-id.js';

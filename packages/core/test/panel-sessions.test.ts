@@ -90,10 +90,32 @@ for (const kind of testDatabaseKinds()) {
       expect(await sessions().throttle.attempt({ email: 'fresh@example.com', address: '2001:db8:7:8::1' })).toEqual({ allowed: true });
     });
 
+    it('"keys on (account, client) with backoff": after the free attempts each failure doubles the wait (30 s, 60 s, 120 s … at most the window, then afresh), and another client is not slowed', async () => {
+      clock.now += 60 * MINUTE;
+      const attempt = { email: 'backoff@example.com', address: '192.0.2.77' };
+      for (let i = 0; i < 5; i += 1) expect(await sessions().throttle.attempt(attempt)).toEqual({ allowed: true });
+      const waits: number[] = [];
+      for (let step = 0; step < 6; step += 1) {
+        const refused = await sessions().throttle.attempt(attempt);
+        expect(refused.allowed).toBe(false);
+        const wait = (refused as { retryAfter: number }).retryAfter;
+        waits.push(wait);
+        clock.now += wait * 1000;
+        expect(await sessions().throttle.attempt(attempt)).toEqual({ allowed: true });
+      }
+      expect(waits).toEqual([30, 60, 120, 240, 480, 900]);
+      // The last wait was a whole quiet window: the account starts afresh from this client.
+      for (let i = 0; i < 4; i += 1) expect(await sessions().throttle.attempt(attempt)).toEqual({ allowed: true });
+      expect((await sessions().throttle.attempt(attempt)).allowed).toBe(false);
+      // A stranger guessing from elsewhere, or the user from her own client, is not held by this client's failures.
+      expect(await sessions().throttle.attempt({ email: 'backoff@example.com', address: '198.51.100.9' })).toEqual({ allowed: true });
+    });
+
     it('the throttle starts a new window once the last is over, and prune forgets the finished windows', async () => {
       const attempt = { email: 'pat@example.com', address: '192.0.2.1' };
       for (let i = 0; i < 5; i += 1) expect(await sessions().throttle.attempt(attempt)).toEqual({ allowed: true });
-      expect(await sessions().throttle.attempt(attempt)).toEqual({ allowed: false, retryAfter: 900 });
+      // The account's free attempts from this client are spent: the next waits the first backoff step.
+      expect(await sessions().throttle.attempt(attempt)).toEqual({ allowed: false, retryAfter: 30 });
       clock.now += 15 * MINUTE;
       expect(await sessions().throttle.attempt(attempt)).toEqual({ allowed: true });
       clock.now += 15 * MINUTE;

@@ -32,6 +32,8 @@ const SERVICE_UNAVAILABLE: ErrorReply = Object.freeze({ status: 503, body: { err
 export interface ErrorReplyContext {
   /** The panel's root URL path (its config's `rootPath`), where a refused policy check redirects. */
   readonly rootPath: string;
+  /** The `WWW-Authenticate` a 401 carries: the challenges of the schemes the mount accepts (`authenticationChallenge`). */
+  readonly wwwAuthenticate?: string;
 }
 
 /** The flash cookie's name. */
@@ -68,6 +70,18 @@ const HTTP_ANSWERS: Readonly<Partial<Record<ErrorCode, HttpAnswer>>> = Object.fr
   PANEL_ERR_DATABASE_UNAVAILABLE: { status: 503, body: () => SERVICE_UNAVAILABLE.body!, headers: SERVICE_UNAVAILABLE.headers! },
 });
 
+/**
+ * Fastify's own errors that an answer maps by code. A URL that cannot be decoded (`%ff`) or
+ * whose parameter is longer than the router takes cannot name a record: it answers like any
+ * unusable id, 404 `{ "error": "Not Found" }`, never the framework's code. Fastify raises them
+ * before any route runs, so they reach this table through the server's `frameworkErrors`
+ * (`panelServerOptions()` sets it).
+ */
+const FRAMEWORK_ANSWERS: Readonly<Record<string, HttpAnswer>> = Object.freeze({
+  FST_ERR_BAD_URL: { status: 404, body: () => NOT_FOUND },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 404, body: () => NOT_FOUND },
+});
+
 /** Every error code the API answers with, with its status; the errors reference page lists the same. */
 export const ERROR_STATUS: Readonly<Record<string, number>> = Object.freeze(Object.fromEntries(Object.entries(HTTP_ANSWERS).map(([code, answer]) => [code, answer.status])));
 
@@ -86,7 +100,7 @@ function codeOf(error: unknown): string | undefined {
  */
 export function errorReply(error: unknown, context: ErrorReplyContext = { rootPath: DEFAULT_ROOT_PATH }): ErrorReply {
   const code = codeOf(error);
-  const answer = code === undefined ? undefined : HTTP_ANSWERS[code as ErrorCode];
+  const answer = code === undefined ? undefined : (HTTP_ANSWERS[code as ErrorCode] ?? FRAMEWORK_ANSWERS[code]);
   if (answer?.redirect) return { status: answer.status, body: undefined, location: context.rootPath, flash: answer.redirect.flash };
   if (answer) return { status: answer.status, body: answer.body!(error, context), ...(answer.headers ? { headers: answer.headers } : {}) };
   const status = (error as FastifyError | null)?.statusCode;
@@ -109,6 +123,8 @@ export function apiErrorHandler(context: ErrorReplyContext) {
       request.log.warn({ code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code }, 'Panel API request refused: the database is unavailable');
     } else if (answer.status >= 500) request.log.error({ err: error }, 'Panel API request failed');
     if (answer.headers) reply.headers(answer.headers);
+    // A challenge the app set itself (a controller's own `refuse()`) is kept.
+    if (answer.status === 401 && context.wwwAuthenticate && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', context.wwwAuthenticate);
     if (answer.location !== undefined) {
       if (answer.flash) reply.setCookie(FLASH_COOKIE, answer.flash, { path: context.rootPath, httpOnly: true, sameSite: 'lax' });
       return reply.code(answer.status).header('location', answer.location).send();

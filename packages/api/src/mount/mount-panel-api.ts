@@ -6,6 +6,7 @@ import { discoverControllers } from '../routing/discover-controllers.js';
 import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
 import { normalizeMountOptions, type MountPanelApiOptions } from './mount-options.js';
 import { requestHygiene } from './request-hygiene.js';
+import { authenticationChallenge } from './authentication-challenge.js';
 import { drawHealthRoutes } from './health-routes.js';
 import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
 import { addPanelRootFallback } from './panel-root-fallback.js';
@@ -71,7 +72,8 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
       requestHygiene(api);
       jsonParser(api, options.bodyLimit);
-      api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
+      const wwwAuthenticate = authenticationChallenge(options.openapi, edition !== undefined, mountPath);
+      api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath, ...(wwwAuthenticate ? { wwwAuthenticate } : {}) }));
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
       const table = drawRoutes(api, panel, controllers, { ...options, edition });
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));

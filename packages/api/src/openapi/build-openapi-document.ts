@@ -2,6 +2,7 @@ import type { RouteEntry } from '../routing/draw-routes.js';
 import { ref, resourceSchemas, SHARED_HEADERS, SHARED_SCHEMAS, withoutNullable } from './openapi-components.js';
 import type { OpenApiObject, OpenApiOptions } from './openapi-options.js';
 import { resourceOperation, type OperationContext } from './resource-operations.js';
+import { withoutUnusedComponents } from './unused-components.js';
 
 /** A route the app drew inside the mount (`mountPanelApi({ routes })`) with a Fastify `schema`. */
 export interface CustomRoute {
@@ -62,11 +63,12 @@ function customOperation(route: CustomRoute): OpenApiObject {
 function healthPaths(mountPath: string, healthPath: string): Record<string, OpenApiObject> {
   const ok = { description: 'OK.', content: { 'application/json': { schema: ref('HealthStatus') } } };
   return {
-    [`${mountPath}/${healthPath}`]: { get: { operationId: 'checkLiveness', summary: 'Liveness: the process answers', tags: ['Health'], responses: { 200: ok }, security: [] } },
+    [`${mountPath}/${healthPath}`]: { get: { operationId: 'checkLiveness', summary: 'Liveness: the process answers', description: 'Answers 200 while the process serves requests; it does not ask the database.', tags: ['Health'], responses: { 200: ok }, security: [] } },
     [`${mountPath}/${healthPath}/ready`]: {
       get: {
         operationId: 'checkReadiness',
         summary: 'Readiness: the database answers',
+        description: 'Answers 200 when the database answers a query now, else 503 with Retry-After: take the instance out of rotation meanwhile.',
         tags: ['Health'],
         responses: { 200: ok, 503: { description: 'The database cannot answer now.', headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } }, content: { 'application/json': { schema: ref('Error') } } } },
         security: [],
@@ -79,7 +81,8 @@ function healthPaths(mountPath: string, healthPath: string): Record<string, Open
  * The OpenAPI 3.1 document of one API version, from the routes that exist: each resource's
  * records and write bodies from its field types (`recordSchema`, `writeSchema`), the query
  * parameters from the config, every answer of the error registry a route can give, and the
- * integrator's security schemes. A pure function of its input: the served document and
+ * integrator's security schemes; a relative `servers` entry, examples for path parameters and
+ * bodies, and no component that nothing uses (so contract tools load it as it is). A pure function of its input: the served document and
  * `panel-api openapi` build the same bytes from the same routes.
  */
 export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject {
@@ -112,9 +115,11 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   }
   for (const route of input.customRoutes ?? []) pathItem(openApiPath(route.url))[route.method.toLowerCase()] = customOperation(route);
   if (input.healthPath !== false) Object.assign(paths, healthPaths(mountPath, input.healthPath));
-  return {
+  return withoutUnusedComponents({
     openapi: '3.1.0',
     info: { title: 'Panel API', version, ...options.info },
+    // Relative, so the document holds behind any host; every path below carries the mount path.
+    servers: [{ url: '/', description: `This server: the host that serves the document (the API is mounted at ${mountPath}).` }],
     tags: [...[...tags].sort(([a], [b]) => a.localeCompare(b)).map(([name, description]) => ({ name, description })), ...(input.healthPath !== false ? [{ name: 'Health', description: 'Liveness and readiness checks.' }] : [])],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
@@ -122,5 +127,5 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
       headers: SHARED_HEADERS,
       ...(Object.keys(schemes).length > 0 ? { securitySchemes: schemes } : {}),
     },
-  };
+  });
 }

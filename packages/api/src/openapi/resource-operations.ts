@@ -5,6 +5,8 @@ import { PublicResourcesController } from '../controller/public-resources-contro
 import type { RouteEntry } from '../routing/draw-routes.js';
 import { responseSchemas } from '../serialization/response-schemas.js';
 import { ref, schemaNames } from './openapi-components.js';
+import { exampleOf } from './openapi-examples.js';
+import { writeSchema } from '@panel/core';
 import type { OpenApiObject } from './openapi-options.js';
 
 /** What the operations of one document share. */
@@ -27,7 +29,11 @@ const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before tryi
 const ANSWERS: Readonly<Record<number, OpenApiObject>> = {
   302: { description: 'A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie.', headers: { Location: { description: "The panel's root path.", required: true, schema: { type: 'string' } } } },
   400: { description: 'A query parameter or the body is malformed (the message says which).', content: json(ref('Error')) },
-  401: { description: 'Not authenticated.', content: json(ref('Error')) },
+  401: {
+    description: 'Not authenticated.',
+    headers: { 'WWW-Authenticate': { description: 'The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any.', schema: { type: 'string' } } },
+    content: json(ref('Error')),
+  },
   403: { description: 'Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused).', content: json(ref('Error')) },
   404: { description: 'No such record (or it is outside the policy scope).', content: json(ref('Error')) },
   413: { description: 'The body is larger than the mount\'s bodyLimit.', content: json(ref('Error')) },
@@ -37,7 +43,14 @@ const ANSWERS: Readonly<Record<number, OpenApiObject>> = {
 };
 
 
-const ID = { name: 'id', in: 'path', required: true, description: 'The record id.', schema: { type: 'integer', minimum: 1 } };
+const ID = { name: 'id', in: 'path', required: true, description: 'The record id.', schema: { type: 'integer', minimum: 1 }, example: 1 };
+
+/** How a list is ordered without `sort_by`: the resource's default order, then the id. */
+function defaultOrder(resource: CompiledResource): string {
+  const { column, direction } = resource.defaultOrder;
+  const by = `\`${column}\` ${direction === 'desc' ? 'descending' : 'ascending'}`;
+  return column === resource.primaryKey ? by : `${by}, then \`${resource.primaryKey}\``;
+}
 
 function listParameters(resource: CompiledResource, context: OperationContext): OpenApiObject[] {
   const { perPage, maxPerPage } = context.panel.config;
@@ -45,9 +58,10 @@ function listParameters(resource: CompiledResource, context: OperationContext): 
   const sortable = resource.fieldsOn('index').filter((field) => field.sortable).map((field) => field.name);
   return [
     { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: Number(context.defaults.page ?? 1) } },
-    { name: 'per_page', in: 'query', required: false, description: `Records per page; larger values are clamped to ${maxPerPage}.`, schema: { type: 'integer', minimum: 1, default: defaultPerPage, maximum: maxPerPage } },
-    ...(sortable.length > 0 ? [{ name: 'sort_by', in: 'query', required: false, schema: { type: 'string', enum: sortable } }] : []),
-    { name: 'sort_direction', in: 'query', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
+    // No `maximum`: a validating client would refuse what the server accepts (and clamps).
+    { name: 'per_page', in: 'query', required: false, description: `Records per page. A larger value than ${maxPerPage} is not refused: the server clamps it to ${maxPerPage} (\`pagination.per_page\` says what was used).`, schema: { type: 'integer', minimum: 1, default: defaultPerPage } },
+    ...(sortable.length > 0 ? [{ name: 'sort_by', in: 'query', required: false, description: `The field to sort by (then the id, so pages are stable). Without it, records are ordered by ${defaultOrder(resource)}.`, schema: { type: 'string', enum: sortable } }] : []),
+    { name: 'sort_direction', in: 'query', required: false, description: 'The direction of `sort_by`.', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
   ];
 }
 
@@ -81,6 +95,19 @@ function operationId(route: RouteEntry, resource: CompiledResource): string {
   }
 }
 
+/** What PATCH and PUT say: both change only the fields sent (the server's behaviour, as Rails' and Avo's). */
+const UPDATE_DESCRIPTION = 'Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.';
+
+/** The body of a create or update: the attributes under the resource's singular key, with an example made from the fields. */
+function requestBody(resource: CompiledResource, view: 'new' | 'edit'): OpenApiObject {
+  const key = resource.naming.singularKey;
+  const example = exampleOf(writeSchema(resource, view), key);
+  return {
+    required: true,
+    content: { [JSON_TYPE]: { schema: { type: 'object', properties: { [key]: ref(schemaNames.write(resource, view)) }, required: [key] }, ...(example === undefined ? {} : { example: { [key]: example } }) } },
+  };
+}
+
 /** The OpenAPI operation of one generated (or Edition B) route: parameters, body, every answer it can give, security. */
 export function resourceOperation(route: RouteEntry, context: OperationContext): OpenApiObject {
   const resource = context.panel.resource(route.resourceName);
@@ -106,11 +133,23 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
     operationId: operationId(route, resource),
     summary: summary(route, resource),
     tags: [resource.name],
+    description: description(route, resource, context),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(writes ? { requestBody: { required: true, content: json({ type: 'object', properties: { [resource.naming.singularKey]: ref(schemaNames.write(resource, writeView)) }, required: [resource.naming.singularKey] }) } } : {}),
+    ...(writes ? { requestBody: requestBody(resource, writeView) } : {}),
     responses,
     security: authenticated ? context.security : [],
   };
+}
+
+function description(route: RouteEntry, resource: CompiledResource, context: OperationContext): string {
+  switch (route.action) {
+    case 'index': return `A page of the records the caller may read. Without \`sort_by\`, records are ordered by ${defaultOrder(resource)}.`;
+    case 'show': return 'The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.';
+    case 'create': return 'Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.';
+    case 'update': return UPDATE_DESCRIPTION;
+    case 'destroy': return 'Deletes the record.';
+    case 'related': return `The records the association holds that the caller may read, a page at a time. Without \`sort_by\`, they are ordered by ${defaultOrder(context.panel.resource(resource.fieldsByName.get(route.association!)!.target!))}.`;
+  }
 }
 
 function summary(route: RouteEntry, resource: CompiledResource): string {
@@ -119,7 +158,7 @@ function summary(route: RouteEntry, resource: CompiledResource): string {
     case 'index': return `List ${human} records`;
     case 'show': return `Show a ${human}`;
     case 'create': return `Create a ${human}`;
-    case 'update': return route.method === 'PUT' ? `Replace a ${human}'s fields` : `Update a ${human}`;
+    case 'update': return route.method === 'PUT' ? `Update a ${human} (PUT, as PATCH)` : `Update a ${human}`;
     case 'destroy': return `Delete a ${human}`;
     case 'related': return `List the ${route.association} of a ${human}`;
   }

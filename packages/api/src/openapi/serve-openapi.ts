@@ -29,6 +29,13 @@ function matches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
 }
 
+/**
+ * The paths the reference serves under its prefix that the mount forwards: the page (a redirect
+ * to the trailing slash, then the HTML) and its script (`@scalar/fastify-api-reference`'s
+ * `js/scalar.js`; the docs test loads the script the page names, so a rename is caught).
+ */
+const REFERENCE_PATHS = ['', '/', '/js/scalar.js'];
+
 /** Headers of the reference's own answer that the outer reply sets for itself. */
 const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'date', 'keep-alive']);
 
@@ -81,13 +88,14 @@ export async function serveOpenApi(api: FastifyInstance, input: ServeOpenApiInpu
         const answer = await (await reference()).inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: request.headers });
         reply.code(answer.statusCode);
         for (const [name, value] of Object.entries(answer.headers)) {
-          if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
+          if (value !== undefined && !HOP_HEADERS.has(name) && !name.startsWith('access-control-')) reply.header(name, value);
         }
         // A redirect has no body: sending an empty buffer would give it a content type of its own.
         return answer.rawPayload.length === 0 ? reply.send() : reply.send(answer.rawPayload);
       };
-      api.get(prefix, forward);
-      api.get(`${prefix}/*`, forward);
+      // Only the reference's own page and script: its other routes (the document again, as JSON
+      // and YAML, with `Access-Control-Allow-Origin: *`) stay the API's JSON 404.
+      for (const path of REFERENCE_PATHS) api.get(`${prefix}${path}`, forward);
     }
   }
 }

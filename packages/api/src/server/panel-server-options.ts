@@ -1,5 +1,7 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PanelConfigError } from '@panel/core';
+import { errorReply } from '../errors/error-reply.js';
+import { NOSNIFF } from './nosniff.js';
 import { requestIdFor } from './request-id.js';
 import { REDACTED_LOG_PATHS, requestLogSerializers } from './request-log-serializers.js';
 
@@ -41,6 +43,19 @@ export interface PanelServerOptions {
   readonly genReqId: typeof requestIdFor;
   readonly return503OnClosing: true;
   readonly logger: false | Record<string, unknown>;
+  readonly frameworkErrors: typeof answerFrameworkError;
+}
+
+/**
+ * The answer to an error Fastify raises before any route runs (a URL that cannot be decoded,
+ * `/comments/%ff`; a parameter longer than the router takes), through the one error table
+ * (`errorReply`): 404 `{ "error": "Not Found" }`, like any id that names no record, instead
+ * of Fastify's own body with its internal code.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const answer = errorReply(error);
+  if (answer.status >= 500) request.log.error({ err: error }, 'Request failed before routing');
+  return reply.code(answer.status).headers({ ...answer.headers, ...NOSNIFF }).type('application/json; charset=utf-8').send(answer.body);
 }
 
 /**
@@ -51,6 +66,8 @@ export interface PanelServerOptions {
  *   sockets after 72 s (longer than the 60 s idle timeout of common load balancers);
  * - a request id per request: the client's `X-Request-Id` when well formed, else a UUID, in
  *   every log line (`reqId`) and, under the mount, in the answer's `X-Request-Id`;
+ * - a URL Fastify cannot decode (`%ff`) answered like an unusable id, 404 `{ "error": "Not Found" }`
+ *   (`frameworkErrors`: `answerFrameworkError`);
  * - logs (when `logger` is on) that never hold `Authorization`, `Cookie`, `Set-Cookie`, a
  *   password or a query-string token.
  *
@@ -79,6 +96,7 @@ export function panelServerOptions(input: PanelServerOptionsInput = {}): PanelSe
     requestIdHeader: false,
     genReqId: requestIdFor,
     return503OnClosing: true,
+    frameworkErrors: answerFrameworkError,
     logger: logger === undefined || logger === false ? false : {
       level: 'info',
       redact: { paths: [...REDACTED_LOG_PATHS], censor: '[redacted]' },

@@ -16,9 +16,30 @@ export function recordSchema(resource: CompiledResource, view: View): JsonSchema
 }
 
 /**
+ * A field's write schema without `null`: a field with a presence rule (`required`) refuses
+ * null with 422 ("can't be blank"), on create and on update alike, so its schema does not
+ * offer it (`type: ['string', 'null']` → `'string'`, `enum` without null).
+ */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  const out: Record<string, unknown> = { ...schema };
+  if (Array.isArray(out.type)) {
+    const types = (out.type as unknown[]).filter((type) => type !== 'null');
+    out.type = types.length === 1 ? types[0] : types;
+  }
+  if (Array.isArray(out.enum)) out.enum = (out.enum as unknown[]).filter((value) => value !== null);
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    if (Array.isArray(out[key])) out[key] = (out[key] as JsonSchema[]).filter((branch) => branch.type !== 'null');
+  }
+  return out as JsonSchema;
+}
+
+/**
  * The JSON Schema of a write body's attributes on a view (`new` for create, `edit` for
- * update): one optional property per writable field, under its write key (`author_id`). Other
- * keys are allowed, as the API ignores them.
+ * update): one property per writable field, under its write key (`author_id`). On create a
+ * field with a presence rule (`required`, a required `belongs_to` too) is in `required`; on
+ * update nothing is (omitted fields are kept, PATCH and PUT alike). Either way such a field is
+ * not nullable, as the server refuses null for it. Other keys are allowed, as the API ignores
+ * them.
  */
 export function writeSchema(resource: CompiledResource, view: 'new' | 'edit'): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
@@ -27,7 +48,7 @@ export function writeSchema(resource: CompiledResource, view: 'new' | 'edit'): J
     // A field `readonly: true` is never written from the API; one with a rule is, by some actors.
     const schema = field.kind.writable && field.definition.options.readonly !== true ? field.kind.schema(field, 'write') : undefined;
     if (schema === undefined) continue;
-    properties[field.writeKey] = schema;
+    properties[field.writeKey] = field.required ? withoutNull(schema) : schema;
     if (view === 'new' && field.required) required.push(field.writeKey);
   }
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };

@@ -17,9 +17,13 @@ export interface SessionOptionsInput {
    * (`request.protocol`; behind a proxy, set Fastify's `trustProxy`). `true`: always; `false`: never.
    */
   secureCookies?: SecureCookies;
-  /** Failed sign-ins allowed per account within `signInWindow`; the next is refused (429). Default 5. */
+  /**
+   * Failed sign-ins one client may make for one account before each further attempt from it
+   * waits (30 seconds, doubling with each failure, at most `signInWindow`; refused meanwhile
+   * with 429). Other clients are not slowed, so nobody can lock a user out. Default 5.
+   */
   maxFailedSignInsPerAccount?: number;
-  /** Failed sign-ins allowed per client address within `signInWindow`. Default 20. */
+  /** Failed sign-ins allowed per client address within `signInWindow`, whatever the accounts. Default 20. */
   maxFailedSignInsPerAddress?: number;
   /** Seconds over which failed sign-ins are counted. Default 900 (15 minutes). */
   signInWindow?: number;

@@ -9,7 +9,7 @@ export default class CommentResource extends Resource {
     return [
       field.id(),
       field.text('body', { required: true, maxLength: 10_000 }),
-      field.belongsTo('blog_post', { label: 'title' }),
+      field.belongsTo('blog_post', { label: 'title', required: true }),
       field.belongsTo('user', { readonly: unlessAdmin, default: currentUserId }),
     ];
   }

@@ -9,7 +9,7 @@ export default class ProfileResource extends Resource {
     return [
       field.id(),
       field.text('bio'),
-      field.belongsTo('user', { label: 'name', readonly: unlessAdmin, default: currentUserId }),
+      field.belongsTo('user', { label: 'name', required: true, readonly: unlessAdmin, default: currentUserId }),
       field.file('avatar'),
     ];
   }
