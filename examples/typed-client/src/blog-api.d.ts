@@ -446,7 +446,8 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            view_count: number | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            view_count?: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -479,7 +480,8 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            view_count: number | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            view_count?: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -707,8 +709,11 @@ export interface components {
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /** Format: date-time */
-            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            created_at?: string | null;
             blog_posts: {
                 count: number;
             };
@@ -721,8 +726,11 @@ export interface components {
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /** Format: date-time */
-            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            created_at?: string | null;
             blog_posts: {
                 count: number;
             };
@@ -4481,6 +4489,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
@@ -4661,6 +4678,15 @@ export interface operations {
                 headers: {
                     /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4863,6 +4889,15 @@ export interface operations {
                 headers: {
                     /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
