@@ -5,6 +5,7 @@ import { BlogPostPolicy } from '../policies/blog-post-policy.js';
 export default class BlogPostResource extends Resource {
   static override policy = BlogPostPolicy;
   static override title = 'title';
+  static override search = ['title', 'body'];
 
   override fields() {
     return [

@@ -4,6 +4,7 @@ import { CommentPolicy } from '../policies/comment-policy.js';
 /** A comment on a blog post. */
 export default class CommentResource extends Resource {
   static override policy = CommentPolicy;
+  static override search = ['body'];
   override fields() {
     return [
       field.id(),
