@@ -46,10 +46,10 @@ describe('the typed client (openapi-typescript + openapi-fetch) against the demo
     for (const post of posts) {
       expect(Object.keys(post).sort()).toEqual(['author', 'id', 'title']);
       expect(post.author).toMatchObject({ id: 1 });
-      expect(post.title.toLowerCase()).toContain('post');
+      expect(post.title?.toLowerCase()).toContain('post');
     }
-    const { records } = await (await fetch(`${baseUrl}/api/resources/v1/blog_posts?per_page=100&filter[author_id]=1&filter[published]=true`, { headers: { authorization: 'ApiKey demo-admin-key' } })).json();
-    expect(posts.map((post) => post.id).sort()).toEqual(records.filter((r: { title: string }) => /post/i.test(r.title)).map((r: { id: number }) => r.id).sort());
+    const { records } = (await (await fetch(`${baseUrl}/api/resources/v1/blog_posts?per_page=100&filter[author_id]=1&filter[published]=true`, { headers: { authorization: 'ApiKey demo-admin-key' } })).json()) as { records: { id: number; title: string }[] };
+    expect(posts.map((post) => post.id).sort()).toEqual(records.filter((r) => /post/i.test(r.title)).map((r) => r.id).sort());
   });
 
   it('creates a blog post with a typed call, and gets the messages by field when it is invalid', async () => {

@@ -53,7 +53,7 @@ function searchFields(resource: string, names: readonly string[] | undefined, fi
   if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) throw new PanelConfigError(`Resource ${resource}: static search must be an array of field names. ${fix}`);
   const searched = names.map((name) => {
     const found = fields.find((f) => f.name === name);
-    if (!found || found.kind.searchable !== true || found.column === undefined || !found.views.has('show')) {
+    if (found?.kind.searchable !== true || found.column === undefined || !found.views.has('show')) {
       throw new PanelConfigError(`Resource ${resource}: static search names "${name}", which is not a searchable field (a text, textarea or markdown field shown on show). ${fix}`);
     }
     return found;
