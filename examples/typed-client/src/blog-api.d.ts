@@ -853,6 +853,81 @@ export interface operations {
                 sort_by?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
                 /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description title equals the value (as filter[title][eq]). */
+                "filter[title]"?: string;
+                "filter[title][eq]"?: string;
+                "filter[title][ne]"?: string;
+                /** @description title is one of these values (comma-separated, at most 100). */
+                "filter[title][in]"?: string[];
+                "filter[title][contains]"?: string;
+                "filter[title][starts_with]"?: string;
+                /** @description title is null (true) or is not (false). */
+                "filter[title][null]"?: boolean;
+                /** @description published equals the value (as filter[published][eq]). */
+                "filter[published]"?: boolean;
+                "filter[published][eq]"?: boolean;
+                /** @description published is null (true) or is not (false). */
+                "filter[published][null]"?: boolean;
+                /** @description published_on equals the value (as filter[published_on][eq]). */
+                "filter[published_on]"?: string;
+                "filter[published_on][eq]"?: string;
+                "filter[published_on][ne]"?: string;
+                "filter[published_on][lt]"?: string;
+                "filter[published_on][lte]"?: string;
+                "filter[published_on][gt]"?: string;
+                "filter[published_on][gte]"?: string;
+                /** @description published_on is one of these values (comma-separated, at most 100). */
+                "filter[published_on][in]"?: string[];
+                /** @description published_on is null (true) or is not (false). */
+                "filter[published_on][null]"?: boolean;
+                /** @description view_count equals the value (as filter[view_count][eq]). */
+                "filter[view_count]"?: number;
+                "filter[view_count][eq]"?: number;
+                "filter[view_count][ne]"?: number;
+                "filter[view_count][lt]"?: number;
+                "filter[view_count][lte]"?: number;
+                "filter[view_count][gt]"?: number;
+                "filter[view_count][gte]"?: number;
+                /** @description view_count is one of these values (comma-separated, at most 100). */
+                "filter[view_count][in]"?: number[];
+                /** @description view_count is null (true) or is not (false). */
+                "filter[view_count][null]"?: boolean;
+                /** @description rating equals the value (as filter[rating][eq]). */
+                "filter[rating]"?: number;
+                "filter[rating][eq]"?: number;
+                "filter[rating][ne]"?: number;
+                "filter[rating][lt]"?: number;
+                "filter[rating][lte]"?: number;
+                "filter[rating][gt]"?: number;
+                "filter[rating][gte]"?: number;
+                /** @description rating is one of these values (comma-separated, at most 100). */
+                "filter[rating][in]"?: number[];
+                /** @description rating is null (true) or is not (false). */
+                "filter[rating][null]"?: boolean;
+                /** @description author_id equals the value (as filter[author_id][eq]). */
+                "filter[author_id]"?: number;
+                "filter[author_id][eq]"?: number;
+                "filter[author_id][ne]"?: number;
+                /** @description author_id is one of these values (comma-separated, at most 100). */
+                "filter[author_id][in]"?: number[];
+                /** @description author_id is null (true) or is not (false). */
+                "filter[author_id][null]"?: boolean;
+                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of title, body. */
+                q?: string;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "title" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments")[];
             };
             header?: never;
             path?: never;
@@ -1026,7 +1101,10 @@ export interface operations {
     };
     showBlogPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+            };
             header?: never;
             path: {
                 /**
@@ -1443,6 +1521,48 @@ export interface operations {
                 sort_by?: "id" | "body";
                 /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description body equals the value (as filter[body][eq]). */
+                "filter[body]"?: string;
+                "filter[body][eq]"?: string;
+                "filter[body][ne]"?: string;
+                /** @description body is one of these values (comma-separated, at most 100). */
+                "filter[body][in]"?: string[];
+                "filter[body][contains]"?: string;
+                "filter[body][starts_with]"?: string;
+                /** @description body is null (true) or is not (false). */
+                "filter[body][null]"?: boolean;
+                /** @description blog_post_id equals the value (as filter[blog_post_id][eq]). */
+                "filter[blog_post_id]"?: number;
+                "filter[blog_post_id][eq]"?: number;
+                "filter[blog_post_id][ne]"?: number;
+                /** @description blog_post_id is one of these values (comma-separated, at most 100). */
+                "filter[blog_post_id][in]"?: number[];
+                /** @description blog_post_id is null (true) or is not (false). */
+                "filter[blog_post_id][null]"?: boolean;
+                /** @description user_id equals the value (as filter[user_id][eq]). */
+                "filter[user_id]"?: number;
+                "filter[user_id][eq]"?: number;
+                "filter[user_id][ne]"?: number;
+                /** @description user_id is one of these values (comma-separated, at most 100). */
+                "filter[user_id][in]"?: number[];
+                /** @description user_id is null (true) or is not (false). */
+                "filter[user_id][null]"?: boolean;
+                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of body. */
+                q?: string;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "body" | "blog_post" | "user")[];
             };
             header?: never;
             path?: never;
@@ -1629,7 +1749,10 @@ export interface operations {
     };
     showComment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "body" | "blog_post" | "user")[];
+            };
             header?: never;
             path: {
                 /**
@@ -2072,6 +2195,30 @@ export interface operations {
                 sort_by?: "id" | "name";
                 /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description name equals the value (as filter[name][eq]). */
+                "filter[name]"?: string;
+                "filter[name][eq]"?: string;
+                "filter[name][ne]"?: string;
+                /** @description name is one of these values (comma-separated, at most 100). */
+                "filter[name][in]"?: string[];
+                "filter[name][contains]"?: string;
+                "filter[name][starts_with]"?: string;
+                /** @description name is null (true) or is not (false). */
+                "filter[name][null]"?: boolean;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "products")[];
             };
             header?: never;
             path?: never;
@@ -2238,7 +2385,10 @@ export interface operations {
     };
     showProductCategory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "products")[];
+            };
             header?: never;
             path: {
                 /**
@@ -2641,6 +2791,80 @@ export interface operations {
                 sort_by?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
                 /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description name equals the value (as filter[name][eq]). */
+                "filter[name]"?: string;
+                "filter[name][eq]"?: string;
+                "filter[name][ne]"?: string;
+                /** @description name is one of these values (comma-separated, at most 100). */
+                "filter[name][in]"?: string[];
+                "filter[name][contains]"?: string;
+                "filter[name][starts_with]"?: string;
+                /** @description name is null (true) or is not (false). */
+                "filter[name][null]"?: boolean;
+                /** @description price equals the value (as filter[price][eq]). */
+                "filter[price]"?: number;
+                "filter[price][eq]"?: number;
+                "filter[price][ne]"?: number;
+                "filter[price][lt]"?: number;
+                "filter[price][lte]"?: number;
+                "filter[price][gt]"?: number;
+                "filter[price][gte]"?: number;
+                /** @description price is one of these values (comma-separated, at most 100). */
+                "filter[price][in]"?: number[];
+                /** @description price is null (true) or is not (false). */
+                "filter[price][null]"?: boolean;
+                /** @description in_stock equals the value (as filter[in_stock][eq]). */
+                "filter[in_stock]"?: boolean;
+                "filter[in_stock][eq]"?: boolean;
+                /** @description in_stock is null (true) or is not (false). */
+                "filter[in_stock][null]"?: boolean;
+                /** @description released_on equals the value (as filter[released_on][eq]). */
+                "filter[released_on]"?: string;
+                "filter[released_on][eq]"?: string;
+                "filter[released_on][ne]"?: string;
+                "filter[released_on][lt]"?: string;
+                "filter[released_on][lte]"?: string;
+                "filter[released_on][gt]"?: string;
+                "filter[released_on][gte]"?: string;
+                /** @description released_on is one of these values (comma-separated, at most 100). */
+                "filter[released_on][in]"?: string[];
+                /** @description released_on is null (true) or is not (false). */
+                "filter[released_on][null]"?: boolean;
+                /** @description product_category_id equals the value (as filter[product_category_id][eq]). */
+                "filter[product_category_id]"?: number;
+                "filter[product_category_id][eq]"?: number;
+                "filter[product_category_id][ne]"?: number;
+                /** @description product_category_id is one of these values (comma-separated, at most 100). */
+                "filter[product_category_id][in]"?: number[];
+                /** @description product_category_id is null (true) or is not (false). */
+                "filter[product_category_id][null]"?: boolean;
+                /** @description status equals the value (as filter[status][eq]). */
+                "filter[status]"?: "draft" | "active" | "archived";
+                "filter[status][eq]"?: "draft" | "active" | "archived";
+                "filter[status][ne]"?: "draft" | "active" | "archived";
+                /** @description status is one of these values (comma-separated, at most 100). */
+                "filter[status][in]"?: ("draft" | "active" | "archived")[];
+                /** @description status is null (true) or is not (false). */
+                "filter[status][null]"?: boolean;
+                "filter[tags][contains]"?: string;
+                /** @description tags is null (true) or is not (false). */
+                "filter[tags][null]"?: boolean;
+                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of name. */
+                q?: string;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
             };
             header?: never;
             path?: never;
@@ -2807,7 +3031,10 @@ export interface operations {
     };
     showProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+            };
             header?: never;
             path: {
                 /**
@@ -3221,6 +3448,38 @@ export interface operations {
                 sort_by?: "id" | "bio";
                 /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description bio equals the value (as filter[bio][eq]). */
+                "filter[bio]"?: string;
+                "filter[bio][eq]"?: string;
+                "filter[bio][ne]"?: string;
+                /** @description bio is one of these values (comma-separated, at most 100). */
+                "filter[bio][in]"?: string[];
+                "filter[bio][contains]"?: string;
+                "filter[bio][starts_with]"?: string;
+                /** @description bio is null (true) or is not (false). */
+                "filter[bio][null]"?: boolean;
+                /** @description user_id equals the value (as filter[user_id][eq]). */
+                "filter[user_id]"?: number;
+                "filter[user_id][eq]"?: number;
+                "filter[user_id][ne]"?: number;
+                /** @description user_id is one of these values (comma-separated, at most 100). */
+                "filter[user_id][in]"?: number[];
+                /** @description user_id is null (true) or is not (false). */
+                "filter[user_id][null]"?: boolean;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "bio" | "user" | "avatar")[];
             };
             header?: never;
             path?: never;
@@ -3388,7 +3647,10 @@ export interface operations {
     };
     showProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "bio" | "user" | "avatar")[];
+            };
             header?: never;
             path: {
                 /**
@@ -3793,6 +4055,30 @@ export interface operations {
                 sort_by?: "id" | "name";
                 /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description name equals the value (as filter[name][eq]). */
+                "filter[name]"?: string;
+                "filter[name][eq]"?: string;
+                "filter[name][ne]"?: string;
+                /** @description name is one of these values (comma-separated, at most 100). */
+                "filter[name][in]"?: string[];
+                "filter[name][contains]"?: string;
+                "filter[name][starts_with]"?: string;
+                /** @description name is null (true) or is not (false). */
+                "filter[name][null]"?: boolean;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "blog_posts")[];
             };
             header?: never;
             path?: never;
@@ -3959,7 +4245,10 @@ export interface operations {
     };
     showTag: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "blog_posts")[];
+            };
             header?: never;
             path: {
                 /**
@@ -4362,6 +4651,49 @@ export interface operations {
                 sort_by?: "id" | "name" | "email" | "admin" | "created_at";
                 /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description name equals the value (as filter[name][eq]). */
+                "filter[name]"?: string;
+                "filter[name][eq]"?: string;
+                "filter[name][ne]"?: string;
+                /** @description name is one of these values (comma-separated, at most 100). */
+                "filter[name][in]"?: string[];
+                "filter[name][contains]"?: string;
+                "filter[name][starts_with]"?: string;
+                /** @description name is null (true) or is not (false). */
+                "filter[name][null]"?: boolean;
+                /** @description admin equals the value (as filter[admin][eq]). */
+                "filter[admin]"?: boolean;
+                "filter[admin][eq]"?: boolean;
+                /** @description admin is null (true) or is not (false). */
+                "filter[admin][null]"?: boolean;
+                /** @description created_at equals the value (as filter[created_at][eq]). */
+                "filter[created_at]"?: string;
+                "filter[created_at][eq]"?: string;
+                "filter[created_at][ne]"?: string;
+                "filter[created_at][lt]"?: string;
+                "filter[created_at][lte]"?: string;
+                "filter[created_at][gt]"?: string;
+                "filter[created_at][gte]"?: string;
+                /** @description created_at is one of these values (comma-separated, at most 100). */
+                "filter[created_at][in]"?: string[];
+                /** @description created_at is null (true) or is not (false). */
+                "filter[created_at][null]"?: boolean;
+                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of name, email. */
+                q?: string;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
             };
             header?: never;
             path?: never;
@@ -4540,7 +4872,10 @@ export interface operations {
     };
     showUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+            };
             header?: never;
             path: {
                 /**

@@ -5,6 +5,12 @@ import type { components, paths } from './blog-api.js';
 export type BlogPostSummary = components['schemas']['BlogPost_index'];
 /** What a new blog post may carry (the `new` view's writable fields). */
 export type NewBlogPost = components['schemas']['BlogPostCreate'];
+/** The query parameters of the blog post list: `filter[…]` by literal name, `q`, `fields`, typed by the document. */
+export type BlogPostQuery = NonNullable<paths['/api/resources/v1/blog_posts']['get']['parameters']['query']>;
+/** A field `fields=` may name on the blog post list. */
+export type BlogPostField = NonNullable<BlogPostQuery['fields']>[number];
+/** A record answered with a sparse fieldset: `id` and exactly the fields asked for. */
+export type Sparse<Record extends { id: unknown }, Field extends keyof Record> = Pick<Record, 'id' | Field>;
 
 /**
  * A typed client of the demo's API: every path, parameter, body and answer is checked by the
@@ -23,6 +29,17 @@ export function blogClient(baseUrl: string, apiKey: string) {
       const { data, error } = await client.GET('/api/resources/v1/blog_posts', { params: { query: { per_page: perPage, sort_by: 'published_on', sort_direction: 'desc' } } });
       if (error) throw new Error(`listBlogPosts failed: ${error.error}`);
       return data.records.filter((post) => post.published === true);
+    },
+    /**
+     * The published posts of one author whose title or body contains a word, with only the
+     * fields asked for: the filters, the search and the fieldset are typed by the document, and
+     * so is the answer (`Sparse`), e.g. `postsOfAuthorContaining(1, 'tea', ['title', 'author'])`.
+     */
+    async postsOfAuthorContaining<Field extends BlogPostField>(authorId: number, word: string, fields: readonly Field[]): Promise<Sparse<BlogPostSummary, Field>[]> {
+      const query = { 'filter[published]': true, 'filter[author_id]': authorId, q: word, fields: [...fields] } satisfies BlogPostQuery;
+      const { data, error } = await client.GET('/api/resources/v1/blog_posts', { params: { query } });
+      if (error) throw new Error(`listBlogPosts failed: ${error.error}`);
+      return data.records;
     },
     /** Creates a post; resolves to the record, or to the messages by field when it is invalid. */
     async createPost(post: NewBlogPost) {

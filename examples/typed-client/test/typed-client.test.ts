@@ -40,6 +40,18 @@ describe('the typed client (openapi-typescript + openapi-fetch) against the demo
     expect(posts.every((post) => typeof post.title === 'string' && post.published === true)).toBe(true);
   });
 
+  it('lists the published posts of one author containing a word, with fields, typed end to end (filter[published], filter[author_id], q, fields)', async () => {
+    const posts = await blogClient(baseUrl, 'demo-admin-key').postsOfAuthorContaining(1, 'post', ['title', 'author']);
+    expect(posts.length).toBeGreaterThan(0);
+    for (const post of posts) {
+      expect(Object.keys(post).sort()).toEqual(['author', 'id', 'title']);
+      expect(post.author).toMatchObject({ id: 1 });
+      expect(post.title?.toLowerCase()).toContain('post');
+    }
+    const { records } = (await (await fetch(`${baseUrl}/api/resources/v1/blog_posts?per_page=100&filter[author_id]=1&filter[published]=true`, { headers: { authorization: 'ApiKey demo-admin-key' } })).json()) as { records: { id: number; title: string }[] };
+    expect(posts.map((post) => post.id).sort()).toEqual(records.filter((r) => /post/i.test(r.title)).map((r) => r.id).sort());
+  });
+
   it('creates a blog post with a typed call, and gets the messages by field when it is invalid', async () => {
     const blog = blogClient(baseUrl, 'demo-admin-key');
     const created = await blog.createPost({ title: 'Typed from the document', published: false, author_id: 1 });

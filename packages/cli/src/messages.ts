@@ -47,6 +47,7 @@ export const messages = Object.freeze({
 
   noRoutes: (dir: string) => `No routes: ${dir} holds no controllers, so the API answers 404 everywhere. Run \`panel-api generate\` to create them.`,
   routesHeader: () => ['Method', 'Path', 'Controller#action', 'File'] as const,
+  noSearchFields: () => 'none (the resource declares no search fields: q is refused)',
   bootFailed: (message: string) => `Cannot list the routes: ${message}`,
   openApiBootFailed: (message: string) => `Cannot build the OpenAPI document: ${message}`,
   openApiNoVersion: (version: string, dir: string) => `No routes in ${version}: ${dir}/${version} holds no controllers. Run \`panel-api generate --version ${version}\`, or pass the --version the app serves.`,

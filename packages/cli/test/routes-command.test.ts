@@ -49,6 +49,23 @@ describe('panel-api routes', () => {
     expect(run.exitCode).toBe(0);
   });
 
+  it('"panel-api routes (or a --filters flag) prints the filters each list accepts": each filter[…] with its operators, q\'s search fields, fields', async () => {
+    const run = await runPanelApi(['routes', '--filters', '--root', root]);
+    expect(run.exitCode).toBe(0);
+    expect(run.out.slice(0, TABLE.length)).toEqual(TABLE);
+    const after = run.out.slice(TABLE.length).join('\n');
+    expect(after).toContain('GET /api/resources/v1/blog_posts\n');
+    expect(after).toMatch(/ {2}filter\[title\] +eq ne in contains starts_with null\n/);
+    expect(after).toMatch(/ {2}filter\[author_id\] +eq ne in null\n/);
+    expect(after).toMatch(/ {2}q +none \(the resource declares no search fields: q is refused\)\n/);
+    const json = JSON.parse((await runPanelApi(['routes', '--filters', '--json', '--root', root])).out.join('\n')) as { action: string; query?: { filters: Record<string, string[]>; fields: string[] } }[];
+    const index = json.filter((route) => route.action === 'index');
+    expect(index.every((route) => route.query !== undefined)).toBe(true);
+    expect(json.filter((route) => route.action !== 'index').every((route) => route.query === undefined)).toBe(true);
+    expect(index[0]!.query!.filters.author_id).toEqual(['eq', 'ne', 'in', 'null']);
+    expect(index[0]!.query!.fields).toEqual(['id', 'title', 'author']);
+  });
+
   it('puts the mount path given with --at in front of every path', async () => {
     const run = await runPanelApi(['routes', '--at', '/panel/api', '--json', '--root', root]);
     const paths = (JSON.parse(run.out.join('\n')) as { path: string }[]).map((route) => route.path);

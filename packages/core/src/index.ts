@@ -6,7 +6,9 @@ export { hashPassword, verifyPassword, PASSWORD_SCRYPT_COST } from './passwords/
 export { defineFieldType, type FieldTypeDefinition } from './fields/define-field-type.js';
 export { BUILTIN_FIELD_TYPES, builtinFieldTypes, fieldTypeRegistry, type FieldTypeRegistry } from './fields/field-type-registry.js';
 export { associationKey } from './fields/association-key.js';
-export type { FieldTypeModule, FieldValue, FieldLayout, FieldSelectInput, FieldCheckInput, FieldStatementCheckInput, FieldStatementCheck, FieldLoadContext, ParsedValue, JsonSchema } from './resources/compiled-types.js';
+export { FILTER_OPERATORS, escapeLike, containsText, orderedFilter, choiceFilter, TEXT_FILTER, BOOLEAN_FILTER, TAGS_FILTER, parseFilterText, parseFilterInteger, parseFilterNumber } from './fields/field-filters.js';
+export { recordsWhere, type RecordFilter, type RecordSearch } from './records/record-filters.js';
+export type { FieldFilter, FilterOperator, FilterConditionInput, FieldTypeModule, FieldValue, FieldLayout, FieldSelectInput, FieldCheckInput, FieldStatementCheckInput, FieldStatementCheck, FieldLoadContext, ParsedValue, JsonSchema } from './resources/compiled-types.js';
 export { fieldViews, hasColumn, isWritableType } from './fields/field-visibility.js';
 export { Resource, isResourceClass, type ResourceClass, type DefaultOrder } from './resources/resource.js';
 export { compileResources, writableFields, type CompiledField, type CompiledResource } from './resources/compiled-resource.js';

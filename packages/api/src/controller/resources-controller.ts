@@ -1,4 +1,4 @@
-import { Current, fieldAccess, isPanelError, operations, type CompiledField, type FieldAccess, type CompiledResource, type ErrorMessages, type OperationInput, type RecordRow, type ScopeFunction, type View } from '@panel/core';
+import { Current, fieldAccess, isPanelError, operations, type CompiledField, type FieldAccess, type CompiledResource, type ErrorMessages, type OperationInput, type RecordRow, type RecordsSort, type ScopeFunction, type View } from '@panel/core';
 import { RecordNotFoundError } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { sortRequest } from '../params/sort-params.js';
@@ -7,6 +7,11 @@ import { fieldJson, type FieldValue } from '../serialization/field-value.js';
 import { ControllerBase } from './controller-base.js';
 import { associationFilter } from '../edition-b/association-filter.js';
 import { signFileUrls } from '../edition-b/signed-file-urls.js';
+import { BadRequestError } from '../errors/api-errors.js';
+import { queryableFields, type QueryableFields } from '../querying/queryable-fields.js';
+import { listQuery, type ListQuery } from '../querying/list-query.js';
+import { fieldsetRequest } from '../querying/fieldset-params.js';
+import { queryValues } from '../querying/query-values.js';
 
 /** The association field types whose key Edition B omits without a read grant on the target. */
 const ASSOCIATION_TYPES: ReadonlySet<string> = new Set(['belongs_to', 'has_many', 'has_one', 'has_and_belongs_to_many']);
@@ -44,11 +49,14 @@ export class ResourcesController extends ControllerBase {
    */
   static unpermittedAttributes: 'ignore' | 'reject' | undefined = undefined;
 
+  /** The sparse fieldset of this request (`fields=`), once read; undefined: every field of the view. */
+  protected fieldset: ReadonlySet<string> | undefined;
+
   /** GET /<route_key>: a page of records on the index view with the pagination envelope. */
   async index(): Promise<unknown> {
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, this.request.cookies?.[PER_PAGE_COOKIE], this.panel.config, this.defaults);
-    const sort = sortRequest(this.resource, this.query, this.fieldAccess().queryable('index'));
-    const { rows, totalCount, totalCountSource } = await operations.list({ ...this.operationInput(), page: request.page, perPage: request.perPage, sort });
+    const { sort, where, fields } = this.listRequest(this.resource);
+    const { rows, totalCount, totalCountSource } = await operations.list({ ...this.operationInput(), page: request.page, perPage: request.perPage, sort, where, fields });
     if (totalCountSource) this.reply.header(TOTAL_COUNT_HEADER, totalCountSource);
     if (request.perPageFromQuery) {
       this.reply.setCookie(PER_PAGE_COOKIE, String(request.perPage), { path: this.mountPath, httpOnly: true, sameSite: 'lax' });
@@ -58,7 +66,11 @@ export class ResourcesController extends ControllerBase {
 
   /** GET /<route_key>/:id: one record on the show view. */
   async show(): Promise<unknown> {
-    const row = await operations.show({ ...this.operationInput(), id: this.recordId() });
+    const id = this.recordId();
+    const { fields, problems } = fieldsetRequest(queryValues(this.query), this.queryableFields(this.resource, 'show'), this.resource);
+    if (problems.length > 0) throw new BadRequestError(problems.join('; '));
+    this.fieldset = fields;
+    const row = await operations.show({ ...this.operationInput(), id, fields });
     return this.render(200, { record: this.serializeRecord(row, 'show') });
   }
 
@@ -115,7 +127,7 @@ export class ResourcesController extends ControllerBase {
     const parent = await operations.show({ ...this.operationInput(), id: this.recordId() });
     const target = this.panel.resource(field.target!);
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, undefined, this.panel.config, this.defaults);
-    const sort = sortRequest(target, this.query, this.fieldAccess(target).queryable('index'));
+    const { sort, where, fields } = this.listRequest(target);
     const targetScope = this.apiToken || !this.panel.authorization ? undefined : this.targetPolicyScope(target);
     const narrow = associationFilter(field, Number(parent.id));
     const { rows, totalCount, totalCountSource } = await operations.list({
@@ -126,6 +138,8 @@ export class ResourcesController extends ControllerBase {
       page: request.page,
       perPage: request.perPage,
       sort,
+      where,
+      fields,
     });
     if (totalCountSource) this.reply.header(TOTAL_COUNT_HEADER, totalCountSource);
     return this.render(200, { records: rows.map((row) => this.serializeRelatedRecord(target, row)), pagination: pagination(request.page, request.perPage, totalCount) });
@@ -143,7 +157,7 @@ export class ResourcesController extends ControllerBase {
   protected serializeRelatedRecord(target: CompiledResource, row: RecordRow): Record<string, unknown> {
     const access = this.fieldAccess(target);
     const record: Record<string, unknown> = {};
-    for (const field of access.readable('index')) {
+    for (const field of this.recordFields(target, 'index')) {
       if (!access.shows(field, 'index', row)) continue;
       record[field.name] = this.serializeFieldValue({ field, row, view: 'index' });
     }
@@ -166,6 +180,47 @@ export class ResourcesController extends ControllerBase {
       this.#fieldAccess.set(resource, access);
     }
     return access;
+  }
+
+  /**
+   * The fields this request may filter, select, search and receive on a view of a resource:
+   * `queryableFields`, the one function that decides, with this request's actor and (Edition
+   * B) the association keys it may not see.
+   */
+  protected queryableFields(resource: CompiledResource, view: View): QueryableFields {
+    return queryableFields({ resource, view, access: this.fieldAccess(resource) });
+  }
+
+  /**
+   * The fields a record of this request may carry on a view: those this actor reads (a
+   * record-dependent `visible` rule is asked per record by the serializer), narrowed by
+   * `fields=` when it was sent.
+   */
+  protected recordFields(resource: CompiledResource, view: View): readonly CompiledField[] {
+    const read = this.fieldAccess(resource).readable(view);
+    const fieldset = this.fieldset;
+    return fieldset === undefined ? read : read.filter((field) => fieldset.has(field.name));
+  }
+
+  /**
+   * A list's parameters besides the page (index and traversal): `sort_by`/`sort_direction`,
+   * `filter[…]`, `q` and `fields`, checked against what this request may read. Every problem
+   * of every parameter is answered in one 400.
+   */
+  protected listRequest(resource: CompiledResource): { sort: RecordsSort | undefined } & Pick<ListQuery, 'where' | 'fields'> {
+    const problems: string[] = [];
+    let sort: RecordsSort | undefined;
+    try {
+      sort = sortRequest(resource, this.query, this.fieldAccess(resource).queryable('index'));
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code !== 'PANEL_API_ERR_BAD_REQUEST') throw error;
+      problems.push((error as Error).message);
+    }
+    const { where, fields, problems: more } = listQuery(queryValues(this.query), this.queryableFields(resource, 'index'), resource);
+    problems.push(...more);
+    if (problems.length > 0) throw new BadRequestError(problems.join('; '));
+    this.fieldset = fields;
+    return { sort, where, fields };
   }
 
   /**
@@ -255,7 +310,7 @@ export class ResourcesController extends ControllerBase {
   serializeRecord(row: RecordRow, view: View): Record<string, unknown> {
     const access = this.fieldAccess();
     const record: Record<string, unknown> = {};
-    for (const field of access.readable(view)) {
+    for (const field of this.recordFields(this.resource, view)) {
       if (!access.shows(field, view, row)) continue;
       record[field.name] = this.serializeFieldValue({ field, row, view });
     }

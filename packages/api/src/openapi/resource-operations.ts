@@ -7,6 +7,9 @@ import { responseSchemas } from '../serialization/response-schemas.js';
 import { ref, schemaNames } from './openapi-components.js';
 import { exampleOf } from './openapi-examples.js';
 import { writeSchema } from '@panel/core';
+import { listQueryParameters } from '../querying/list-query.js';
+import { fieldsetParameters } from '../querying/fieldset-params.js';
+import { queryableFields } from '../querying/queryable-fields.js';
 import type { OpenApiObject } from './openapi-options.js';
 
 /** What the operations of one document share. */
@@ -127,7 +130,13 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const [status, answer] = success(route, resource, context);
   const responses: Record<string, OpenApiObject> = { [status]: answer };
   for (const code of [...statuses].sort()) responses[code] = ANSWERS[code]!;
-  const parameters = [...(member ? [ID] : []), ...(route.action === 'index' || route.action === 'related' ? listParameters(route.action === 'related' ? context.panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource, context) : [])];
+  const listed = route.action === 'related' ? context.panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
+  const lists = route.action === 'index' || route.action === 'related';
+  const parameters = [
+    ...(member ? [ID] : []),
+    ...(lists ? [...listParameters(listed, context), ...listQueryParameters(queryableFields({ resource: listed, view: 'index' }))] : []),
+    ...(route.action === 'show' ? fieldsetParameters(queryableFields({ resource, view: 'show' })) : []),
+  ];
   const writeView = route.action === 'create' ? 'new' : 'edit';
   return {
     operationId: operationId(route, resource),

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileResources, loadResourceClasses, PanelConfigError } from '@panel/core';
-import { discoverControllers, routeTable, type DiscoveryPanel, type RouteEntry } from '@panel/api';
+import { compileResources, loadResourceClasses, PanelConfigError, type CompiledResource } from '@panel/core';
+import { discoverControllers, queryableFields, routeTable, type DiscoveryPanel, type RouteEntry } from '@panel/api';
 import type { AppConfig } from '../config/app-config.js';
 import { appPath } from '../discovery/scan-resources.js';
 import { messages } from '../messages.js';
@@ -14,6 +14,8 @@ export interface RoutesContext {
   /** The mount path given to `mountPanelApi` (`at`); default `api`. */
   readonly at: string;
   readonly json: boolean;
+  /** Also what each list accepts (`--filters`): its filters and their operators, `q`'s fields, `fields`. */
+  readonly filters?: boolean;
   readonly print: (line: string) => void;
   readonly printError: (line: string) => void;
 }
@@ -27,9 +29,31 @@ export interface PrintedRoute {
   readonly resource: string;
   /** The controller file, relative to the app root. */
   readonly file: string;
+  /** With `--filters`, on a list: what its query accepts. */
+  readonly query?: ListQueryDescription;
 }
 
-function printable(appRoot: string, mountPath: string, route: RouteEntry): PrintedRoute {
+/** What a list's query accepts, as `queryableFields` answers for a request without per-actor rules. */
+export interface ListQueryDescription {
+  /** Each `filter[<key>]` and its operators. */
+  readonly filters: Readonly<Record<string, readonly string[]>>;
+  /** The fields `q` searches (empty: `q` is refused). */
+  readonly search: readonly string[];
+  /** The names `fields=` takes. */
+  readonly fields: readonly string[];
+}
+
+/** What a list of `resource` accepts in its query string. */
+export function listQueryDescription(resource: CompiledResource): ListQueryDescription {
+  const { filter, search, read } = queryableFields({ resource, view: 'index' });
+  return {
+    filters: Object.fromEntries([...filter].map(([key, field]) => [key, field.kind.filter!.operators])),
+    search: search.map((field) => field.name),
+    fields: read.map((field) => field.name),
+  };
+}
+
+function printable(appRoot: string, mountPath: string, route: RouteEntry, query: ListQueryDescription | undefined): PrintedRoute {
   return {
     method: route.method,
     path: `${mountPath}${route.path}`,
@@ -37,6 +61,7 @@ function printable(appRoot: string, mountPath: string, route: RouteEntry): Print
     action: route.action,
     resource: route.resourceName,
     file: appPath(appRoot, route.file),
+    ...(query ? { query } : {}),
   };
 }
 
@@ -81,7 +106,8 @@ export async function routesAction(context: RoutesContext): Promise<number> {
     await ensureTypeScriptLoader();
     const panel = await routingPanel(appRoot, resourcesDir);
     const controllers = await discoverControllers(panel, join(appRoot, controllersDir));
-    routes = routeTable(panel, controllers).map((route) => printable(appRoot, mountPath, route));
+    const lists = (route: RouteEntry) => (context.filters === true && route.action === 'index' ? listQueryDescription(panel.resource(route.resourceName)) : undefined);
+    routes = routeTable(panel, controllers).map((route) => printable(appRoot, mountPath, route, lists(route)));
   } catch (error) {
     context.printError(messages.bootFailed((error as Error).message));
     return 1;
@@ -96,5 +122,16 @@ export async function routesAction(context: RoutesContext): Promise<number> {
   }
   const rows = [messages.routesHeader(), ...routes.map((r) => [r.method, r.path, `${r.controller}#${r.action}`, r.file] as const)];
   for (const line of columns(rows)) context.print(line);
+  for (const route of routes) {
+    if (!route.query) continue;
+    context.print('');
+    context.print(`${route.method} ${route.path}`);
+    const lines = [
+      ...Object.entries(route.query.filters).map(([key, operators]) => [`  filter[${key}]`, operators.join(' ')]),
+      ['  q', route.query.search.length > 0 ? route.query.search.join(', ') : messages.noSearchFields()],
+      ['  fields', route.query.fields.join(', ')],
+    ];
+    for (const line of columns(lines)) context.print(line);
+  }
   return 0;
 }

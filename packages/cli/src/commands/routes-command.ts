@@ -7,6 +7,7 @@ interface RoutesFlags {
   root: string;
   at: string;
   json?: boolean;
+  filters?: boolean;
 }
 
 /** Declares `panel-api routes`: the routes the runtime would draw for the app, as a table or JSON. */
@@ -17,9 +18,10 @@ export function registerRoutesCommand(program: Command, io: CliIo, setExitCode: 
     .option('--root <dir>', 'the app root (holding app/panel/resources)', process.cwd())
     .option('--at <path>', 'the mount path passed to mountPanelApi', 'api')
     .option('--json', 'print the routes as a JSON array')
+    .option('--filters', 'also print what each list accepts: filter[…] with its operators, q\'s search fields, fields')
     .action(async (flags: RoutesFlags) => {
       const app = commandAppConfig({ root: flags.root }, io);
       if (!app) return setExitCode(2);
-      setExitCode(await routesAction({ app, at: flags.at, json: flags.json === true, print: io.out, printError: io.err }));
+      setExitCode(await routesAction({ app, at: flags.at, json: flags.json === true, filters: flags.filters === true, print: io.out, printError: io.err }));
     });
 }

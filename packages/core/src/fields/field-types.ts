@@ -98,6 +98,8 @@ export interface FieldOptions extends FieldRules, FieldActorRules {
   required?: boolean;
   /** Whether `sort_by` may name the field on index; defaults to true for column fields. */
   sortable?: boolean;
+  /** Whether `filter[…]` may name the field; defaults to true when its type has filters. */
+  filterable?: boolean;
   /** The table column; defaults to the field name. */
   column?: string;
 }

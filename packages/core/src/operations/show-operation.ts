@@ -4,6 +4,8 @@ import { operationContext, type OperationInput } from './operation-input.js';
 /** What `show` takes besides the resource and actor. */
 export interface ShowInput extends OperationInput {
   readonly id: number;
+  /** A sparse fieldset: the show view's field names to load; default every field of the view. */
+  readonly fields?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface ShowInput extends OperationInput {
  */
 export async function show(input: ShowInput): Promise<RecordRow> {
   const { panel, resource, authorize, scope, targetScopes } = operationContext(input);
-  const row = await panel.records.find({ resource, view: 'show', id: input.id, scope, targetScopes });
+  const row = await panel.records.find({ resource, view: 'show', id: input.id, scope, targetScopes, fields: input.fields });
   await authorize('show', row);
   return row;
 }

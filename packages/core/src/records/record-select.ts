@@ -10,8 +10,11 @@ export { associationKey };
 /** The alias of the resource's own table in every records query. */
 export const ROW_ALIAS = 'r';
 
-/** What a view selects besides its columns: one aliased subquery per field whose type has a `select`. */
-type ViewSelections = readonly AliasedExpression<unknown, string>[];
+/** What a view selects besides its columns: one aliased subquery per field whose type has a `select`, by field name. */
+interface ViewSelections {
+  readonly all: readonly AliasedExpression<unknown, string>[];
+  readonly byName: ReadonlyMap<string, AliasedExpression<unknown, string>>;
+}
 
 // Per compiled resource (a panel compiles its own) and view: the subqueries do not depend on
 // the request, so they are built once and every query of that view reuses them.
@@ -27,12 +30,13 @@ function viewSelections(resource: CompiledResource, view: View, registry: Readon
   const cached = byView.get(view);
   if (cached) return cached;
   const eb = expressionBuilder<any, any>();
-  const selections = Object.freeze(
+  const byName = new Map(
     resource
       .fieldsOn(view)
       .filter((field) => field.kind.select !== undefined)
-      .map((field) => field.kind.select!({ eb, resource, field, registry, rowAlias: ROW_ALIAS, as: associationKey(field) })),
+      .map((field) => [field.name, field.kind.select!({ eb, resource, field, registry, rowAlias: ROW_ALIAS, as: associationKey(field) })] as const),
   );
+  const selections: ViewSelections = { all: Object.freeze([...byName.values()]), byName };
   byView.set(view, selections);
   return selections;
 }
@@ -72,7 +76,8 @@ function scopedSelections(
   }
   if (narrowed.size === 0) return undefined;
   const eb = expressionBuilder<any, any>();
-  return fields.map((field) => field.kind.select!({ eb, resource, field, registry, rowAlias: ROW_ALIAS, as: associationKey(field), targetScope: narrowed.get(field.name) }));
+  const byName = new Map(fields.map((field) => [field.name, field.kind.select!({ eb, resource, field, registry, rowAlias: ROW_ALIAS, as: associationKey(field), targetScope: narrowed.get(field.name) })] as const));
+  return { all: [...byName.values()], byName };
 }
 
 /** Whether an actor's target scopes narrow any association subquery of the view (then statements compiled without them do not serve). */
@@ -84,8 +89,8 @@ export function narrowsAssociations(db: Kysely<any>, resource: CompiledResource,
  * Turns the values the view's subqueries loaded into what serializers read (a file's blob into
  * its file object with its URL), in place, for the fields whose type has a `load`.
  */
-export function loadSelectedValues(rows: RecordRow[], resource: CompiledResource, view: View, context: FieldLoadContext): void {
-  const fields = resource.fieldsOn(view).filter((field) => field.kind.load !== undefined);
+export function loadSelectedValues(rows: RecordRow[], resource: CompiledResource, view: View, context: FieldLoadContext, only?: ReadonlySet<string>): void {
+  const fields = resource.fieldsOn(view).filter((field) => field.kind.load !== undefined && (only === undefined || only.has(field.name)));
   if (fields.length === 0) return;
   for (const row of rows) {
     for (const field of fields) {
@@ -104,7 +109,9 @@ export function loadSelectedValues(rows: RecordRow[], resource: CompiledResource
  * `from` is the query the select is added to: by default the resource's table as `r`; an
  * index page passes its deferred join (see `pageOfRecords`). The subqueries are built once
  * per resource and view, unless `targetScopes` narrows an association to the rows the actor
- * may read (then they are built for the request, still one statement).
+ * may read (then they are built for the request, still one statement). With `only` (a sparse
+ * fieldset: field names of the view), the subqueries of the other fields are left out, and so
+ * is their work.
  */
 export function selectRecords(
   db: Kysely<any>,
@@ -114,10 +121,12 @@ export function selectRecords(
   columnSet: 'view' | 'all' = 'view',
   from: RecordsQuery = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`),
   targetScopes?: TargetScopes,
+  only?: ReadonlySet<string>,
 ): RecordsQuery {
   const columns = new Set<string>([resource.primaryKey]);
-  for (const f of resource.fieldsOn(view)) if (f.column) columns.add(f.column);
+  for (const f of resource.fieldsOn(view)) if (f.column && (only === undefined || only.has(f.name))) columns.add(f.column);
   const selected = columnSet === 'all' ? from.selectAll(ROW_ALIAS) : from.select([...columns].map((column) => `${ROW_ALIAS}.${column}`));
-  const subqueries = scopedSelections(db, resource, view, registry, targetScopes) ?? viewSelections(resource, view, registry);
+  const { all, byName } = scopedSelections(db, resource, view, registry, targetScopes) ?? viewSelections(resource, view, registry);
+  const subqueries = only === undefined ? all : [...byName].filter(([name]) => only.has(name)).map(([, selection]) => selection);
   return subqueries.length === 0 ? selected : selected.select(subqueries);
 }

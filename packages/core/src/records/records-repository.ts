@@ -111,17 +111,19 @@ export class RecordsRepository {
     scope?: ScopeFunction | undefined;
     /** The actor's scope of each association target: labels, ids and counts cover only what it may read. */
     targetScopes?: TargetScopes | undefined;
+    /** A sparse fieldset: the view's field names to load (the others' subqueries are not run). */
+    fields?: ReadonlySet<string> | undefined;
   }): Promise<RecordsPage> {
-    const { resource, view, page, perPage, targetScopes } = input;
+    const { resource, view, page, perPage, targetScopes, fields } = input;
     const scope = input.scope ?? identity;
     const order = input.sort ?? resource.defaultOrder;
     const from = pageOfRecords(this.#db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
-    const pageQuery = selectRecords(this.#db, resource, view, this.#registry, 'view', from, targetScopes).orderBy(`${PAGE_ALIAS}.position`);
+    const pageQuery = selectRecords(this.#db, resource, view, this.#registry, 'view', from, targetScopes, fields).orderBy(`${PAGE_ALIAS}.position`);
     // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
     const scoped = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy();
     const strategy = resource.count ?? this.#countStrategy;
     const [rows, counted] = await Promise.all([pageQuery.execute(), this.#counts.count({ table: resource.table, rows: scoped, strategy })]);
-    this.#resolveFiles(rows as RecordRow[], resource, view);
+    this.#resolveFiles(rows as RecordRow[], resource, view, fields);
     if (counted.source === undefined) return { rows: rows as RecordRow[], totalCount: counted.count };
     const seen = (page - 1) * perPage + rows.length;
     if (rows.length < perPage && (rows.length > 0 || page === 1)) return { rows: rows as RecordRow[], totalCount: seen };
@@ -129,12 +131,17 @@ export class RecordsRepository {
   }
 
   /** The record with that id visible through `scope` (every column, and the view's associations), or `RecordNotFoundError`. */
-  async find(input: { resource: CompiledResource; view: View; id: number; scope?: ScopeFunction | undefined; targetScopes?: TargetScopes | undefined }, db: Kysely<any> = this.#db): Promise<RecordRow> {
-    const { resource, view, id, targetScopes } = input;
+  async find(
+    input: { resource: CompiledResource; view: View; id: number; scope?: ScopeFunction | undefined; targetScopes?: TargetScopes | undefined; fields?: ReadonlySet<string> | undefined },
+    db: Kysely<any> = this.#db,
+  ): Promise<RecordRow> {
+    const { resource, view, id, targetScopes, fields } = input;
     const scope = input.scope ?? identity;
     const narrowed = narrowsAssociations(db, resource, view, this.#registry, targetScopes);
-    const base = db === this.#db && !narrowed ? this.#findBase(resource, view) : undefined;
-    const scoped = scope(base?.query ?? selectRecords(db, resource, view, this.#registry, 'all', undefined, narrowed ? targetScopes : undefined));
+    // A sparse fieldset, or association values narrowed to the actor's scopes, is built for this
+    // request; the full view's statement is compiled once.
+    const base = db === this.#db && !narrowed && fields === undefined ? this.#findBase(resource, view) : undefined;
+    const scoped = scope(base?.query ?? selectRecords(db, resource, view, this.#registry, 'all', undefined, narrowed ? targetScopes : undefined, fields));
     // A scope that lets every record through (no policy, an admin's) returns the query it was
     // given: the statement compiled once for the resource and view is sent with this id.
     const row =
@@ -142,7 +149,7 @@ export class RecordsRepository {
         ? ((await db.executeQuery(CompiledQuery.raw(base.sql, base.parameters.with(base.idAt, id)))).rows[0] as RecordRow | undefined)
         : await scoped.where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id).executeTakeFirst();
     if (!row) throw new RecordNotFoundError(resource.name, id);
-    this.#resolveFiles([row as RecordRow], resource, view);
+    this.#resolveFiles([row as RecordRow], resource, view, fields);
     return row as RecordRow;
   }
 
@@ -331,9 +338,9 @@ export class RecordsRepository {
     return base;
   }
 
-  #resolveFiles(rows: RecordRow[], resource: CompiledResource, view: View): void {
+  #resolveFiles(rows: RecordRow[], resource: CompiledResource, view: View, only?: ReadonlySet<string>): void {
     const attachments = this.#attachments;
-    loadSelectedValues(rows, resource, view, { fileUrl: (blob) => (attachments ? attachments.url(blob) : attachmentUrl(this.#rootPath, blob)) });
+    loadSelectedValues(rows, resource, view, { fileUrl: (blob) => (attachments ? attachments.url(blob) : attachmentUrl(this.#rootPath, blob)) }, only);
   }
 
   /** Runs a delete in a transaction, turning a constraint violation (a record still referenced) into `RecordInvalidError`. */

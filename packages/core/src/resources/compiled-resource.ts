@@ -44,12 +44,32 @@ function compileField(definition: FieldDefinition, owner: ResourceNaming, fieldT
     writeKey: layout.writeKey ?? name,
     required: options.required === true,
     sortable: kind.sortable && column !== undefined && options.sortable !== false,
+    filterable: kind.filter !== undefined && column !== undefined && options.filterable !== false,
     numeric: type === 'number' ? (options.numeric ?? 'integer') : undefined,
     target: layout.target,
     foreignKey: layout.foreignKey,
     label: layout.label,
     extra: Object.freeze({ ...layout.extra }),
   };
+}
+
+/**
+ * The fields of a resource's `static search`, checked: each names a field of a searchable type
+ * (text in a column) that is visible on show, once.
+ */
+function searchFields(resource: string, names: readonly string[] | undefined, fields: readonly CompiledField[]): readonly CompiledField[] {
+  if (names === undefined) return Object.freeze([]);
+  const fix = `Fix: static search = ['title', 'body'], naming text, textarea or markdown fields shown on show.`;
+  if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) throw new PanelConfigError(`Resource ${resource}: static search must be an array of field names. ${fix}`);
+  const searched = names.map((name) => {
+    const found = fields.find((f) => f.name === name);
+    if (found?.kind.searchable !== true || found.column === undefined || !found.views.has('show')) {
+      throw new PanelConfigError(`Resource ${resource}: static search names "${name}", which is not a searchable field (a text, textarea or markdown field shown on show). ${fix}`);
+    }
+    return found;
+  });
+  if (new Set(names).size !== names.length) throw new PanelConfigError(`Resource ${resource}: static search names a field twice. ${fix}`);
+  return Object.freeze(searched);
 }
 
 /**
@@ -108,6 +128,7 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
       return { ...rest, labelColumn: rest.column !== undefined ? (label ?? titleOf(target)) : undefined };
     });
     const columns = new Set(fields.map((f) => f.column));
+    const search = searchFields(draft.name, draft.resourceClass.search, fields);
     const byView = new Map<View, readonly CompiledField[]>();
     const resource: CompiledResource = Object.freeze({
       naming: draft.naming,
@@ -123,6 +144,7 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
         draft.resourceClass.defaultOrder ??
         (columns.has('created_at') ? { column: 'created_at', direction: 'desc' as const } : { column: 'id', direction: 'desc' as const }),
       count: draft.count,
+      search,
       fieldsOn(view: View) {
         let list = byView.get(view);
         if (!list) {

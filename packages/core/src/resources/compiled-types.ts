@@ -32,6 +32,8 @@ export interface CompiledField {
   readonly writeKey: string;
   readonly required: boolean;
   readonly sortable: boolean;
+  /** Whether `filter[…]` may name it: its type has a filter and the field does not say `filterable: false`. */
+  readonly filterable: boolean;
   readonly numeric: 'integer' | 'decimal' | undefined;
   /** For associations: the target resource name. */
   readonly target: string | undefined;
@@ -62,6 +64,8 @@ export interface CompiledResource {
   readonly defaultOrder: DefaultOrder;
   /** The resource's own count strategy (`static count`), or undefined for the panel's. */
   readonly count: CountStrategy | undefined;
+  /** The fields `q=` searches (`static search`), checked at boot; empty when the resource has none. */
+  readonly search: readonly CompiledField[];
   /** The resource's record hooks, bound to one instance made at boot. */
   readonly hooks: ResourceHooks;
   /** The fields visible on a view, in declaration order. */
@@ -137,6 +141,34 @@ export interface FieldStatementCheck {
   readonly message: string;
 }
 
+/** A filter operator of the query string (`filter[<field>][<op>]`). */
+export type FilterOperator = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'null' | 'contains' | 'starts_with';
+
+/** What a type's filter condition receives: the builder, the field, its column (`r.<column>`), the operator and the parsed value. */
+export interface FilterConditionInput {
+  readonly eb: ExpressionBuilder<any, any>;
+  readonly field: CompiledField;
+  readonly column: string;
+  readonly operator: FilterOperator;
+  /** The parsed value; an array for `in`; `true` or `false` for `null`. */
+  readonly value: unknown;
+}
+
+/**
+ * How a field type is filtered (`filter[<field>][<op>]=<value>`): its operators, how one
+ * query-string value parses (the type's write rules), the JSON Schema of one value (the
+ * OpenAPI document's parameters) and the SQL condition. A type without one is not filterable.
+ */
+export interface FieldFilter {
+  readonly operators: readonly FilterOperator[];
+  /** Parses one value of the query string, or says what is wrong (`null` takes `true`/`false` and is not asked). */
+  parse(raw: string, field: CompiledField): ParsedValue;
+  /** The JSON Schema of one value. */
+  schema(field: CompiledField): JsonSchema;
+  /** The condition, with every user value a bound parameter. */
+  condition(input: FilterConditionInput): Expression<SqlBool>;
+}
+
 /** What the records layer hands a type's `load` besides the value: how to make a file URL. */
 export interface FieldLoadContext {
   readonly fileUrl: (blob: { readonly key: string; readonly filename: string }) => string;
@@ -171,6 +203,10 @@ export interface FieldTypeModule {
   readonly writable: boolean;
   /** Whether `sort_by` may name it, unless the field says `sortable: false`. */
   readonly sortable: boolean;
+  /** How `filter[…]` narrows a list by this type (operators, values, condition); absent: not filterable. */
+  readonly filter?: FieldFilter;
+  /** Whether `q=` may search a field of this type (text held in a column). */
+  readonly searchable?: boolean;
   /** A mistake in a field's options, found at boot: the message (naming the fix), or undefined. */
   checkOptions?(definition: FieldDefinition): string | undefined;
   /** Where the value lives; by default the column named by `options.column` or the field name (storage `column`). */

@@ -38,6 +38,15 @@ export abstract class Resource {
    * option (itself the exact `count(*)` by default). See `CountStrategyInput`.
    */
   static count?: CountStrategyInput;
+  /**
+   * The fields `q=` searches: each word of the text must be contained, case-insensitively, in
+   * at least one of them. Text fields (`text`, `textarea`, `markdown`) visible on show; a
+   * resource without any answers `q` with 400.
+   *
+   * @example
+   * static override search = ['title', 'body'];
+   */
+  static search?: readonly string[];
 
   /** The resource's fields, in display order. */
   abstract fields(): FieldDefinition[];
@@ -61,6 +70,7 @@ export type ResourceClass = (abstract new () => Resource) & {
   defaultOrder?: DefaultOrder;
   policy?: PolicyClass;
   count?: CountStrategyInput;
+  search?: readonly string[];
 };
 
 /** Whether a value is a resource class (checked by shape, so two copies of the package still agree). */

@@ -6,6 +6,7 @@ import { adminsAndAuthor, currentUserId, unlessAdmin } from '../policies/field-r
 export default class BlogPostResource extends Resource {
   static override policy = BlogPostPolicy;
   static override title = 'title';
+  static override search = ['title', 'body'];
 
   override fields() {
     return [

@@ -5,6 +5,7 @@ import { currentUserId, unlessAdmin } from '../policies/field-rules.js';
 /** A comment on a blog post. */
 export default class CommentResource extends Resource {
   static override policy = CommentPolicy;
+  static override search = ['body'];
   override fields() {
     return [
       field.id(),

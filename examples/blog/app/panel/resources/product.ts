@@ -4,6 +4,7 @@ import { ProductPolicy } from '../policies/catalogue-policies.js';
 /** A product of the catalogue. */
 export default class ProductResource extends Resource {
   static override policy = ProductPolicy;
+  static override search = ['name'];
   override fields() {
     return [
       field.id(),

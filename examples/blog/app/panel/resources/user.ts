@@ -5,13 +5,14 @@ import { adminsOnly, unlessAdmin } from '../policies/field-rules.js';
 /** The people who write posts and comments. */
 export default class UserResource extends Resource {
   static override policy = UserPolicy;
+  static override search = ['name', 'email'];
   override fields() {
     return [
       field.id(),
       field.text('name', { required: true, maxLength: 120 }),
       // Only admins write email and admin; a stolen panel session cannot change the password
       // without a recent confirmation; only admins read when an account was created.
-      field.text('email', { required: true, unique: true, maxLength: 254, format: /^[^@\s]+@[^@\s]+$/, readonly: unlessAdmin }),
+      field.text('email', { required: true, unique: true, maxLength: 254, format: /^[^@\s]+@[^@\s]+$/, readonly: unlessAdmin, filterable: false }),
       field.boolean('admin', { readonly: unlessAdmin }),
       field.password('password', { minLength: 8, confirm: true }),
       field.datetime('created_at', { hideOn: ['new', 'edit'], visible: adminsOnly }),

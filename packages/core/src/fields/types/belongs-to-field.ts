@@ -1,4 +1,5 @@
 import { defineFieldType } from '../define-field-type.js';
+import { choiceFilter, parseFilterInteger } from '../field-filters.js';
 import { MAX_RECORD_ID } from '../max-record-id.js';
 import { associationKey } from '../association-key.js';
 import { resourceNameFromAssociation } from '../../naming/resource-naming.js';
@@ -12,6 +13,7 @@ import { nullable } from './column-value.js';
 export const belongsToField = defineFieldType({
   name: 'belongs_to',
   builder: 'field.belongsTo',
+  filter: choiceFilter({ parse: parseFilterInteger, schema: () => ({ type: 'integer' }), cast: () => 'bigint' }),
   compile: ({ name, options }) => {
     const column = options.foreignKey ?? `${name}_id`;
     return { column, writeKey: column, target: options.resource ?? resourceNameFromAssociation(name), label: options.label };

@@ -1,15 +1,25 @@
 import { defineFieldType } from '../define-field-type.js';
+import { orderedFilter } from '../field-filters.js';
 import { isCalendarDate } from '../calendar-date.js';
 import { nullable } from './column-value.js';
+import type { ParsedValue } from '../../resources/compiled-types.js';
 
 /** An ISO 8601 datetime with a zone: `Z`, `±HH:MM` or `±HHMM`. */
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Parses an ISO 8601 datetime with a zone into a `Date` (a write value or a filter value). */
+function parseDatetime(value: unknown): ParsedValue {
+  // Date.parse rolls an impossible day over (02-30 → 03-02): check the calendar date first.
+  const time = typeof value === 'string' && DATETIME.test(value) && isCalendarDate(value.slice(0, 10)) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(time) ? { ok: false, message: 'must be an ISO 8601 datetime with a time zone, such as 2026-11-22T10:40:00Z' } : { ok: true, value: new Date(time) };
+}
 
 /** A `timestamptz` column: written as ISO 8601 with a zone, answered in UTC (`2026-11-22T10:40:10.397Z`). */
 export const datetimeField = defineFieldType({
   name: 'datetime',
   builder: 'field.datetime',
   sortable: true,
+  filter: orderedFilter({ parse: parseDatetime, schema: () => ({ type: 'string', format: 'date-time' }), cast: () => 'timestamptz' }),
   serialize: ({ field, row }) => {
     const value = row[field.column!];
     if (value === null || value === undefined) return null;
@@ -17,9 +27,5 @@ export const datetimeField = defineFieldType({
     return Number.isNaN(date.getTime()) ? null : date.toISOString();
   },
   schema: () => nullable('string', { format: 'date-time' }),
-  parse: (value) => {
-    // Date.parse rolls an impossible day over (02-30 → 03-02): check the calendar date first.
-    const time = typeof value === 'string' && DATETIME.test(value) && isCalendarDate(value.slice(0, 10)) ? Date.parse(value) : Number.NaN;
-    return Number.isNaN(time) ? { ok: false, message: 'must be an ISO 8601 datetime with a time zone, such as 2026-11-22T10:40:00Z' } : { ok: true, value: new Date(time) };
-  },
+  parse: parseDatetime,
 });

@@ -1,4 +1,5 @@
 import { defineFieldType } from '../define-field-type.js';
+import { orderedFilter, parseFilterInteger } from '../field-filters.js';
 
 /** The primary key: shown on index and show, never written, sortable. */
 export const idField = defineFieldType({
@@ -6,6 +7,7 @@ export const idField = defineFieldType({
   builder: 'field.id',
   defaultViews: ['index', 'show'],
   sortable: true,
+  filter: orderedFilter({ parse: parseFilterInteger, schema: () => ({ type: 'integer' }), cast: () => 'bigint' }),
   serialize: ({ field, row }) => row[field.column!] ?? null,
   schema: (_field, direction) => (direction === 'read' ? { type: 'integer' } : undefined),
 });

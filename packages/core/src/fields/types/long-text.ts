@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../resources/compiled-types.js';
+import { TEXT_FILTER } from '../field-filters.js';
 import type { FieldTypeDefinition } from '../define-field-type.js';
 import { columnValue, nullable } from './column-value.js';
 import { isBlankString, parseString, stringWriteSchema } from './text-field.js';
@@ -13,6 +14,8 @@ export function longTextType(name: string, builder: string, keywords: JsonSchema
     name,
     builder,
     defaultViews: ['show', 'new', 'edit'],
+    filter: TEXT_FILTER,
+    searchable: true,
           serialize: columnValue,
     schema: (field, direction) => ({ ...(direction === 'read' ? nullable('string') : stringWriteSchema(field)), ...keywords }),
     parse: parseString,

@@ -1,4 +1,5 @@
 import { defineFieldType } from '../define-field-type.js';
+import { orderedFilter, parseFilterInteger, parseFilterNumber } from '../field-filters.js';
 import { columnValue, nullable } from './column-value.js';
 
 /** An `integer` or `numeric` column (`field.integer`, `field.decimal`), a JSON number either way. */
@@ -6,6 +7,11 @@ export const numberField = defineFieldType({
   name: 'number',
   builder: 'field.integer',
   sortable: true,
+  filter: orderedFilter({
+    parse: (raw, field) => (field.numeric === 'integer' ? parseFilterInteger(raw) : parseFilterNumber(raw)),
+    schema: (field) => ({ type: field.numeric === 'decimal' ? 'number' : 'integer' }),
+    cast: (field) => (field.numeric === 'decimal' ? 'numeric' : 'bigint'),
+  }),
   serialize: columnValue,
   schema: (field) => {
     const { min, max } = field.definition.options;

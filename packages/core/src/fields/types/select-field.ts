@@ -1,7 +1,8 @@
 import type { FieldDefinition } from '../field-types.js';
+import { choiceFilter } from '../field-filters.js';
 import { defineFieldType } from '../define-field-type.js';
 import { columnValue } from './column-value.js';
-import type { CompiledField } from '../../resources/compiled-types.js';
+import type { CompiledField, ParsedValue } from '../../resources/compiled-types.js';
 
 /** One choice of a `select` field: a value, or a value with the label a form shows. */
 export type SelectOption = string | { readonly value: string; readonly label: string };
@@ -24,6 +25,12 @@ function checkOptions(definition: FieldDefinition): string | undefined {
   return undefined;
 }
 
+/** Parses one of the options (a write value or a filter value). */
+function parseChoice(value: unknown, field: CompiledField): ParsedValue {
+  if (typeof value !== 'string') return { ok: false, message: 'must be a string' };
+  return valuesOf(field).includes(value) ? { ok: true, value } : { ok: false, message: 'is not included in the list' };
+}
+
 /**
  * A value from a fixed list (`options`: strings or `{ value, label }`), stored as text and
  * answered as the value; a write outside the options is "is not included in the list".
@@ -32,12 +39,10 @@ export const selectField = defineFieldType({
   name: 'select',
   builder: 'field.select',
   sortable: true,
+  filter: choiceFilter({ parse: parseChoice, schema: (field) => ({ type: 'string', enum: [...valuesOf(field)] }) }),
   checkOptions,
   compile: (definition) => ({ extra: { values: Object.freeze(selectValues(definition.options.options)) } }),
   serialize: columnValue,
   schema: (field) => ({ type: ['string', 'null'], enum: [...valuesOf(field), null] }),
-  parse: (value, field) => {
-    if (typeof value !== 'string') return { ok: false, message: 'must be a string' };
-    return valuesOf(field).includes(value) ? { ok: true, value } : { ok: false, message: 'is not included in the list' };
-  },
+  parse: parseChoice,
 });

@@ -1,4 +1,5 @@
 import { defineFieldType } from '../define-field-type.js';
+import { TEXT_FILTER } from '../field-filters.js';
 import { columnValue, nullable } from './column-value.js';
 import type { CompiledField, JsonSchema, ParsedValue } from '../../resources/compiled-types.js';
 
@@ -23,6 +24,8 @@ export const textField = defineFieldType({
   name: 'text',
   builder: 'field.text',
   sortable: true,
+  filter: TEXT_FILTER,
+  searchable: true,
   serialize: columnValue,
   schema: (field, direction) => (direction === 'read' ? nullable('string') : stringWriteSchema(field)),
   parse: parseString,

@@ -1,0 +1,28 @@
+/**
+ * The query string's values as the querying parameters read them: a literal key
+ * (`filter[view_count][gte]`) to its values. Fastify's default parser keeps bracketed keys as
+ * they are; a parser that nests them (`qs`: `{ filter: { view_count: { gte: '1' } } }`) is
+ * flattened back to the same keys, so both read alike.
+ */
+export function queryValues(query: Readonly<Record<string, unknown>>): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  const add = (key: string, value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) add(key, item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [inner, nested] of Object.entries(value)) add(`${key}[${inner}]`, nested);
+    } else if (value !== undefined) {
+      const list = values.get(key) ?? [];
+      list.push(String(value));
+      values.set(key, list);
+    }
+  };
+  for (const [key, value] of Object.entries(query)) add(key, value);
+  return values;
+}
+
+/** A value as an error message shows it: quoted, cut at 100 characters. */
+export function shown(value: string): string {
+  const characters = [...value];
+  return JSON.stringify(characters.length > 100 ? `${characters.slice(0, 100).join('')}…` : value);
+}
