@@ -25,6 +25,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'packages/core/src/operations/write-attributes.ts': 'the defaults of create: a readonly field still gets its default, which is the point of it',
   'packages/api/src/routing/draw-routes.ts': 'checks the mount\'s defaults (sort_by) at boot, where there is no actor',
   'packages/api/src/openapi/resource-operations.ts': 'the document\'s sort_by enum, without an actor',
+  'packages/api/src/querying/queryable-fields.ts': 'the list parameters without an actor (the OpenAPI document, panel-api routes), and the shared answer when fieldAccess hides nothing from the actor',
 };
 
 /** Reading a view's fields: `fieldsOn(` (any receiver). */
@@ -57,7 +58,9 @@ describe('"every path asks the same function" (fieldAccess)', () => {
     const controller = await readFile(join(ROOT, 'packages/api/src/controller/resources-controller.ts'), 'utf8');
     expect(controller).toMatch(/serializeRecord\([^)]*\)[^{]*\{\s*const access = this\.fieldAccess\(\);/);
     expect(controller).toMatch(/serializeRelatedRecord\([^)]*\)[^{]*\{\s*const access = this\.fieldAccess\(target\);/);
-    expect(controller.match(/sortRequest\([^;]*this\.fieldAccess\([^)]*\)\.queryable\('index'\)\)/g)).toHaveLength(2);
+    // Index and traversal read their list parameters in one place (listRequest), which sorts and filters by what fieldAccess answers.
+    expect(controller.match(/sortRequest\([^;]*this\.fieldAccess\([^)]*\)\.queryable\('index'\)\)/g)).toHaveLength(1);
+    expect(controller).toMatch(/queryableFields\(\{ resource, view, access: this\.fieldAccess\(resource\) \}\)/);
     const writes = await readFile(join(ROOT, 'packages/core/src/operations/write-attributes.ts'), 'utf8');
     expect(writes).toContain('await access.writable(action, record)');
   });
