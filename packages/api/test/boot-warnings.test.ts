@@ -7,7 +7,8 @@ import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createPanel, type PanelDatabase } from '@panel/core';
+import { createPanel, runMigrations, type PanelDatabase } from '@panel/core';
+import { apiTokensSchemaV1, configurePanelApi } from '@panel/api-tokens';
 import { openTestDatabase } from '@panel/test-support';
 import { mountPanelApi } from '../src/index.js';
 import { LIBRARY_ROOT, prepareLibrary } from './library-app.js';
@@ -105,5 +106,44 @@ describe('boot warnings about controllers (Edition A)', () => {
     const warnings = await processWarnings(() => app.register(mountPanelApi, { panel, controllersDir: controllers }).ready());
     expect(warnings).toEqual([]);
     await app.close();
+  });
+});
+
+describe('boot warning about an empty default permissions list (Edition B)', () => {
+  let database: PanelDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    await prepareLibrary(database);
+    await runMigrations(database, { '0001-create-panel-api-tokens': apiTokensSchemaV1 });
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const boot = async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const panel = await createPanel({ database, appRoot: LIBRARY_ROOT });
+    const app = Fastify({ logger: { level: 'warn', stream } });
+    await app.register(mountPanelApi, { panel, tokens: configurePanelApi({ pepper: 'p'.repeat(40) }) }).ready();
+    const warned = lines.map((line) => JSON.parse(line) as { code?: string; msg: string }).filter((line) => line.code === 'PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS');
+    return { app, warned };
+  };
+
+  it('"the log says at boot when the default permissions list is empty (code-hook requests will get 403)", and not once it has a grant', async () => {
+    const first = await boot();
+    expect(first.warned.map((line) => line.msg)).toEqual([
+      "Panel API Edition B: the default permissions list is empty, so requests on the code-hook path (the base controller's setupAuthentication, without a token) get 403. Fix: grant index/show per resource on the panel's default permissions screen, or await app.panelApiTokens.setDefaultPermissions(['books:index', …]).",
+    ]);
+    await first.app.panelApiTokens!.setDefaultPermissions(['books:index']);
+    await first.app.close();
+    const second = await boot();
+    expect(second.warned).toEqual([]);
+    await second.app.close();
   });
 });

@@ -6,12 +6,13 @@ import type { DiscoveredController } from '../routing/discover-controllers.js';
 /** The process warning codes of the boot's controller checks. */
 export const NO_ROUTES_WARNING = 'PANEL_WARN_NO_ROUTES';
 export const MISSING_CONTROLLER_WARNING = 'PANEL_WARN_MISSING_CONTROLLER';
+export const EMPTY_DEFAULT_PERMISSIONS_WARNING = 'PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS';
 
 /**
  * A boot warning: in the app's log when it has a logger, else a process warning on standard
  * error, so that an app started with a bare `Fastify()` hears it too.
  */
-function warn(app: FastifyInstance, code: string, message: string): void {
+export function bootWarning(app: FastifyInstance, code: string, message: string): void {
   if (typeof app.log.level === 'string' && app.log.level !== 'silent') app.log.warn({ code }, message);
   else process.emitWarning(message, { code });
 }
@@ -26,7 +27,7 @@ export function warnAboutMissingControllers(app: FastifyInstance, panel: Panel, 
   const dir = relative(panel.appRoot, controllersDir) || controllersDir;
   if (panel.resources.size === 0) return;
   if (discovered.length === 0) {
-    warn(app, NO_ROUTES_WARNING, `Panel API: No routes: ${dir} holds no controllers, so the API answers 404 everywhere. Run \`panel-api generate\` to create them.`);
+    bootWarning(app, NO_ROUTES_WARNING, `Panel API: No routes: ${dir} holds no controllers, so the API answers 404 everywhere. Run \`panel-api generate\` to create them.`);
     return;
   }
   for (const version of [...new Set(discovered.map((found) => found.version))].sort()) {
@@ -35,6 +36,26 @@ export function warnAboutMissingControllers(app: FastifyInstance, panel: Panel, 
     if (missing.length === 0) continue;
     const flag = version === 'v1' ? '' : ` --version ${version}`;
     const names = missing.length === 1 ? `the resource ${missing[0]} has` : `the resources ${missing.join(', ')} have`;
-    warn(app, MISSING_CONTROLLER_WARNING, `Panel API: ${names} no controller in ${dir}/${version}, so the API answers 404 for ${missing.length === 1 ? 'it' : 'them'} there. Fix: run \`panel-api generate${flag}\`.`);
+    bootWarning(app, MISSING_CONTROLLER_WARNING, `Panel API: ${names} no controller in ${dir}/${version}, so the API answers 404 for ${missing.length === 1 ? 'it' : 'them'} there. Fix: run \`panel-api generate${flag}\`.`);
   }
+}
+
+/**
+ * Edition B: says at boot when the default permissions list is empty, because then every
+ * request on the code-hook path (the app's `setupAuthentication`, not a token) gets 403. A
+ * database that cannot answer yet (tables not migrated) says nothing here.
+ */
+export async function warnAboutEmptyDefaultPermissions(app: FastifyInstance, defaultPermissions: () => Promise<readonly unknown[]>): Promise<void> {
+  let grants: readonly unknown[];
+  try {
+    grants = await defaultPermissions();
+  } catch {
+    return;
+  }
+  if (grants.length > 0) return;
+  bootWarning(
+    app,
+    EMPTY_DEFAULT_PERMISSIONS_WARNING,
+    "Panel API Edition B: the default permissions list is empty, so requests on the code-hook path (the base controller's setupAuthentication, without a token) get 403. Fix: grant index/show per resource on the panel's default permissions screen, or await app.panelApiTokens.setDefaultPermissions(['books:index', …]).",
+  );
 }
