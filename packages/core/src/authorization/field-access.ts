@@ -66,14 +66,23 @@ const PER_RECORD = Symbol('per record');
 function probeVisible(field: CompiledField, user: unknown, view: View): boolean | typeof PER_RECORD {
   const rule = field.definition.options.visible!;
   let read = false;
-  const touch = () => {
-    read = true;
-  };
   const record = new Proxy(Object.create(null) as Record<string, unknown>, {
-    get: () => (touch(), undefined),
-    has: () => (touch(), false),
-    ownKeys: () => (touch(), []),
-    getOwnPropertyDescriptor: () => (touch(), undefined),
+    get() {
+      read = true;
+      return undefined;
+    },
+    has() {
+      read = true;
+      return false;
+    },
+    ownKeys() {
+      read = true;
+      return [];
+    },
+    getOwnPropertyDescriptor() {
+      read = true;
+      return undefined;
+    },
   });
   try {
     const answer = rule({ user, record, view });

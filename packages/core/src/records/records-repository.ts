@@ -191,7 +191,7 @@ export class RecordsRepository {
     id: number;
     values: ColumnValues;
     scope?: ScopeFunction | undefined;
-    beforeWrite?: ((context: { record: RecordRow }) => void | ColumnValues | Promise<void | ColumnValues>) | undefined;
+    beforeWrite?: ((context: { record: RecordRow }) => void | ColumnValues | Promise<void> | Promise<ColumnValues>) | undefined;
     targetScopes?: TargetScopes | undefined;
   }): Promise<RecordRow> {
     const { resource, view, id, scope, beforeWrite, targetScopes } = input;
