@@ -1,7 +1,11 @@
-import { signFile, signedUrl } from '@panel/api-tokens';
+import { sealBlobKey, signFile, signedUrl } from '@panel/api-tokens';
 import type { EditionB } from './edition-b.js';
 
-/** The path segment of signed file URLs, after the attachments path: `<rootPath>/attachments/signed/<key>/<filename>`. */
+/**
+ * The path segment of signed file URLs, after the attachments path:
+ * `<rootPath>/attachments/signed/<sealed key>/<filename>`. The blob key is sealed (encrypted),
+ * so a signed URL never discloses the permanent one.
+ */
 export const SIGNED_SEGMENT = 'signed';
 
 interface FileJson {
@@ -10,12 +14,12 @@ interface FileJson {
 }
 
 function signOne(file: FileJson, edition: EditionB, key: Buffer, now: Date): FileJson {
-  // The standard URL ends in /<key>/<encoded filename>; the signed one inserts /signed before the key.
+  // The standard URL ends in /<key>/<encoded filename>; the signed one is /signed/<sealed key>/<encoded filename>.
   const match = /^(.*)\/([^/]+)\/([^/]+)$/.exec(file.url);
   if (!match) return file;
   const [, base, blobKey, encodedName] = match as unknown as [string, string, string, string];
   const signature = signFile(key, blobKey, file.filename, edition.config.signedUrlTtlSeconds, now);
-  return { ...file, url: signedUrl(`${base}/${SIGNED_SEGMENT}/${blobKey}/${encodedName}`, signature) };
+  return { ...file, url: signedUrl(`${base}/${SIGNED_SEGMENT}/${sealBlobKey(key, blobKey)}/${encodedName}`, signature) };
 }
 
 /**
