@@ -1,6 +1,6 @@
 // Findings of a hostile pass over Edition B (`npm run demo:tokens`), each reproduced through real HTTP.
 import { describe, expect, it } from 'vitest';
-import { describeOnEachDatabase } from './demo-app-support.js';
+import { ADMIN, describeOnEachDatabase } from './demo-app-support.js';
 import { seedKey } from '../db/seed-files.js';
 
 const V1 = '/api/resources/v1';
@@ -51,6 +51,36 @@ describeOnEachDatabase('Edition B under attack', (demo) => {
       const padded = await get(url.replace(/expires=(\d+)/, 'expires=0$1'));
       expect(padded.statusCode).toBe(403);
       expect(padded.json()).toEqual({ error: 'Forbidden' });
+    });
+  });
+
+  describe('traversal answers with the target\'s rules', () => {
+    it('a public controller does not open a gated resource: GET product_categories/2/products is 401 without credentials, as GET products is', async () => {
+      expect((await get(`${V1}/products`)).statusCode).toBe(401);
+      const response = await get(`${V1}/product_categories/2/products`);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error: 'Unauthorized' });
+    });
+
+    it('a token without a grant on the target, or a revoked one, gets what the target itself answers (403, 401)', async () => {
+      const nogrants = await get(`${V1}/product_categories/2/products`, bearer('nogrants'));
+      expect(nogrants.statusCode).toBe(403);
+      expect(nogrants.json()).toEqual({ error: 'Forbidden' });
+      expect((await get(`${V1}/product_categories/2/products`, bearer('revoked'))).statusCode).toBe(401);
+    });
+
+    it('"the actor needs index (or show) on the target resource": a token or key granted the target reads it through the public parent', async () => {
+      const byToken = await get(`${V1}/product_categories/2/products`, bearer('all'));
+      expect(byToken.statusCode).toBe(200);
+      expect(byToken.json().records.length).toBeGreaterThan(0);
+      expect(byToken.json().records.every((p: { product_category: { id: number } }) => p.product_category.id === 2)).toBe(true);
+      // The code-hook path: the default permissions list grants products:index.
+      expect((await get(`${V1}/product_categories/2/products`, ADMIN)).statusCode).toBe(200);
+    });
+
+    it('the parent\'s rules still apply to the parent: a gated parent with a public target is 401 without credentials', async () => {
+      expect((await get(`${V1}/products/1`)).statusCode).toBe(401);
+      expect((await get(`${V1}/blog_posts/6/comments`)).statusCode).toBe(401);
     });
   });
 }, { edition: 'B' });

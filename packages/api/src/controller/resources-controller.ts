@@ -1,4 +1,4 @@
-import { Current, isPanelError, operations, type CompiledField, type CompiledResource, type ErrorMessages, type OperationInput, type RecordRow, type ScopeFunction, type View } from '@panel/core';
+import { Current, isPanelError, operations, type CompiledField, type ErrorMessages, type OperationInput, type RecordRow, type View } from '@panel/core';
 import { RecordNotFoundError } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { sortRequest } from '../params/sort-params.js';
@@ -101,46 +101,33 @@ export class ResourcesController extends ControllerBase {
    * Edition B, GET /<route_key>/:id/<association>: the records of a `has_many`, `has_one` or
    * `has_and_belongs_to_many` association on the target resource's index view, a page at a time
    * (`page`, `per_page`, `sort_by`, `sort_direction` as on index, with the pagination envelope).
-   * The parent is looked up as show looks it up; the target's records go through the target's
-   * policy scope on the code-hook path. Read-only.
+   * The parent is looked up as show looks it up, with this controller's rules; the target's
+   * records answer with the target's rules: the controller that serves the target runs its
+   * before-actions for `index` (authentication, the permission gate: `index` or `show` on the
+   * target), then its policy, scope and serialization apply. Read-only.
    */
   async related(): Promise<unknown> {
     const field = this.resource.fieldsByName.get(this.association!)!;
+    const parentUser = Current.user;
+    const target = (await this.traversalTarget()) as ResourcesController | undefined;
+    if (!target) return this.rendered;
+    const targetUser = Current.user;
+    Current.user = parentUser;
     const parent = await operations.show({ ...this.operationInput(), id: this.recordId() });
-    const target = this.panel.resource(field.target!);
+    Current.user = targetUser;
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, undefined, this.panel.config, this.defaults);
-    const sort = sortRequest(target, this.query);
-    const targetScope = this.apiToken || !this.panel.authorization ? undefined : this.targetPolicyScope(target);
+    const sort = sortRequest(target.resource, this.query);
+    const input = target.operationInput();
     const narrow = associationFilter(field, Number(parent.id));
     const { rows, totalCount, totalCountSource } = await operations.list({
-      ...this.operationInput(),
-      resource: target,
-      authorize: this.apiToken ? async () => {} : undefined,
-      scope: (query) => narrow(targetScope ? targetScope(query) : query),
+      ...input,
+      scope: (query) => narrow(input.scope ? input.scope(query) : query),
       page: request.page,
       perPage: request.perPage,
       sort,
     });
     if (totalCountSource) this.reply.header(TOTAL_COUNT_HEADER, totalCountSource);
-    return this.render(200, { records: rows.map((row) => this.serializeRelatedRecord(target, row)), pagination: pagination(request.page, request.perPage, totalCount) });
-  }
-
-  /** The policy scope of another resource (a traversal's target), with `Current.user`. */
-  protected targetPolicyScope(target: CompiledResource): ScopeFunction | undefined {
-    const client = this.panel.authorization;
-    if (!client) return undefined;
-    const user = Current.user;
-    return (query) => client.scope({ user, resource: target, query });
-  }
-
-  /** A traversal's record, on the target resource's index view. */
-  protected serializeRelatedRecord(target: CompiledResource, row: RecordRow): Record<string, unknown> {
-    const record: Record<string, unknown> = {};
-    for (const field of target.fieldsOn('index')) {
-      if (this.hidesAssociation(field)) continue;
-      record[field.name] = this.serializeFieldValue({ field, row, view: 'index' });
-    }
-    return record;
+    return this.render(200, { records: target.serializeRecords(rows, 'index'), pagination: pagination(request.page, request.perPage, totalCount) });
   }
 
   /**
