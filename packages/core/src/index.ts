@@ -4,7 +4,8 @@ export { hashPassword, verifyPassword, PASSWORD_SCRYPT_COST } from './passwords/
 export { defineFieldType, type FieldTypeDefinition } from './fields/define-field-type.js';
 export { BUILTIN_FIELD_TYPES, builtinFieldTypes, fieldTypeRegistry, type FieldTypeRegistry } from './fields/field-type-registry.js';
 export { associationKey } from './fields/association-key.js';
-export type { FieldTypeModule, FieldValue, FieldLayout, FieldSelectInput, FieldCheckInput, FieldStatementCheckInput, FieldStatementCheck, FieldLoadContext, ParsedValue, JsonSchema } from './resources/compiled-types.js';
+export type { FieldTypeModule, FieldValue, FieldLayout, FieldSelectInput, FieldCheckInput, FieldStatementCheckInput, FieldStatementCheck, FieldLoadContext, ParsedValue, JsonSchema, ReadableRecords } from './resources/compiled-types.js';
+export { NO_RECORDS } from './records/no-records-scope.js';
 export { fieldViews, hasColumn, isWritableType } from './fields/field-visibility.js';
 export { Resource, isResourceClass, type ResourceClass, type DefaultOrder } from './resources/resource.js';
 export { compileResources, writableFields, type CompiledField, type CompiledResource } from './resources/compiled-resource.js';
@@ -72,3 +73,4 @@ export type { ShowInput } from './operations/show-operation.js';
 export type { CreateInput } from './operations/create-operation.js';
 export type { UpdateInput } from './operations/update-operation.js';
 export type { DestroyInput } from './operations/destroy-operation.js';
+export { textProblem } from './validation/text-problem.js';

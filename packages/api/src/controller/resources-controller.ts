@@ -1,4 +1,4 @@
-import { Current, isPanelError, operations, type CompiledField, type ErrorMessages, type OperationInput, type RecordRow, type View } from '@panel/core';
+import { Current, isPanelError, NO_RECORDS, operations, type CompiledField, type ErrorMessages, type OperationInput, type ReadableRecords, type RecordRow, type View } from '@panel/core';
 import { RecordNotFoundError } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { sortRequest } from '../params/sort-params.js';
@@ -146,7 +146,26 @@ export class ResourcesController extends ControllerBase {
    * and this controller's `authorize` and `policyScope`, so that overriding them still applies.
    */
   protected operationInput(): OperationInput {
-    return { panel: this.panel, resource: this.resource, actor: Current.user, authorize: (action, record) => this.authorize(action, record), scope: this.policyScope() };
+    return { panel: this.panel, resource: this.resource, actor: Current.user, authorize: (action, record) => this.authorize(action, record), scope: this.policyScope(), readable: this.readableRecords() };
+  }
+
+  /**
+   * The records of other resources this request's actor may read, asked of the ids a write
+   * names (`<association>_id`): a target it may not read is `must exist`, exactly as one that
+   * does not exist. Edition B: a read grant (`index` or `show`) on the target resource; on the
+   * token path that is enough (row scoping is bypassed). Otherwise the target's policy scope
+   * for `Current.user`. Undefined (every record) when neither applies.
+   */
+  protected readableRecords(): ReadableRecords | undefined {
+    const grants = this.grants;
+    const client = this.apiToken ? undefined : this.panel.authorization;
+    if (!grants && !client) return undefined;
+    const user = Current.user;
+    return (target) => {
+      const key = target.naming.routeKey;
+      if (grants && !grants.allows(key, 'index') && !grants.allows(key, 'show')) return NO_RECORDS;
+      return client ? (query) => client.scope({ user, resource: target, query }) : undefined;
+    };
   }
 
   /** The `:id` of the request; an id that cannot name a record is a 404. */

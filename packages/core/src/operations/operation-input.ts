@@ -1,6 +1,6 @@
 import { NotAuthorizedError } from '../errors/panel-errors.js';
 import type { PolicyAction } from '../authorization/authorization-client.js';
-import type { CompiledResource } from '../resources/compiled-types.js';
+import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
 import type { RecordsQuery, ScopeFunction } from '../records/records-query.js';
 import type { Panel } from '../panel/panel.js';
 
@@ -20,6 +20,12 @@ export interface OperationInput {
   readonly actor?: unknown;
   readonly authorize?: AuthorizeFunction | undefined;
   readonly scope?: ScopeFunction | undefined;
+  /**
+   * The records of other resources the actor may read, asked of the ids a write names (a
+   * `belongs_to` target it may not read is `must exist`, as one that does not exist). Default:
+   * each target's policy scope for the actor when authorization is in force, else every record.
+   */
+  readonly readable?: ReadableRecords | undefined;
 }
 
 /** What an operation works with once its input is resolved. */
@@ -28,6 +34,7 @@ export interface OperationContext {
   readonly resource: CompiledResource;
   readonly authorize: AuthorizeFunction;
   readonly scope: ScopeFunction | undefined;
+  readonly readable: ReadableRecords | undefined;
 }
 
 /**
@@ -46,5 +53,6 @@ export function operationContext(input: OperationInput): OperationContext {
       if (client && (await client.authorize({ user, resource, action, record })) !== true) throw new NotAuthorizedError(action, resource.naming.humanName);
     });
   const scope = 'scope' in input ? input.scope : client ? (query: RecordsQuery) => client.scope({ user, resource, query }) : undefined;
-  return { panel, resource, authorize, scope };
+  const readable = 'readable' in input ? input.readable : client ? (target: CompiledResource) => (query: RecordsQuery) => client.scope({ user, resource: target, query }) : undefined;
+  return { panel, resource, authorize, scope, readable };
 }

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql, type InsertQueryBuilder, type Kysely, type QueryCreator, type SqlBool, type Expression, type Transaction, type UpdateQueryBuilder } from 'kysely';
-import type { CompiledResource } from '../resources/compiled-types.js';
+import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.js';
 import { WriteChecks } from '../validation/write-checks.js';
@@ -148,12 +148,13 @@ export class RecordsRepository {
    * `belongs_to` targets) are computed by the insert's own statement, which writes only if they
    * all hold: with a `validate` hook that runs no query, a create is one statement. A hook that
    * queries through its `db` begins a transaction, and the write is made in it (see `#judgeAndWrite`).
+   * `readable` narrows the `belongs_to` targets to the records the actor may read.
    */
-  async create(input: { resource: CompiledResource; view: View; values: ColumnValues }): Promise<RecordRow> {
-    const { resource, view } = input;
+  async create(input: { resource: CompiledResource; view: View; values: ColumnValues; readable?: ReadableRecords | undefined }): Promise<RecordRow> {
+    const { resource, view, readable } = input;
     const values = await prepareValues(resource, input.values);
     const columns = Object.keys(values);
-    return this.#judgeAndWrite({ resource, view, changes: values, existing: undefined }, (db, gate) => {
+    return this.#judgeAndWrite({ resource, view, changes: values, existing: undefined, readable }, (db, gate) => {
       const insert = db.insertInto(resource.table);
       if (columns.length === 0) return insert.defaultValues().returningAll();
       if (!gate) return insert.values(values).returningAll();
@@ -180,8 +181,10 @@ export class RecordsRepository {
     values: ColumnValues;
     scope?: ScopeFunction | undefined;
     beforeWrite?: ((context: { record: RecordRow }) => void | Promise<void>) | undefined;
+    /** The `belongs_to` targets the actor may read (see `create`). */
+    readable?: ReadableRecords | undefined;
   }): Promise<RecordRow> {
-    const { resource, view, id, scope, beforeWrite } = input;
+    const { resource, view, id, scope, beforeWrite, readable } = input;
     const values = await prepareValues(resource, input.values);
     const existing = await this.find({ resource, view: 'edit', id, scope });
     if (beforeWrite) await beforeWrite({ record: existing });
@@ -197,7 +200,7 @@ export class RecordsRepository {
             if (gate) update = update.where(gate);
             return update.returningAll();
           };
-    return this.#judgeAndWrite({ resource, view, changes: values, existing, id }, write);
+    return this.#judgeAndWrite({ resource, view, changes: values, existing, id, readable }, write);
   }
 
   /**
@@ -240,13 +243,13 @@ export class RecordsRepository {
    * Without `write` (an update that changes nothing) the record is read back on `view`.
    */
   async #judgeAndWrite(
-    input: { resource: CompiledResource; view: View; changes: ColumnValues; existing: RecordRow | undefined; id?: number },
+    input: { resource: CompiledResource; view: View; changes: ColumnValues; existing: RecordRow | undefined; id?: number; readable?: ReadableRecords | undefined },
     write: WriteBuilder | undefined,
   ): Promise<RecordRow> {
-    const { resource, view, changes, existing, id } = input;
+    const { resource, view, changes, existing, id, readable } = input;
     const lazy = new LazyTransaction(this.#db);
     try {
-      const checks = await WriteChecks.collect({ resource, registry: this.#registry, changes, existing, transaction: () => lazy.trx });
+      const checks = await WriteChecks.collect({ resource, registry: this.#registry, changes, existing, readable, transaction: () => lazy.trx });
       const hook = resource.hooks.validate;
       let errors: RecordErrors | undefined;
       if (hook) {
