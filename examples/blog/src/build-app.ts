@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { securePanelPages } from '@panel/panel-ui/security';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createPanel, type CountStrategyInput, type CreatePanelOptions, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
@@ -147,6 +148,8 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   markStartupPhase('createPanel');
   if (seeded) await seedFiles(panel.attachments);
   markStartupPhase('seedFiles');
+  // Every answer under the panel's root (the app's own pages, the screens, the not-found 404) gets the screens' security headers.
+  securePanelPages(app, { rootPath: panel.config.rootPath });
   await app.register(fastifyCookie);
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   const editionB = options.edition === 'B';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Panel } from '@panel/core';
-import { FLASH_COOKIE, loadPanelSession } from '@panel/api';
+import { apiErrorHandler, FLASH_COOKIE, loadPanelSession } from '@panel/api';
+import { parseFormBody } from '@panel/panel-ui/security';
 import { escapeHtml, htmlPage } from './html-page.js';
 import { verifyDemoCredentials, type CredentialsCheck } from './demo-credentials.js';
 import { registerSignInPages } from './sign-in-pages.js';
@@ -26,9 +27,16 @@ export interface PanelPagesOptions {
 export const panelPages: FastifyPluginAsync<PanelPagesOptions> = async (app, { panel, checkCredentials, home = true }) => {
   const { rootPath } = panel.config;
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  // A field with text no table can store (a NUL character) is a 400 naming it, before any query.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+    try {
+      done(null, parseFormBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }).
+  app.setErrorHandler(apiErrorHandler({ rootPath }));
 
   if (home) app.get(rootPath, async (request, reply) => {
     const session = (await loadPanelSession(panel, request, reply))?.data ?? {};
@@ -41,7 +49,7 @@ export const panelPages: FastifyPluginAsync<PanelPagesOptions> = async (app, { p
       .map((r) => `      <li>${escapeHtml(r.naming.humanName)} — <code>/api/resources/v1/${escapeHtml(r.naming.routeKey)}</code></li>`)
       .join('\n');
     const who = user
-      ? `<p>Signed in as ${escapeHtml(user.name)}. <a href="${securityPath(rootPath)}">Security</a> <form method="post" action="${rootPath}/logout"><button>Sign out</button></form></p>`
+      ? `<p>Signed in as ${escapeHtml(user.name)}. <a href="${securityPath(rootPath)}">Security</a> <form method="post" action="${rootPath}/logout"><input type="hidden" name="csrf_token" value="${escapeHtml(String(session.csrfToken ?? ''))}"><button>Sign out</button></form></p>`
       : `<p><a href="${rootPath}/login">Sign in</a></p>`;
     return reply.type('text/html; charset=utf-8').send(
       htmlPage('Panel', `    <h1>Panel</h1>\n    ${flash ? `<p role="alert">${escapeHtml(flash)}</p>` : ''}\n    ${who}\n    <p>Resources:</p>\n    <ul>\n${items}\n    </ul>`, typeof session.csrfToken === 'string' ? session.csrfToken : undefined),

@@ -8,6 +8,9 @@ type FormRequest = FastifyRequest<{ Body: Record<string, string> | undefined; Qu
 
 const field = (request: FormRequest, name: string) => String(request.body?.[name] ?? '');
 
+/** Whether the request's `Origin` is this site's own (a browser sends it with every form post). */
+const sameOrigin = (request: FormRequest) => request.headers.origin === `${request.protocol}://${request.host}`;
+
 function form(action: string, fields: string, button: string, returnTo?: string, csrfToken?: string): string {
   const hidden = [
     returnTo ? `<input type="hidden" name="return_to" value="${escapeHtml(returnTo)}">` : '',
@@ -54,6 +57,10 @@ export function registerSignInPages(app: FastifyInstance, panel: Panel, checkCre
 
   app.post(`${rootPath}/logout`, async (request: FormRequest, reply) => {
     const session = await loadPanelSession(panel, request, reply);
+    // Another site must not sign the user out: the form's CSRF token, or this site's own Origin.
+    if (session && !csrfMatches(request, session.data.csrfToken) && !sameOrigin(request)) {
+      return html(reply, 403, 'Sign out', '    <p role="alert">The form expired. Reload the page and try again.</p>');
+    }
     // Signing out ends every copy of this session cookie, wherever it was copied to.
     if (session) await sessions.revoke(session);
     clearPanelSession(panel, request, reply);

@@ -102,7 +102,7 @@ describeOnEachDatabase('panel sessions: lifetime, rotation, revocation, throttli
     const { cookie } = await signIn();
     const copy = String(cookie);
     const { cookie: otherDevice } = await signIn();
-    const out = await app().inject({ method: 'POST', url: '/panel/logout', headers: { cookie: cookie! } });
+    const out = await app().inject({ method: 'POST', url: '/panel/logout', headers: { cookie: cookie!, origin: 'http://localhost:80' } });
     expect(out.statusCode).toBe(303);
     expect(out.cookies.find((c) => c.name === 'panel_session')?.value).toBe('');
     expect(await usersStatus(copy)).toBe(401);

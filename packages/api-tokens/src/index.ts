@@ -10,3 +10,4 @@ export { ApiTokensError, TokenPepperError, TokenTransitionError, GrantInvalidErr
 export { configurePanelApi, type PanelApiTokensOptions, type PanelApiTokensConfig } from './config/configure-panel-api.js';
 export { mayManageTokens, DENY_EVERYONE, type ManageTokensIf } from './config/manage-tokens-gate.js';
 export { signingKey, signFile, checkFileSignature, signedUrl, type FileSignature, type SignatureCheck } from './signed-urls/signed-file-url.js';
+export { sealBlobKey, openBlobKey } from './signed-urls/sealed-blob-key.js';

@@ -1,6 +1,6 @@
 export { mountPanelApi } from './mount/mount-panel-api.js';
 export type { MountPanelApiOptions } from './mount/mount-options.js';
-export { mountPanelAttachments, ATTACHMENT_CACHE_CONTROL, type MountPanelAttachmentsOptions } from './attachments/mount-panel-attachments.js';
+export { mountPanelAttachments, ATTACHMENT_CACHE_CONTROL, SIGNED_ATTACHMENT_CACHE_CONTROL, type MountPanelAttachmentsOptions } from './attachments/mount-panel-attachments.js';
 export { contentDisposition, dispositionFor, type Disposition } from './attachments/content-disposition.js';
 export { ResourcesController, PER_PAGE_COOKIE, TOTAL_COUNT_HEADER, type ControllerContext, type Rendered } from './controller/resources-controller.js';
 export { PublicResourcesController } from './controller/public-resources-controller.js';

@@ -57,7 +57,8 @@ describe('"every path asks the same function" (fieldAccess)', () => {
   it('the serializer, traversal, sort and writes ask fieldAccess (the controller names it)', async () => {
     const controller = await readFile(join(ROOT, 'packages/api/src/controller/resources-controller.ts'), 'utf8');
     expect(controller).toMatch(/serializeRecord\([^)]*\)[^{]*\{\s*const access = this\.fieldAccess\(\);/);
-    expect(controller).toMatch(/serializeRelatedRecord\([^)]*\)[^{]*\{\s*const access = this\.fieldAccess\(target\);/);
+    // Traversal answers with the target's controller, whose serializeRecord asks fieldAccess.
+    expect(controller).toMatch(/records: target\.serializeRecords\(rows, 'index'\)/);
     // Index and traversal read their list parameters in one place (listRequest), which sorts and filters by what fieldAccess answers.
     expect(controller.match(/sortRequest\([^;]*this\.fieldAccess\([^)]*\)\.queryable\('index'\)\)/g)).toHaveLength(1);
     expect(controller).toMatch(/queryableFields\(\{ resource, view, access: this\.fieldAccess\(resource\) \}\)/);

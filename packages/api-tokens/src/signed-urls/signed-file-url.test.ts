@@ -34,3 +34,13 @@ describe('signed file URLs', () => {
     expect(signedUrl('/panel/attachments/abc/cover.png', { expires: 5, signature: 's' })).toBe('/panel/attachments/abc/cover.png?expires=5&signature=s');
   });
 });
+
+describe('the canonical expiry', () => {
+  it('refuses an expiry with leading zeros: one signature, one URL', () => {
+    const key = signingKey('p'.repeat(32));
+    const now = new Date('2026-11-22T10:00:00Z');
+    const { expires, signature } = signFile(key, 'abc', 'cover.png', 300, now);
+    expect(checkFileSignature(key, 'abc', 'cover.png', String(expires), signature, now)).toBe('valid');
+    for (const padded of [`0${expires}`, `00${expires}`]) expect(checkFileSignature(key, 'abc', 'cover.png', padded, signature, now)).toBe('invalid');
+  });
+});

@@ -37,10 +37,11 @@ export function signFile(key: Buffer, blobKey: string, filename: string, ttlSeco
 
 /**
  * Checks a signed file URL's query values against the blob key and file name of its path, in
- * constant time; a URL whose expiry has passed is `expired` even when its signature holds.
+ * constant time; `expires` in canonical form only (no leading zeros); a URL whose expiry has passed is `expired` even when its signature holds.
  */
 export function checkFileSignature(key: Buffer, blobKey: string, filename: string, expires: unknown, signature: unknown, now: Date): SignatureCheck {
-  if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return 'invalid';
+  // Only the canonical form (no leading zeros) is accepted: one URL per signature.
+  if (typeof expires !== 'string' || !/^[1-9]\d{0,11}$/.test(expires) || typeof signature !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return 'invalid';
   const expected = mac(key, blobKey, filename, Number(expires));
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';

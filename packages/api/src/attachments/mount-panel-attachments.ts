@@ -14,14 +14,22 @@ export interface MountPanelAttachmentsOptions {
   panel: Panel;
   /**
    * Edition B: the `configurePanelApi()` result. With it, the signed URLs given to token actors
-   * are served too, at `<rootPath>/attachments/signed/<key>/<filename>?expires=…&signature=…`;
-   * an expired or tampered one is 403 `{ "error": "Forbidden" }`.
+   * are served too, at `<rootPath>/attachments/signed/<sealed key>/<filename>?expires=…&signature=…`
+   * with `Cache-Control: private, no-store`; an expired or tampered one is 403
+   * `{ "error": "Forbidden" }`. The blob key is sealed, so the signed URL does not disclose the
+   * permanent one.
    */
   tokens?: PanelApiTokensConfig;
 }
 
 /** A year: the bytes under a key never change (replacing a file makes a new blob with a new key). */
 export const ATTACHMENT_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/**
+ * A signed URL's answer: never stored by a shared cache nor kept by the browser, so nothing
+ * serves the file once the signature has expired.
+ */
+export const SIGNED_ATTACHMENT_CACHE_CONTROL = 'private, no-store';
 
 /**
  * Serves the standard attachment URL, `GET <rootPath>/attachments/<key>/<filename>` (and
@@ -44,12 +52,12 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
   }
   // The API's one mapping: a missing file is 404 { "error": "Not Found" }, a database outage the same 503 with Retry-After, anything else a JSON error.
   app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
-  const serve = async (request: FastifyRequest<{ Params: { key: string; filename: string } }>, reply: FastifyReply) => {
-      const { key, filename } = request.params;
+  // The cache header is set with the others, before any byte goes out: a header set after `send` is lost.
+  const serve = async (key: string, filename: string, cacheControl: string, request: FastifyRequest, reply: FastifyReply) => {
       const blob = await panel.attachments.blob(key);
       if (!blob || blob.filename !== filename) throw new FileNotFoundError(key);
       const etag = `"${blob.checksum}"`;
-      reply.headers({ 'cache-control': ATTACHMENT_CACHE_CONTROL, etag });
+      reply.headers({ 'cache-control': cacheControl, etag });
       if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return reply.code(304).send();
       reply.headers({
         'content-type': blob.content_type,
@@ -68,20 +76,27 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
       }
       return reply.header('content-length', blob.byte_size).send(body);
   };
-  app.route<{ Params: { key: string; filename: string } }>({ method: ['GET', 'HEAD'], url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`, handler: serve });
+  app.route<{ Params: { key: string; filename: string } }>({
+    method: ['GET', 'HEAD'],
+    url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`,
+    handler: (request, reply) => serve(request.params.key, request.params.filename, ATTACHMENT_CACHE_CONTROL, request, reply),
+  });
   const tokens = options.tokens;
   if (tokens) {
-    const { checkFileSignature, resolveTokenPepper, signingKey } = await loadTokensModule();
-    app.route<{ Params: { key: string; filename: string }; Querystring: Record<string, unknown> }>({
+    const { checkFileSignature, openBlobKey, resolveTokenPepper, signingKey } = await loadTokensModule();
+    // A wildcard, not `:key`: a sealed key is longer than Fastify's default limit on one path parameter.
+    app.route<{ Params: { '*': string }; Querystring: Record<string, unknown> }>({
       method: ['GET', 'HEAD'],
-      url: `${attachmentsPath(panel.config.rootPath)}/${SIGNED_SEGMENT}/:key/:filename`,
+      url: `${attachmentsPath(panel.config.rootPath)}/${SIGNED_SEGMENT}/*`,
       handler: async (request, reply) => {
-        const { key, filename } = request.params;
-        const check = checkFileSignature(signingKey(resolveTokenPepper(tokens.pepper)), key, filename, request.query.expires, request.query.signature, new Date());
-        if (check !== 'valid') throw new ForbiddenError();
-        // A signed URL expires: the answer may be cached only as long as it lives.
-        await serve(request, reply);
-        return reply.header('cache-control', 'private, no-store');
+        const rest = request.params['*'];
+        const slash = rest.indexOf('/');
+        const key = signingKey(resolveTokenPepper(tokens.pepper));
+        const blobKey = slash > 0 ? openBlobKey(key, rest.slice(0, slash)) : undefined;
+        const filename = rest.slice(slash + 1);
+        if (blobKey === undefined || checkFileSignature(key, blobKey, filename, request.query.expires, request.query.signature, new Date()) !== 'valid') throw new ForbiddenError();
+        // A signed URL expires: no cache may keep its answer.
+        return serve(blobKey, filename, SIGNED_ATTACHMENT_CACHE_CONTROL, request, reply);
       },
     });
   }

@@ -36,6 +36,14 @@ export interface ControllerContext {
   readonly edition?: EditionB | undefined;
   /** For `related`: the association traversed. */
   readonly association?: string | undefined;
+  /**
+   * For `related`: the controller that serves the association's target resource in the same
+   * version. A traversal answers with the target's rules: this controller's before-actions
+   * (authentication, the permission gate), current user, policy and serialization.
+   */
+  readonly targetController?: (new (context: ControllerContext) => ControllerBase) | undefined;
+  /** Set on the target's controller of a traversal: its gate asks for `index` or `show`. */
+  readonly traversing?: boolean | undefined;
 }
 
 /** A response an action rendered, not sent yet. */
@@ -109,8 +117,10 @@ export class ControllerBase {
   apiToken: AuthenticatedToken | undefined;
   /** Edition B: what this request's actor may do, once `requirePermissionGrant` has run. */
   protected grants: GrantSet | undefined;
+  readonly #context: ControllerContext;
 
   constructor(context: ControllerContext) {
+    this.#context = context;
     this.request = context.request;
     this.reply = context.reply;
     this.panel = context.panel;
@@ -131,7 +141,8 @@ export class ControllerBase {
    * Does nothing in Edition A.
    */
   async authenticateApiToken(): Promise<void> {
-    if (!this.edition) return;
+    // A traversal's target controller is given the token its parent already verified.
+    if (!this.edition || this.apiToken) return;
     const presented = bearerToken(this.request.headers.authorization);
     if (presented === undefined) return;
     const token = await this.edition.tokens.authenticate(presented);
@@ -148,7 +159,8 @@ export class ControllerBase {
    * Edition B's permission gate, before any record is loaded (so a client cannot probe record
    * existence): on the token path the token's grants decide; on the code-hook path the default
    * permissions list does, and writes always need a Bearer token. No grant: 403
-   * `{ "error": "Forbidden" }`. `related` also needs `index` or `show` on the target resource.
+   * `{ "error": "Forbidden" }`. A traversal's target (`related`) is gated by its own
+   * controller's gate, which asks for `index` or `show` on the target resource.
    * Does nothing in Edition A.
    */
   async requirePermissionGrant(): Promise<void> {
@@ -156,12 +168,44 @@ export class ControllerBase {
     const verb = this.grantVerb();
     if (!this.apiToken && verb !== 'index' && verb !== 'show') throw new ForbiddenError();
     const grants = this.apiToken ? tokenGrants(this.apiToken) : await this.edition.defaultGrants();
-    if (!grants.allows(this.resource.naming.routeKey, verb)) throw new ForbiddenError();
-    if (this.actionName === 'related') {
-      const target = this.panel.resource(this.resource.fieldsByName.get(this.association!)!.target!).naming.routeKey;
-      if (!grants.allows(target, 'index') && !grants.allows(target, 'show')) throw new ForbiddenError();
-    }
+    const routeKey = this.resource.naming.routeKey;
+    const allowed = this.#context.traversing ? grants.allows(routeKey, 'index') || grants.allows(routeKey, 'show') : grants.allows(routeKey, verb);
+    if (!allowed) throw new ForbiddenError();
     this.grants = grants;
+  }
+
+  /**
+   * For `related`: the controller of the traversal's target resource, after its before-actions
+   * (for `index`) and its current user ran, so the target answers with its own rules: a public
+   * parent never opens a gated target. Runs before any record is loaded. Undefined when one of
+   * the target's before-actions rendered an answer (then it is this request's answer);
+   * `Current.user` is the target's user afterwards.
+   */
+  protected async traversalTarget(): Promise<ControllerBase | undefined> {
+    const Target = this.#context.targetController;
+    const field = this.resource.fieldsByName.get(this.association!);
+    if (!Target || !field?.target) throw new TypeError(`${this.constructor.name}: related needs the target resource's controller.`);
+    const target = new Target({ ...this.#context, resource: this.panel.resource(field.target), action: 'index', association: undefined, targetController: undefined, traversing: true });
+    target.apiToken = this.apiToken;
+    target.#opened = this.#opened;
+    if (await target.#runBeforeActions()) {
+      this.rendered = target.rendered;
+      return undefined;
+    }
+    await target.#assignCurrentUser();
+    return target;
+  }
+
+  /** Runs the before-actions of this request's action; whether one of them rendered (or sent) an answer. */
+  async #runBeforeActions(): Promise<boolean> {
+    const cls = this.constructor as typeof ControllerBase;
+    for (const method of beforeActionsFor(cls, this.actionName)) {
+      // Edition B: a valid Bearer token authenticated the request; the code hook does not run.
+      if (method === 'setupAuthentication' && this.apiToken) continue;
+      await this.#call(method);
+      if (this.rendered !== undefined || this.reply.sent) return true;
+    }
+    return false;
   }
 
   #session: SessionData | null | undefined;
@@ -242,16 +286,7 @@ export class ControllerBase {
     return Current.run(async () => {
       try {
         if (this.panel.sessions) this.#opened = await loadPanelSession(this.panel, this.request, this.reply);
-        const cls = this.constructor as typeof ControllerBase;
-        let halted = false;
-        for (const method of beforeActionsFor(cls, this.actionName)) {
-          // Edition B: a valid Bearer token authenticated the request; the code hook does not run.
-          if (method === 'setupAuthentication' && this.apiToken) continue;
-          await this.#call(method);
-          halted = this.rendered !== undefined || this.reply.sent;
-          if (halted) break;
-        }
-        if (!halted) {
+        if (!(await this.#runBeforeActions())) {
           await this.#assignCurrentUser();
           await (this as unknown as Record<ActionName, () => Promise<unknown>>)[this.actionName]();
         }

@@ -1,4 +1,4 @@
-import type { PolicyAction, ScopeFunction } from '@panel/core';
+import type { PolicyAction, ReadableRecords, ScopeFunction } from '@panel/core';
 import { ResourcesController } from './resources-controller.js';
 
 /**
@@ -23,6 +23,11 @@ export class PublicResourcesController extends ResourcesController {
 
   /** No policy scope: every record. */
   protected override policyScope(): ScopeFunction | undefined {
+    return undefined;
+  }
+
+  /** No read rules on the ids a write names: every record of every resource. */
+  protected override readableRecords(): ReadableRecords | undefined {
     return undefined;
   }
 

@@ -1,4 +1,4 @@
-import { Current, fieldAccess, isPanelError, operations, type CompiledField, type FieldAccess, type CompiledResource, type ErrorMessages, type OperationInput, type RecordRow, type RecordsSort, type ScopeFunction, type View } from '@panel/core';
+import { Current, fieldAccess, isPanelError, NO_RECORDS, operations, type CompiledField, type FieldAccess, type CompiledResource, type ErrorMessages, type OperationInput, type ReadableRecords, type RecordRow, type RecordsSort, type View } from '@panel/core';
 import { RecordNotFoundError } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { sortRequest } from '../params/sort-params.js';
@@ -119,22 +119,27 @@ export class ResourcesController extends ControllerBase {
    * Edition B, GET /<route_key>/:id/<association>: the records of a `has_many`, `has_one` or
    * `has_and_belongs_to_many` association on the target resource's index view, a page at a time
    * (`page`, `per_page`, `sort_by`, `sort_direction` as on index, with the pagination envelope).
-   * The parent is looked up as show looks it up; the target's records go through the target's
-   * policy scope on the code-hook path. Read-only.
+   * The parent is looked up as show looks it up, with this controller's rules; the target's
+   * records answer with the target's rules: the controller that serves the target runs its
+   * before-actions for `index` (authentication, the permission gate: `index` or `show` on the
+   * target), then its policy, scope and serialization apply. Read-only.
    */
   async related(): Promise<unknown> {
     const field = this.resource.fieldsByName.get(this.association!)!;
+    const parentUser = Current.user;
+    const target = (await this.traversalTarget()) as ResourcesController | undefined;
+    if (!target) return this.rendered;
+    const targetUser = Current.user;
+    Current.user = parentUser;
     const parent = await operations.show({ ...this.operationInput(), id: this.recordId() });
-    const target = this.panel.resource(field.target!);
+    Current.user = targetUser;
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, undefined, this.panel.config, this.defaults);
-    const { sort, where, fields } = this.listRequest(target);
-    const targetScope = this.apiToken || !this.panel.authorization ? undefined : this.targetPolicyScope(target);
+    const { sort, where, fields } = target.listRequest(target.resource);
+    const input = target.operationInput();
     const narrow = associationFilter(field, Number(parent.id));
     const { rows, totalCount, totalCountSource } = await operations.list({
-      ...this.operationInput(),
-      resource: target,
-      authorize: this.apiToken ? async () => {} : undefined,
-      scope: (query) => narrow(targetScope ? targetScope(query) : query),
+      ...input,
+      scope: (query) => narrow(input.scope ? input.scope(query) : query),
       page: request.page,
       perPage: request.perPage,
       sort,
@@ -142,26 +147,7 @@ export class ResourcesController extends ControllerBase {
       fields,
     });
     if (totalCountSource) this.reply.header(TOTAL_COUNT_HEADER, totalCountSource);
-    return this.render(200, { records: rows.map((row) => this.serializeRelatedRecord(target, row)), pagination: pagination(request.page, request.perPage, totalCount) });
-  }
-
-  /** The policy scope of another resource (a traversal's target), with `Current.user`. */
-  protected targetPolicyScope(target: CompiledResource): ScopeFunction | undefined {
-    const client = this.panel.authorization;
-    if (!client) return undefined;
-    const user = Current.user;
-    return (query) => client.scope({ user, resource: target, query });
-  }
-
-  /** A traversal's record, on the target resource's index view, with the fields this actor reads there. */
-  protected serializeRelatedRecord(target: CompiledResource, row: RecordRow): Record<string, unknown> {
-    const access = this.fieldAccess(target);
-    const record: Record<string, unknown> = {};
-    for (const field of this.recordFields(target, 'index')) {
-      if (!access.shows(field, 'index', row)) continue;
-      record[field.name] = this.serializeFieldValue({ field, row, view: 'index' });
-    }
-    return record;
+    return this.render(200, { records: target.serializeRecords(rows, 'index'), pagination: pagination(request.page, request.perPage, totalCount) });
   }
 
   #fieldAccess = new Map<CompiledResource, FieldAccess>();
@@ -246,8 +232,8 @@ export class ResourcesController extends ControllerBase {
       actor: Current.user,
       authorize: (action, record) => this.authorize(action, record),
       scope: this.policyScope(),
-      // Association values follow each target's scope on the code-hook path (the token path bypasses row scoping; grants omit the keys instead).
-      targetScopes: this.apiToken ? undefined : (target) => this.targetPolicyScope(target),
+      // Association values and the ids a write names follow each target's readable records.
+      readable: this.readableRecords(),
       access: this.fieldAccess(),
       unpermittedAttributes,
       confirmFields: () => this.requireFieldConfirmation(),
@@ -261,6 +247,26 @@ export class ResourcesController extends ControllerBase {
    */
   protected requireFieldConfirmation(): void {
     if (this.onPanelSessionPath()) this.requireRecentConfirmation();
+  }
+
+  /**
+   * The records of other resources this request's actor may read: asked of the ids a write
+   * names (`<association>_id`: a target it may not read is `must exist`, exactly as one that
+   * does not exist), and of association values (a `belongs_to` label, a `has_one` id, a
+   * `has_many` count cover only these). Edition B: a read grant (`index` or `show`) on the
+   * target resource; on the token path that is enough (row scoping is bypassed). Otherwise the
+   * target's policy scope for `Current.user`. Undefined (every record) when neither applies.
+   */
+  protected readableRecords(): ReadableRecords | undefined {
+    const grants = this.grants;
+    const client = this.apiToken ? undefined : this.panel.authorization;
+    if (!grants && !client) return undefined;
+    const user = Current.user;
+    return (target) => {
+      const key = target.naming.routeKey;
+      if (grants && !grants.allows(key, 'index') && !grants.allows(key, 'show')) return NO_RECORDS;
+      return client ? (query) => client.scope({ user, resource: target, query }) : undefined;
+    };
   }
 
   /** The `:id` of the request; an id that cannot name a record is a 404. */

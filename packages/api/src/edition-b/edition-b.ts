@@ -25,6 +25,8 @@ export interface EditionB {
   signingKey(): Buffer;
   /** `path` as a signed URL for the blob `blobKey` named `filename`, expiring after `signedUrlTtlSeconds`. */
   signFileUrl(path: string, blobKey: string, filename: string, now: Date): string;
+  /** The blob key sealed (encrypted) for a signed URL's path, so that the URL does not disclose the permanent one. */
+  sealBlobKey(blobKey: string): string;
 }
 
 /** A token's grants as a grant set. */
@@ -38,7 +40,7 @@ export function tokenGrants(token: AuthenticatedToken): GrantSet {
  * authentication raise until it is set), but the server says so at once.
  */
 export async function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn: (message: string) => void): Promise<EditionB> {
-  const { ApiTokenService: TokenService, grantKey, pepperProblem, signingKey, signFile, signedUrl } = await loadTokensModule();
+  const { ApiTokenService: TokenService, grantKey, pepperProblem, sealBlobKey, signingKey, signFile, signedUrl } = await loadTokensModule();
   class EditionBTokenService extends TokenService {
     onDefaultsChanged: () => void = () => {};
     override async setDefaultPermissions(grants: readonly GrantInput[]) {
@@ -73,6 +75,9 @@ export async function createEditionB(panel: Panel, config: PanelApiTokensConfig,
     },
     signFileUrl(path, blobKey, filename, now) {
       return signedUrl(path, signFile(edition.signingKey(), blobKey, filename, config.signedUrlTtlSeconds, now));
+    },
+    sealBlobKey(blobKey) {
+      return sealBlobKey(edition.signingKey(), blobKey);
     },
   };
   return edition;

@@ -1,6 +1,10 @@
 import type { EditionB } from './edition-b.js';
 
-/** The path segment of signed file URLs, after the attachments path: `<rootPath>/attachments/signed/<key>/<filename>`. */
+/**
+ * The path segment of signed file URLs, after the attachments path:
+ * `<rootPath>/attachments/signed/<sealed key>/<filename>`. The blob key is sealed (encrypted),
+ * so a signed URL never discloses the permanent one.
+ */
 export const SIGNED_SEGMENT = 'signed';
 
 interface FileJson {
@@ -9,11 +13,11 @@ interface FileJson {
 }
 
 function signOne(file: FileJson, edition: EditionB, now: Date): FileJson {
-  // The standard URL ends in /<key>/<encoded filename>; the signed one inserts /signed before the key.
+  // The standard URL ends in /<key>/<encoded filename>; the signed one is /signed/<sealed key>/<encoded filename>.
   const match = /^(.*)\/([^/]+)\/([^/]+)$/.exec(file.url);
   if (!match) return file;
   const [, base, blobKey, encodedName] = match as unknown as [string, string, string, string];
-  return { ...file, url: edition.signFileUrl(`${base}/${SIGNED_SEGMENT}/${blobKey}/${encodedName}`, blobKey, file.filename, now) };
+  return { ...file, url: edition.signFileUrl(`${base}/${SIGNED_SEGMENT}/${edition.sealBlobKey(blobKey)}/${encodedName}`, blobKey, file.filename, now) };
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { isUtf8 } from 'node:buffer';
 import fastifyCookie from '@fastify/cookie';
 import fastifyPlugin from 'fastify-plugin';
+import { BadRequestError } from '../errors/api-errors.js';
 import { apiErrorHandler } from '../errors/error-reply.js';
 import { discoverControllers } from '../routing/discover-controllers.js';
 import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
@@ -33,10 +35,13 @@ declare module 'fastify' {
 function jsonParser(api: FastifyInstance, bodyLimit: number): void {
   const parseJson = api.getDefaultJsonParser('error', 'error');
   api.removeAllContentTypeParsers();
-  // An empty body with a JSON content type (common on DELETE) is no body, not an error.
-  api.addContentTypeParser<string>('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body, done),
-  );
+  // An empty body with a JSON content type (common on DELETE) is no body, not an error. A body
+  // that is not UTF-8 is refused: decoding it would replace the bad bytes with U+FFFD silently.
+  api.addContentTypeParser<Buffer>('application/json', { parseAs: 'buffer', bodyLimit }, (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    if (!isUtf8(body)) return done(new BadRequestError('The body is not valid UTF-8'), undefined);
+    return parseJson(request, body.toString('utf8'), done);
+  });
 }
 
 /**

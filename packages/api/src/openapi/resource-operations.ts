@@ -114,7 +114,9 @@ function requestBody(resource: CompiledResource, view: 'new' | 'edit'): OpenApiO
 /** The OpenAPI operation of one generated (or Edition B) route: parameters, body, every answer it can give, security. */
 export function resourceOperation(route: RouteEntry, context: OperationContext): OpenApiObject {
   const resource = context.panel.resource(route.resourceName);
-  const before = beforeActionsFor(route.controller, route.action);
+  // A traversal answers with the parent's rules and then the target's (its controller's before-actions for index).
+  const target = route.action === 'related' ? route.targetController : undefined;
+  const before = [...beforeActionsFor(route.controller, route.action), ...(target ? beforeActionsFor(target, 'index') : [])];
   const authenticated = before.includes('setupAuthentication');
   const member = route.path.endsWith('/:id') || route.action === 'related';
   const writes = route.action === 'create' || route.action === 'update';
@@ -123,7 +125,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   if (!(route.controller.prototype instanceof PublicResourcesController)) statuses.add(302);
   // A write to a `confirm: true` field on the panel-session path may need a recent password confirmation.
   const confirms = writes && resource.fields.some((field) => field.definition.options.confirm === true);
-  if ((context.editionB && authenticated) || declaresRescues(route.controller) || before.includes('requireRecentConfirmation') || confirms) statuses.add(403);
+  if ((context.editionB && authenticated) || declaresRescues(route.controller) || (target && declaresRescues(target)) || before.includes('requireRecentConfirmation') || confirms) statuses.add(403);
   if (member) statuses.add(404);
   if (writes) for (const status of [413, 415]) statuses.add(status);
   if (writes || route.action === 'destroy') statuses.add(422);

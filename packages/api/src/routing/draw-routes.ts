@@ -22,6 +22,8 @@ export interface RouteEntry {
   readonly file: string;
   /** For `related` (Edition B): the association traversed. */
   readonly association?: string | undefined;
+  /** For `related` (Edition B): the controller serving the association's target in the same version, whose rules the traversal answers with. */
+  readonly targetController?: typeof ResourcesController | undefined;
 }
 
 const ROUTES: readonly { method: HTTPMethods; member: boolean; action: ActionName }[] = [
@@ -48,19 +50,22 @@ export function routeTable(panel: Pick<Panel, 'resource'>, controllers: readonly
   });
 }
 
-/** Edition B's traversal routes: `GET …/<route_key>/:id/<association>` for each has_many, has_one and has_and_belongs_to_many field. */
+/**
+ * Edition B's traversal routes: `GET …/<route_key>/:id/<association>` for each has_many, has_one
+ * and has_and_belongs_to_many field whose target resource has a controller in the same version
+ * (a traversal answers with the target's rules, so a target the version does not serve is not
+ * reachable through it either).
+ */
 function relatedRoutes(panel: Pick<Panel, 'resource'>, controllers: readonly DiscoveredController[]): RouteEntry[] {
+  const serving = new Map(controllers.map((c) => [`${c.version}\u0000${c.resourceName}`, c.controller]));
   return controllers.flatMap(({ version, controller, resourceName, file }) => {
     const resource = panel.resource(resourceName);
-    return resource.fields.filter(isTraversable).map((field) => ({
-      method: 'GET' as const,
-      path: `/resources/${version}/${resource.naming.routeKey}/:id/${field.name}`,
-      action: 'related' as const,
-      resourceName,
-      controller,
-      file,
-      association: field.name,
-    }));
+    return resource.fields.filter(isTraversable).flatMap((field) => {
+      const targetController = serving.get(`${version}\u0000${panel.resource(field.target!).name}`);
+      if (!targetController) return [];
+      const path = `/resources/${version}/${resource.naming.routeKey}/:id/${field.name}`;
+      return [{ method: 'GET' as const, path, action: 'related' as const, resourceName, controller, file, association: field.name, targetController }];
+    });
   });
 }
 
@@ -122,7 +127,8 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       ...(constraints ? { constraints } : {}),
       // Fastify compiles a serializer per status from these: the success body from the fields.
       ...(route.action === 'related' ? {} : { schema: { response: responseSchemas(resource, route.action, Controller) } }),
-      handler: (request, reply) => new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, unpermittedAttributes, edition, association: route.association }).process(),
+      handler: (request, reply) =>
+        new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, unpermittedAttributes, edition, association: route.association, targetController: route.targetController }).process(),
     });
   }
   return table;

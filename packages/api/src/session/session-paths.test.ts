@@ -13,4 +13,12 @@ describe('session paths', () => {
       expect(safeReturnPath(target, '/panel'), String(target)).toBe('/panel');
     }
   });
+
+  it('percent-encodes a return path outside printable ASCII (a Location header carries nothing else), so look-alikes of / and . stay path characters', () => {
+    expect(safeReturnPath('/。/evil.example', '/panel')).toBe('/%E3%80%82/evil.example');
+    expect(safeReturnPath('/∕∕evil.example', '/panel')).toBe('/%E2%88%95%E2%88%95evil.example');
+    expect(safeReturnPath('/／/evil.example', '/panel')).toBe('/%EF%BC%8F/evil.example');
+    expect(safeReturnPath('/panel/x?q=ü 1', '/panel')).toBe('/panel/x?q=%C3%BC%201');
+    for (const target of ['/panel/\ud800', '/panel/\u007f', '/panel/\u0000']) expect(safeReturnPath(target, '/panel'), target).toBe('/panel');
+  });
 });

@@ -30,12 +30,12 @@ export interface ListResult extends RecordsPage {
  * const { rows, totalCount } = await list({ panel, resource: 'BlogPost', actor: user, page: 2 });
  */
 export async function list(input: ListInput): Promise<ListResult> {
-  const { panel, resource, authorize, scope, targetScopes } = operationContext(input);
+  const { panel, resource, authorize, scope, readable } = operationContext(input);
   const page = input.page ?? 1;
   const perPage = Math.min(input.perPage ?? panel.config.perPage, panel.config.maxPerPage);
   await authorize('index');
   const where = input.where;
   const narrowed: ScopeFunction | undefined = where === undefined ? scope : (query) => where(scope ? scope(query) : query);
-  const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope: narrowed, targetScopes, fields: input.fields });
+  const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope: narrowed, readable, fields: input.fields });
   return { ...result, page, perPage };
 }

@@ -1,8 +1,7 @@
 import { NotAuthorizedError } from '../errors/panel-errors.js';
 import type { PolicyAction } from '../authorization/authorization-client.js';
-import type { CompiledResource } from '../resources/compiled-types.js';
+import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
 import type { RecordsQuery, ScopeFunction } from '../records/records-query.js';
-import type { TargetScopes } from '../records/record-select.js';
 import type { Panel } from '../panel/panel.js';
 import { fieldAccess, type FieldAccess } from '../authorization/field-access.js';
 import type { CompiledField } from '../resources/compiled-types.js';
@@ -24,11 +23,13 @@ export interface OperationInput {
   readonly authorize?: AuthorizeFunction | undefined;
   readonly scope?: ScopeFunction | undefined;
   /**
-   * The actor's scope of each association target, which narrows association values (a
-   * `belongs_to` label, a `has_one` id, a `has_many` count) to the rows it may read; by
-   * default the panel's authorization client with the actor, none when it is not in force.
+   * The records of other resources the actor may read: asked of the ids a write names (a
+   * `belongs_to` target it may not read is `must exist`, as one that does not exist), and of
+   * association values (a `belongs_to` label, a `has_one` id, a `has_many` count cover only
+   * these rows). Default: each target's policy scope for the actor when authorization is in
+   * force, else every record.
    */
-  readonly targetScopes?: TargetScopes | undefined;
+  readonly readable?: ReadableRecords | undefined;
   /** Which fields the actor reads and writes; by default `fieldAccess` for the actor and the panel's authorization. */
   readonly access?: FieldAccess | undefined;
   /**
@@ -52,7 +53,7 @@ export interface OperationContext {
   readonly scope: ScopeFunction | undefined;
   readonly access: FieldAccess;
   readonly user: unknown;
-  readonly targetScopes: TargetScopes | undefined;
+  readonly readable: ReadableRecords | undefined;
 }
 
 /**
@@ -72,7 +73,7 @@ export function operationContext(input: OperationInput): OperationContext {
     });
   const scope = 'scope' in input ? input.scope : client ? (query: RecordsQuery) => client.scope({ user, resource, query }) : undefined;
   const access = input.access?.resource === resource ? input.access : fieldAccess({ resource, user, authorization: client });
-  const targetScopes: TargetScopes | undefined =
-    'targetScopes' in input ? input.targetScopes : client ? (target) => (query: RecordsQuery) => client.scope({ user, resource: target, query }) : undefined;
-  return { panel, resource, authorize, scope, access, user, targetScopes };
+  const readable: ReadableRecords | undefined =
+    'readable' in input ? input.readable : client ? (target) => (query: RecordsQuery) => client.scope({ user, resource: target, query }) : undefined;
+  return { panel, resource, authorize, scope, access, user, readable };
 }

@@ -1,5 +1,5 @@
 import { expressionBuilder, type AliasedExpression, type Kysely } from 'kysely';
-import type { CompiledResource, FieldLoadContext, RecordRow } from '../resources/compiled-types.js';
+import type { CompiledResource, FieldLoadContext, ReadableRecords, RecordRow } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { associationKey } from '../fields/association-key.js';
 import type { RecordsQuery, ScopeFunction } from './records-query.js';
@@ -42,14 +42,6 @@ function viewSelections(resource: CompiledResource, view: View, registry: Readon
 }
 
 /**
- * The rows of an association's target this request's actor may read, per target resource: its
- * policy scope, or undefined when every row may be read. The records layer narrows the
- * association subqueries with it (a `belongs_to` label, a `has_one` id, a `has_many` count),
- * inside the same statement.
- */
-export type TargetScopes = (target: CompiledResource) => ScopeFunction | undefined;
-
-/**
  * The view's subqueries with each association narrowed to what `targetScopes` lets the actor
  * read (`t.id in (<scope>)`, an uncorrelated subquery PostgreSQL computes once per statement),
  * or undefined when no scope narrows anything (an admin's, or no policies): then the
@@ -60,7 +52,7 @@ function scopedSelections(
   resource: CompiledResource,
   view: View,
   registry: ReadonlyMap<string, CompiledResource>,
-  targetScopes: TargetScopes | undefined,
+  targetScopes: ReadableRecords | undefined,
 ): ViewSelections | undefined {
   if (!targetScopes) return undefined;
   const fields = resource.fieldsOn(view).filter((field) => field.kind.select !== undefined);
@@ -81,7 +73,7 @@ function scopedSelections(
 }
 
 /** Whether an actor's target scopes narrow any association subquery of the view (then statements compiled without them do not serve). */
-export function narrowsAssociations(db: Kysely<any>, resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>, targetScopes: TargetScopes | undefined): boolean {
+export function narrowsAssociations(db: Kysely<any>, resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>, targetScopes: ReadableRecords | undefined): boolean {
   return scopedSelections(db, resource, view, registry, targetScopes) !== undefined;
 }
 
@@ -120,7 +112,7 @@ export function selectRecords(
   registry: ReadonlyMap<string, CompiledResource>,
   columnSet: 'view' | 'all' = 'view',
   from: RecordsQuery = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`),
-  targetScopes?: TargetScopes,
+  targetScopes?: ReadableRecords,
   only?: ReadonlySet<string>,
 ): RecordsQuery {
   const columns = new Set<string>([resource.primaryKey]);

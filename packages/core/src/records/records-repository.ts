@@ -1,11 +1,11 @@
 import { CompiledQuery, sql, type InsertQueryBuilder, type Kysely, type QueryCreator, type SqlBool, type Expression, type Transaction, type UpdateQueryBuilder } from 'kysely';
-import type { CompiledResource } from '../resources/compiled-types.js';
+import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.js';
 import { WriteChecks } from '../validation/write-checks.js';
 import { LazyTransaction } from './lazy-transaction.js';
 import { RecordErrors } from '../validation/record-errors.js';
-import { ROW_ALIAS, loadSelectedValues, narrowsAssociations, selectRecords, type TargetScopes } from './record-select.js';
+import { ROW_ALIAS, loadSelectedValues, narrowsAssociations, selectRecords, } from './record-select.js';
 import type { RecordsQuery, ScopeFunction } from './records-query.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
 import { RecordCounts, type TotalCountSource } from './record-counts.js';
@@ -110,15 +110,15 @@ export class RecordsRepository {
     sort?: RecordsSort | undefined;
     scope?: ScopeFunction | undefined;
     /** The actor's scope of each association target: labels, ids and counts cover only what it may read. */
-    targetScopes?: TargetScopes | undefined;
+    readable?: ReadableRecords | undefined;
     /** A sparse fieldset: the view's field names to load (the others' subqueries are not run). */
     fields?: ReadonlySet<string> | undefined;
   }): Promise<RecordsPage> {
-    const { resource, view, page, perPage, targetScopes, fields } = input;
+    const { resource, view, page, perPage, readable, fields } = input;
     const scope = input.scope ?? identity;
     const order = input.sort ?? resource.defaultOrder;
     const from = pageOfRecords(this.#db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
-    const pageQuery = selectRecords(this.#db, resource, view, this.#registry, 'view', from, targetScopes, fields).orderBy(`${PAGE_ALIAS}.position`);
+    const pageQuery = selectRecords(this.#db, resource, view, this.#registry, 'view', from, readable, fields).orderBy(`${PAGE_ALIAS}.position`);
     // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
     const scoped = scope(this.#db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy();
     const strategy = resource.count ?? this.#countStrategy;
@@ -132,16 +132,16 @@ export class RecordsRepository {
 
   /** The record with that id visible through `scope` (every column, and the view's associations), or `RecordNotFoundError`. */
   async find(
-    input: { resource: CompiledResource; view: View; id: number; scope?: ScopeFunction | undefined; targetScopes?: TargetScopes | undefined; fields?: ReadonlySet<string> | undefined },
+    input: { resource: CompiledResource; view: View; id: number; scope?: ScopeFunction | undefined; readable?: ReadableRecords | undefined; fields?: ReadonlySet<string> | undefined },
     db: Kysely<any> = this.#db,
   ): Promise<RecordRow> {
-    const { resource, view, id, targetScopes, fields } = input;
+    const { resource, view, id, readable, fields } = input;
     const scope = input.scope ?? identity;
-    const narrowed = narrowsAssociations(db, resource, view, this.#registry, targetScopes);
+    const narrowed = narrowsAssociations(db, resource, view, this.#registry, readable);
     // A sparse fieldset, or association values narrowed to the actor's scopes, is built for this
     // request; the full view's statement is compiled once.
     const base = db === this.#db && !narrowed && fields === undefined ? this.#findBase(resource, view) : undefined;
-    const scoped = scope(base?.query ?? selectRecords(db, resource, view, this.#registry, 'all', undefined, narrowed ? targetScopes : undefined, fields));
+    const scoped = scope(base?.query ?? selectRecords(db, resource, view, this.#registry, 'all', undefined, narrowed ? readable : undefined, fields));
     // A scope that lets every record through (no policy, an admin's) returns the query it was
     // given: the statement compiled once for the resource and view is sent with this id.
     const row =
@@ -158,12 +158,13 @@ export class RecordsRepository {
    * `belongs_to` targets) are computed by the insert's own statement, which writes only if they
    * all hold: with a `validate` hook that runs no query, a create is one statement. A hook that
    * queries through its `db` begins a transaction, and the write is made in it (see `#judgeAndWrite`).
+   * `readable` narrows the `belongs_to` targets to the records the actor may read.
    */
-  async create(input: { resource: CompiledResource; view: View; values: ColumnValues; targetScopes?: TargetScopes | undefined }): Promise<RecordRow> {
-    const { resource, view, targetScopes } = input;
+  async create(input: { resource: CompiledResource; view: View; values: ColumnValues; readable?: ReadableRecords | undefined }): Promise<RecordRow> {
+    const { resource, view, readable } = input;
     const values = await prepareValues(resource, input.values);
     const columns = Object.keys(values);
-    return this.#judgeAndWrite({ resource, view, changes: values, existing: undefined, targetScopes }, (db, gate) => {
+    return this.#judgeAndWrite({ resource, view, changes: values, existing: undefined, readable }, (db, gate) => {
       const insert = db.insertInto(resource.table);
       if (columns.length === 0) return insert.defaultValues().returningAll();
       if (!gate) return insert.values(values).returningAll();
@@ -192,9 +193,9 @@ export class RecordsRepository {
     values: ColumnValues;
     scope?: ScopeFunction | undefined;
     beforeWrite?: ((context: { record: RecordRow }) => void | ColumnValues | Promise<void> | Promise<ColumnValues>) | undefined;
-    targetScopes?: TargetScopes | undefined;
+    readable?: ReadableRecords | undefined;
   }): Promise<RecordRow> {
-    const { resource, view, id, scope, beforeWrite, targetScopes } = input;
+    const { resource, view, id, scope, beforeWrite, readable } = input;
     const existing = await this.find({ resource, view: 'edit', id, scope });
     const replaced = beforeWrite ? await beforeWrite({ record: existing }) : undefined;
     const values = await prepareValues(resource, replaced ?? input.values);
@@ -210,7 +211,7 @@ export class RecordsRepository {
             if (gate) update = update.where(gate);
             return update.returningAll();
           };
-    return this.#judgeAndWrite({ resource, view, changes: values, existing, id, targetScopes }, write);
+    return this.#judgeAndWrite({ resource, view, changes: values, existing, id, readable }, write);
   }
 
   /**
@@ -253,13 +254,13 @@ export class RecordsRepository {
    * Without `write` (an update that changes nothing) the record is read back on `view`.
    */
   async #judgeAndWrite(
-    input: { resource: CompiledResource; view: View; changes: ColumnValues; existing: RecordRow | undefined; id?: number; targetScopes?: TargetScopes | undefined },
+    input: { resource: CompiledResource; view: View; changes: ColumnValues; existing: RecordRow | undefined; id?: number; readable?: ReadableRecords | undefined },
     write: WriteBuilder | undefined,
   ): Promise<RecordRow> {
-    const { resource, view, changes, existing, id, targetScopes } = input;
+    const { resource, view, changes, existing, id, readable } = input;
     const lazy = new LazyTransaction(this.#db);
     try {
-      const checks = await WriteChecks.collect({ resource, registry: this.#registry, changes, existing, transaction: () => lazy.trx });
+      const checks = await WriteChecks.collect({ resource, registry: this.#registry, changes, existing, readable, transaction: () => lazy.trx });
       const hook = resource.hooks.validate;
       let errors: RecordErrors | undefined;
       if (hook) {
@@ -272,7 +273,7 @@ export class RecordsRepository {
       return await lazy.finish(async (db) => {
         errors ??= checks.failedInTransaction || !write ? checks.errors(await checks.compute(db)) : undefined;
         if (errors?.has()) throw new RecordInvalidError(errors.toJSON());
-        return write ? this.#writeAndRead(db, resource, view, checks, write, id, targetScopes) : this.find({ resource, view, id: id!, targetScopes }, db);
+        return write ? this.#writeAndRead(db, resource, view, checks, write, id, readable) : this.find({ resource, view, id: id!, readable }, db);
       });
     } catch (error) {
       await lazy.abandon();
@@ -296,7 +297,7 @@ export class RecordsRepository {
    * post's parent post) could read its own row from before the write, so it reads back in a
    * second statement.
    */
-  async #writeAndRead(db: Kysely<any>, resource: CompiledResource, view: View, checks: WriteChecks, write: WriteBuilder, id?: number, targetScopes?: TargetScopes): Promise<RecordRow> {
+  async #writeAndRead(db: Kysely<any>, resource: CompiledResource, view: View, checks: WriteChecks, write: WriteBuilder, id?: number, readable?: ReadableRecords): Promise<RecordRow> {
     const ownTable = readsOwnTable(resource, view, this.#registry);
     const gated = checks.statement.length > 0;
     const gate = gated ? sql<SqlBool>`(select ${sql.join(checks.statement.map((check) => sql.ref(check.alias)), sql` and `)} from ${sql.table(CHECKS)})` : undefined;
@@ -305,7 +306,7 @@ export class RecordsRepository {
     const from = gated
       ? withWrite.selectFrom(CHECKS).leftJoin(`${WRITTEN} as ${ROW_ALIAS}`, (join) => join.onTrue()).select(checks.statement.map((check) => `${CHECKS}.${check.alias}`))
       : withWrite.selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
-    const query = ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, this.#registry, 'all', from, targetScopes);
+    const query = ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, this.#registry, 'all', from, readable);
     const result = (await query.executeTakeFirst()) as Record<string, unknown> | undefined;
     if (gated) {
       const errors = checks.errors(result!);
@@ -315,7 +316,7 @@ export class RecordsRepository {
     const row = result && result[resource.primaryKey] !== null && result[resource.primaryKey] !== undefined ? (result as RecordRow) : undefined;
     if (!row) throw new RecordNotFoundError(resource.name, id);
     if (gated) for (const check of checks.statement) delete row[check.alias];
-    if (ownTable) return this.find({ resource, view, id: row[resource.primaryKey] as number, targetScopes }, db);
+    if (ownTable) return this.find({ resource, view, id: row[resource.primaryKey] as number, readable }, db);
     this.#resolveFiles([row], resource, view);
     return row;
   }

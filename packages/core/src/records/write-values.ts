@@ -3,6 +3,7 @@ import { writableFields, type CompiledField, type CompiledResource } from '../re
 import type { ColumnValues } from './record-row.js';
 import { RecordErrors } from '../validation/record-errors.js';
 import { checkFieldRules } from '../validation/field-rules.js';
+import { textProblem } from '../validation/text-problem.js';
 
 export { MAX_RECORD_ID } from '../fields/max-record-id.js';
 
@@ -18,9 +19,9 @@ const isNull = (value: unknown): boolean => value === null || value === undefine
  * Turns the attributes of a write body into column values. Only the fields writable on the
  * view are read (others are ignored, as strong parameters do), each under its write key (a
  * `belongs_to` from `<name>_id`); each field's type module parses its value. Type mistakes,
- * blank required fields and the field rules (length, range, format, inclusion) come back as
- * per-field messages. `fields` narrows the fields read (the actor's, from `fieldAccess`); by
- * default every field writable on the view.
+ * text with a NUL character or a lone surrogate, blank required fields and the field rules
+ * (length, range, format, inclusion) come back as per-field messages. `fields` narrows the
+ * fields read (the actor's, from `fieldAccess`); by default every field writable on the view.
  */
 export function parseWriteValues(
   resource: CompiledResource,
@@ -46,6 +47,12 @@ export function parseWriteValues(
       // A type may keep the stored value on a blank write (a password left empty on an edit form).
       const blank = kind.blankValue ? kind.blankValue(raw) : null;
       if (blank !== undefined) values[field.column!] = blank;
+      continue;
+    }
+    // Text no type may store (NUL, a lone surrogate) is the field's 422, never the database's error.
+    const problem = textProblem(raw);
+    if (problem) {
+      errors.add(field.name, problem);
       continue;
     }
     const parsed = kind.parse!(raw, field);

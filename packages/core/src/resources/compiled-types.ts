@@ -11,6 +11,15 @@ import type { ColumnValues, RecordRow } from '../records/record-row.js';
 import type { DestroyContext, ValidationContext } from '../validation/hook-contexts.js';
 import type { DefaultOrder, ResourceClass } from './resource.js';
 import type { CountStrategy } from '../records/count-strategy.js';
+import type { ScopeFunction } from '../records/records-query.js';
+
+/**
+ * Which records of another resource the acting user may read, as a scope over that resource's
+ * records query (undefined: every record). A write asks it of the targets its values name (a
+ * `belongs_to` id): a target the actor may not read answers exactly like one that does not
+ * exist, so a write is never an oracle for records the actor cannot see.
+ */
+export type ReadableRecords = (target: CompiledResource) => ScopeFunction | undefined;
 
 export type { ColumnValues, DestroyContext, RecordRow, ValidationContext };
 
@@ -124,6 +133,8 @@ export interface FieldCheckInput {
   readonly field: CompiledField;
   readonly value: unknown;
   readonly registry: ReadonlyMap<string, CompiledResource>;
+  /** The records of a target resource the actor may read; undefined: every record. */
+  readonly readable?: ReadableRecords | undefined;
 }
 
 /** What a type's statement check receives: the builder of the condition, and the value written. */
@@ -133,6 +144,8 @@ export interface FieldStatementCheckInput {
   readonly field: CompiledField;
   readonly value: unknown;
   readonly registry: ReadonlyMap<string, CompiledResource>;
+  /** The records of a target resource the actor may read; undefined: every record. */
+  readonly readable?: ReadableRecords | undefined;
 }
 
 /** A condition the write's own statement computes: the write happens only if it holds, else `message`. */

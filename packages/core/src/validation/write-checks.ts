@@ -1,5 +1,5 @@
 import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
-import type { CompiledField, CompiledResource } from '../resources/compiled-types.js';
+import type { CompiledField, CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
 import type { ColumnValues, RecordRow } from '../records/record-row.js';
 import { RecordErrors } from './record-errors.js';
 
@@ -30,10 +30,12 @@ export class WriteChecks {
     registry: ReadonlyMap<string, CompiledResource>;
     changes: ColumnValues;
     existing: RecordRow | undefined;
+    /** The records of other resources the actor may read (a `belongs_to` target); undefined: every record. */
+    readable?: ReadableRecords | undefined;
     /** The write's transaction, asked for only by a type with `checkInTransaction`. */
     transaction: () => Transaction<any>;
   }): Promise<WriteChecks> {
-    const { resource, registry, changes, existing, transaction } = input;
+    const { resource, registry, changes, existing, transaction, readable } = input;
     const checks = new WriteChecks();
     let eb: ExpressionBuilder<any, any> | undefined;
     for (const field of resource.fields) {
@@ -47,10 +49,10 @@ export class WriteChecks {
         if (existing) others = others.where(resource.primaryKey, '<>', existing[resource.primaryKey]);
         checks.#addStatement(field, eb.not(eb.exists(others)), 'has already been taken');
       }
-      const own = eb && field.kind.checkInStatement?.({ eb, resource, field, value, registry });
+      const own = eb && field.kind.checkInStatement?.({ eb, resource, field, value, registry, readable });
       if (own) checks.#addStatement(field, own.holds, own.message);
       if (field.kind.checkInTransaction) {
-        const message = await field.kind.checkInTransaction({ trx: transaction(), resource, field, value, registry });
+        const message = await field.kind.checkInTransaction({ trx: transaction(), resource, field, value, registry, readable });
         checks.#slots.push({ field, message: message ?? '', failed: message !== undefined });
       }
     }

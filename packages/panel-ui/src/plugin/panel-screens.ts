@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { PanelConfigError, type Panel } from '@panel/core';
+import { apiErrorHandler } from '@panel/api';
 import type { ApiTokenService, ManageTokensIf, PanelApiTokensConfig } from '@panel/api-tokens';
 import { COPY_SECRET_JS, PANEL_CSS } from '../assets/panel-assets.js';
 import { registerFormParser } from '../forms/form-body.js';
@@ -80,6 +81,8 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
     paths: screenPaths(panel.config.rootPath),
   };
   registerFormParser(app);
+  // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }).
+  app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
   app.addHook('onSend', async (_request, reply, payload) => {
     applySecurityHeaders(reply);
     return payload;

@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { secretsEqual, type Panel } from '@panel/core';
-import { confirmPath, requireRecentConfirmation, signInPath } from '@panel/api';
+import { BadRequestError, confirmPath, requireRecentConfirmation, signInPath } from '@panel/api';
 import type { ApiTokenService, ManageTokensIf } from '@panel/api-tokens';
 import type { PageRenderer, ScreenModel } from '../shell/page-renderer.js';
 import { panelViewer, takeFlash, type LoadPanelUser, type PanelViewer } from '../shell/panel-viewer.js';
 import type { RevealStore } from '../reveal/reveal-store.js';
-import { formField } from '../forms/form-body.js';
+import { formField, formProblem } from '../forms/form-body.js';
 import { resourceLabels } from '../shell/resource-label.js';
 
 /** Everything the screens share: the panel, the token service, the gate, the paths and the renderer. */
@@ -56,7 +56,8 @@ export interface GuardRules {
  * The gate of every token and settings URL, GET and POST alike. When `manageTokensIf` does not
  * answer `true` for the session's user (no session, a thrown gate, any other answer), the
  * request is answered exactly as a URL the app does not have (404 through the app's not-found
- * handler), so the screens' existence is not disclosed. Then, for a POST, the CSRF token; then,
+ * handler), so the screens' existence is not disclosed. Then a form field with a NUL character
+ * or a lone surrogate is a 400 naming it; then, for a POST, the CSRF token; then,
  * where asked, a recent password confirmation. Returns the viewer, or null when it answered.
  */
 export async function guardScreen(context: ScreenContext, request: FastifyRequest, reply: FastifyReply, rules: GuardRules = {}): Promise<PanelViewer | null> {
@@ -65,6 +66,9 @@ export async function guardScreen(context: ScreenContext, request: FastifyReques
     reply.callNotFound();
     return null;
   }
+  // Text no table can store (a NUL character): 400 naming the field, before any query sees it.
+  const problem = formProblem(request.body);
+  if (problem) throw new BadRequestError(problem);
   if (rules.write && (viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) {
     await sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
     return null;

@@ -4,11 +4,14 @@ import { MAX_RECORD_ID } from '../max-record-id.js';
 import { associationKey } from '../association-key.js';
 import { resourceNameFromAssociation } from '../../naming/resource-naming.js';
 import { nullable } from './column-value.js';
+import { ROW_ALIAS } from '../../records/record-select.js';
 
 /**
  * A foreign key: answered as `{ id, label }` (the label read by a correlated subquery on the
- * target's table; `label: null` when the target is outside the actor's scope), written as
- * `<name>_id`, checked to exist by the write's own statement.
+ * target's table; `label: null` when the target is outside the actor's readable records),
+ * written as `<name>_id`, checked to exist by the write's own statement, among the target's
+ * records the actor may read (`readable`): one the actor may not read is `must exist`, exactly
+ * as one that does not exist.
  */
 export const belongsToField = defineFieldType({
   name: 'belongs_to',
@@ -37,8 +40,10 @@ export const belongsToField = defineFieldType({
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return { ok: false, message: 'must be the id of a record (a positive integer)' };
     return value > MAX_RECORD_ID ? { ok: false, message: 'must exist' } : { ok: true, value };
   },
-  checkInStatement: ({ eb, field, value, registry }) => {
+  checkInStatement: ({ eb, field, value, registry, readable }) => {
     const target = registry.get(field.target!)!;
-    return { holds: eb.exists(eb.selectFrom(target.table).select(target.primaryKey).where(target.primaryKey, '=', value)), message: 'must exist' };
+    const found = eb.selectFrom(`${target.table} as ${ROW_ALIAS}`).select(`${ROW_ALIAS}.${target.primaryKey}`).where(`${ROW_ALIAS}.${target.primaryKey}`, '=', value);
+    const scope = readable?.(target);
+    return { holds: eb.exists(scope ? scope(found) : found), message: 'must exist' };
   },
 });
