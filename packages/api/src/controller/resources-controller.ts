@@ -7,6 +7,9 @@ import { fieldJson, type FieldValue } from '../serialization/field-value.js';
 import { ControllerBase } from './controller-base.js';
 import { associationFilter } from '../edition-b/association-filter.js';
 import { signFileUrls } from '../edition-b/signed-file-urls.js';
+import type { Transaction } from 'kysely';
+import { PreconditionFailedError } from '../errors/api-errors.js';
+import { entityTag, ifMatchHolds } from '../http-semantics/entity-tag.js';
 
 /** The association field types whose key Edition B omits without a read grant on the target. */
 const ASSOCIATION_TYPES: ReadonlySet<string> = new Set(['belongs_to', 'has_many', 'has_one', 'has_and_belongs_to_many']);
@@ -159,7 +162,29 @@ export class ResourcesController extends ControllerBase {
    * and this controller's `authorize` and `policyScope`, so that overriding them still applies.
    */
   protected operationInput(): OperationInput {
-    return { panel: this.panel, resource: this.resource, actor: Current.user, authorize: (action, record) => this.authorize(action, record), scope: this.policyScope() };
+    return { panel: this.panel, resource: this.resource, actor: Current.user, authorize: (action, record) => this.authorize(action, record), scope: this.policyScope(), transaction: this.transaction };
+  }
+
+  /**
+   * `If-Match` on update and delete, in the write's transaction `trx`: locks the record's row
+   * (`select … for update`, held until the write commits), reads it through the policy scope
+   * (outside it: 404, as without the header), and throws 412 `{ "error": "Precondition Failed" }`
+   * unless the header is `*` or lists the ETag of the record's show answer now (`recordEntityTag`).
+   */
+  async checkIfMatch(header: string, trx: Transaction<any>): Promise<void> {
+    const id = this.recordId();
+    const records = this.panel.records.within(trx);
+    await records.lockRow({ resource: this.resource, id }, trx);
+    const row = await records.find({ resource: this.resource, view: 'show', id, scope: this.policyScope() });
+    if (!ifMatchHolds(header, this.recordEntityTag(row))) throw new PreconditionFailedError();
+  }
+
+  /**
+   * The ETag of a record's show answer, as GET show sends it: a controller that changes the
+   * show body (not only its fields' values) overrides this to match.
+   */
+  recordEntityTag(row: RecordRow): string {
+    return entityTag({ record: this.serializeRecord(row, 'show') });
   }
 
   /** The `:id` of the request; an id that cannot name a record is a 404. */

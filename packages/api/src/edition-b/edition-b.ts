@@ -22,10 +22,17 @@ export interface EditionB {
   defaultGrants(): Promise<GrantSet>;
   /** The key of signed file URLs (derived from the pepper; throws when none is set). */
   signingKey(): Buffer;
+  /** A token's own rate limit (requests per window), or null; read again after two seconds, at once after a change in this process. */
+  tokenRateLimit(id: number): Promise<number | null>;
 }
 
 class EditionBTokenService extends ApiTokenService {
   onDefaultsChanged: () => void = () => {};
+  onRateLimitChanged: (id: number) => void = () => {};
+  override async setRateLimit(id: number, maxRequests: number | null) {
+    await super.setRateLimit(id, maxRequests);
+    this.onRateLimitChanged(id);
+  }
   override async setDefaultPermissions(grants: readonly GrantInput[]) {
     const saved = await super.setDefaultPermissions(grants);
     this.onDefaultsChanged();
@@ -51,6 +58,8 @@ export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn:
   tokens.onDefaultsChanged = () => {
     cached = undefined;
   };
+  const limits = new Map<number, { max: number | null; at: number }>();
+  tokens.onRateLimitChanged = (id) => limits.delete(id);
   return {
     config,
     tokens,
@@ -60,6 +69,14 @@ export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn:
       const grants: GrantSet = { allows: (resource, verb) => keys.has(`${resource}:${verb}`) };
       cached = { grants, at: Date.now() };
       return grants;
+    },
+    async tokenRateLimit(id) {
+      const known = limits.get(id);
+      if (known && Date.now() - known.at < DEFAULT_GRANTS_TTL_MILLIS) return known.max;
+      const max = await tokens.rateLimit(id);
+      if (limits.size > 10_000) limits.clear();
+      limits.set(id, { max, at: Date.now() });
+      return max;
     },
     signingKey() {
       // Derived once per pepper, not once per file URL; a pepper read from a function may change.

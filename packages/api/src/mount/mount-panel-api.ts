@@ -13,6 +13,7 @@ import type { ApiTokenService } from '@panel/api-tokens';
 import { withCatchAllControllers } from '../edition-b/catch-all-controllers.js';
 import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
 import { serveOpenApi } from '../openapi/serve-openapi.js';
+import { httpSemanticsFor } from '../http-semantics/mount-http-semantics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,7 +70,8 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       jsonParser(api, options.bodyLimit);
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
-      const table = drawRoutes(api, panel, controllers, { ...options, edition });
+      const semantics = await httpSemanticsFor(api, options, edition);
+      const table = drawRoutes(api, panel, controllers, { ...options, edition, semantics });
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
       // The app's routes declared with a schema are in the OpenAPI document.
       const customRoutes: CustomRoute[] = [];
@@ -88,7 +90,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
         versions: routeVersions(table),
         options: options.openapi,
         build: (version) =>
-          buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, editionB: edition !== undefined, options: options.openapi }),
+          buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, editionB: edition !== undefined, options: options.openapi, httpSemantics: { rateLimit: options.rateLimit !== false, requireIfMatch: options.requireIfMatch } }),
       });
     },
     { prefix: mountPath },

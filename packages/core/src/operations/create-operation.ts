@@ -19,9 +19,9 @@ export interface CreateInput extends OperationInput {
  * const post = await create({ panel, resource: 'BlogPost', actor: admin, attributes: { title: 'Hello' } });
  */
 export async function create(input: CreateInput): Promise<RecordRow> {
-  const { panel, resource, authorize } = operationContext(input);
+  const { resource, authorize, records } = operationContext(input);
   const { values, errors } = parseWriteValues(resource, 'new', input.attributes);
   await authorize('create', values);
   if (Object.keys(errors).length > 0) throw new RecordInvalidError(errors);
-  return panel.records.create({ resource, view: 'show', values });
+  return records.create({ resource, view: 'show', values });
 }

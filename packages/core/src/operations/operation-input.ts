@@ -3,6 +3,8 @@ import type { PolicyAction } from '../authorization/authorization-client.js';
 import type { CompiledResource } from '../resources/compiled-types.js';
 import type { RecordsQuery, ScopeFunction } from '../records/records-query.js';
 import type { Panel } from '../panel/panel.js';
+import type { Transaction } from 'kysely';
+import type { RecordsRepository } from '../records/records-repository.js';
 
 /** Asks whether the actor may run an action (on a record); throws `NotAuthorizedError` when not. */
 export type AuthorizeFunction = (action: PolicyAction, record?: unknown) => void | Promise<void>;
@@ -20,6 +22,11 @@ export interface OperationInput {
   readonly actor?: unknown;
   readonly authorize?: AuthorizeFunction | undefined;
   readonly scope?: ScopeFunction | undefined;
+  /**
+   * A transaction the caller began and ends: the operation's reads and writes run in it (the
+   * API's writes under `If-Match` or `Idempotency-Key`). Default none: the operation makes its own.
+   */
+  readonly transaction?: Transaction<any> | undefined;
 }
 
 /** What an operation works with once its input is resolved. */
@@ -28,6 +35,8 @@ export interface OperationContext {
   readonly resource: CompiledResource;
   readonly authorize: AuthorizeFunction;
   readonly scope: ScopeFunction | undefined;
+  /** The records layer, on the caller's transaction when the input has one. */
+  readonly records: RecordsRepository;
 }
 
 /**
@@ -46,5 +55,6 @@ export function operationContext(input: OperationInput): OperationContext {
       if (client && (await client.authorize({ user, resource, action, record })) !== true) throw new NotAuthorizedError(action, resource.naming.humanName);
     });
   const scope = 'scope' in input ? input.scope : client ? (query: RecordsQuery) => client.scope({ user, resource, query }) : undefined;
-  return { panel, resource, authorize, scope };
+  const records = input.transaction ? panel.records.within(input.transaction) : panel.records;
+  return { panel, resource, authorize, scope, records };
 }

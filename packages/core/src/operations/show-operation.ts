@@ -14,8 +14,8 @@ export interface ShowInput extends OperationInput {
  * const post = await show({ panel, resource: 'BlogPost', actor: user, id: 7 });
  */
 export async function show(input: ShowInput): Promise<RecordRow> {
-  const { panel, resource, authorize, scope } = operationContext(input);
-  const row = await panel.records.find({ resource, view: 'show', id: input.id, scope });
+  const { resource, authorize, scope, records } = operationContext(input);
+  const row = await records.find({ resource, view: 'show', id: input.id, scope });
   await authorize('show', row);
   return row;
 }

@@ -20,11 +20,11 @@ export interface UpdateInput extends OperationInput {
  * await update({ panel, resource: 'Product', actor: admin, id: 3, attributes: { status: 'archived' } });
  */
 export async function update(input: UpdateInput): Promise<RecordRow> {
-  const { panel, resource, authorize, scope } = operationContext(input);
+  const { resource, authorize, scope, records } = operationContext(input);
   const { values, errors } = parseWriteValues(resource, 'edit', input.attributes);
   const beforeWrite = async ({ record }: { record: RecordRow }) => {
     await authorize('update', record);
     if (Object.keys(errors).length > 0) throw new RecordInvalidError(errors);
   };
-  return panel.records.update({ resource, view: 'show', id: input.id, values, scope, beforeWrite });
+  return records.update({ resource, view: 'show', id: input.id, values, scope, beforeWrite });
 }
