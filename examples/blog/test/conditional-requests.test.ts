@@ -3,6 +3,7 @@
 // both databases. Rate limits are in rate-limits.test.ts.
 import { expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { openApiResponseChecker } from '@panel/test-support';
 import { ADMIN, describeOnEachDatabase } from './demo-app-support.js';
 
 const V1 = '/api/resources/v1';
@@ -165,6 +166,24 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     expect(refused.json()).toEqual({ error: 'A request with this Idempotency-Key is still being processed; retry later' });
     const replay = await patch('Running once');
     expect(replay.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('the OpenAPI document declares the headers and the 304/409/412/429 answers, and the response checker holds answers to them', async () => {
+    const document = (await get(`${V1}/openapi.json`)).json();
+    const member = document.paths['/api/resources/v1/blog_posts/{id}'];
+    expect(Object.keys(member.get.responses)).toEqual(expect.arrayContaining(['200', '304', '429']));
+    expect(Object.keys(member.patch.responses)).toEqual(expect.arrayContaining(['409', '412', '429']));
+    expect(member.patch.responses['428']).toBeUndefined();
+    expect(member.patch.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['If-Match', 'Idempotency-Key']));
+    expect(member.get.parameters.map((p: { name: string }) => p.name)).toContain('If-None-Match');
+    expect(Object.keys(member.get.responses['200'].headers)).toEqual(expect.arrayContaining(['ETag', 'RateLimit-Policy', 'RateLimit']));
+    const check = openApiResponseChecker(document);
+    const real = await get(`${V1}/blog_posts/3`);
+    const answer = { method: 'GET', url: `${V1}/blog_posts/3`, statusCode: 200, headers: real.headers, body: real.body };
+    expect(check(answer)).toEqual([]);
+    expect(check({ ...answer, headers: { ...real.headers, etag: 'unquoted' } })).toEqual([expect.stringContaining('the header ETag (unquoted) does not match its documented schema')]);
+    expect(check({ ...answer, headers: { ...real.headers, etag: undefined } })).toEqual([expect.stringContaining('lacks the documented header ETag')]);
+    expect(check({ method: 'GET', url: `${V1}/blog_posts/3`, statusCode: 429, headers: { ...real.headers, 'retry-after': '0' }, body: '{"error":"Too Many Requests"}' })).toEqual([expect.stringContaining('the header Retry-After (0)')]);
   });
 
   it('an expired key is forgotten: past the retention the same key writes again', async () => {

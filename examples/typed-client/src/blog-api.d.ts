@@ -751,6 +751,22 @@ export interface components {
     headers: {
         /** @description Sent only under an opt-in count strategy (the panel's `count` option, or a resource's `static count`) when `pagination.total_count` is not an exact count made for this request: `estimate` (the planner's estimate of the rows) or `cached` (an exact count made at most the strategy's `maxAgeMs` earlier by the same process). Absent, the total is exact. */
         PanelTotalCount: "estimate" | "cached";
+        /** @description The strong entity tag of the answer's content for this actor (a signed file URL's expiry and signature are left out). Send it back in `If-None-Match` (reads) or `If-Match` (update, delete). */
+        ETag: string;
+        /** @description The strong entity tag of the answer's content for this actor (a signed file URL's expiry and signature are left out). */
+        ETagRequired: string;
+        /** @description The credential's limit (IETF RateLimit header fields): `"default";q=<requests>;w=<window seconds>`. */
+        RateLimitPolicy: string;
+        /** @description The credential's limit: `"default";q=<requests>;w=<window seconds>`. */
+        RateLimitPolicyRequired: string;
+        /** @description What is left of it: `"default";r=<remaining requests>;t=<seconds until the window ends>`. */
+        RateLimit: string;
+        /** @description What is left of it: `"default";r=<remaining requests>;t=<seconds until the window ends>`. */
+        RateLimitRequired: string;
+        /** @description `true` when the answer is the stored answer of an earlier request with the same `Idempotency-Key`; nothing was written again. */
+        IdempotentReplayed: "true";
+        /** @description Seconds to wait before trying again. */
+        RetryAfterRequired: number;
     };
     pathItems: never;
 }
@@ -815,7 +831,10 @@ export interface operations {
                 sort_by?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
                 sort_direction?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -825,6 +844,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -839,6 +861,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -846,6 +878,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -855,6 +889,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -866,6 +914,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -877,7 +927,10 @@ export interface operations {
     createBlogPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -892,6 +945,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -905,6 +962,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -912,6 +971,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -921,6 +982,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -930,6 +1003,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -939,19 +1014,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -959,6 +1050,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -970,7 +1063,10 @@ export interface operations {
     showBlogPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -982,6 +1078,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -995,6 +1094,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1002,6 +1111,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1011,6 +1122,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1020,6 +1133,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1031,6 +1158,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1042,7 +1171,12 @@ export interface operations {
     replaceBlogPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -1060,6 +1194,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1073,6 +1211,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1080,6 +1220,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1089,6 +1231,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1097,6 +1241,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1107,6 +1272,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1116,19 +1283,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1136,6 +1319,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1147,7 +1332,12 @@ export interface operations {
     deleteBlogPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -1159,6 +1349,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1170,6 +1363,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1177,6 +1372,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1186,6 +1383,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1195,19 +1394,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1215,6 +1449,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1226,7 +1462,12 @@ export interface operations {
     updateBlogPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -1244,6 +1485,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1257,6 +1502,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1264,6 +1511,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1273,6 +1522,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1281,6 +1532,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1291,6 +1563,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1300,19 +1574,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1320,6 +1610,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1337,7 +1629,10 @@ export interface operations {
                 sort_by?: "id" | "body";
                 sort_direction?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1347,6 +1642,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1361,6 +1659,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1368,6 +1676,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1377,6 +1687,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1386,6 +1698,20 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1397,6 +1723,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1408,7 +1736,10 @@ export interface operations {
     createComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1423,6 +1754,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1436,6 +1771,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1443,6 +1780,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1452,6 +1791,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1461,6 +1802,18 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1470,6 +1823,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1479,19 +1834,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1499,6 +1870,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1510,7 +1883,10 @@ export interface operations {
     showComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -1522,6 +1898,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1535,6 +1914,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1542,6 +1931,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1551,6 +1942,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1560,6 +1953,8 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1569,6 +1964,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1580,6 +1989,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1591,7 +2002,12 @@ export interface operations {
     replaceComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -1609,6 +2025,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1622,6 +2042,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1629,6 +2051,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1638,6 +2062,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1647,6 +2073,8 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1655,6 +2083,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1665,6 +2114,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1674,19 +2125,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1694,6 +2161,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1705,7 +2174,12 @@ export interface operations {
     deleteComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -1717,6 +2191,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1728,6 +2205,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1735,6 +2214,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1744,6 +2225,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1753,6 +2236,8 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1762,19 +2247,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1782,6 +2302,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1793,7 +2315,12 @@ export interface operations {
     updateComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -1811,6 +2338,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1824,6 +2355,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1831,6 +2364,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1840,6 +2375,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1849,6 +2386,8 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1857,6 +2396,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1867,6 +2427,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1876,19 +2438,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1896,6 +2474,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1913,7 +2493,10 @@ export interface operations {
                 sort_by?: "id" | "name";
                 sort_direction?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1923,6 +2506,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1937,6 +2523,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1944,6 +2540,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1953,6 +2551,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1964,6 +2576,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1975,7 +2589,10 @@ export interface operations {
     createProductCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1990,6 +2607,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2003,6 +2624,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2010,6 +2633,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2019,6 +2644,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2028,6 +2665,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2037,19 +2676,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2057,6 +2712,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2068,7 +2725,10 @@ export interface operations {
     showProductCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -2080,6 +2740,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2093,6 +2756,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2100,6 +2773,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,6 +2784,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2118,6 +2795,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2129,6 +2820,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2140,7 +2833,12 @@ export interface operations {
     replaceProductCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -2158,6 +2856,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2171,6 +2873,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2178,6 +2882,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2187,6 +2893,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2195,6 +2903,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2205,6 +2934,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2214,19 +2945,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2234,6 +2981,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2245,7 +2994,12 @@ export interface operations {
     deleteProductCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -2257,6 +3011,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2268,6 +3025,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2275,6 +3034,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2284,6 +3045,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2293,19 +3056,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2313,6 +3111,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2324,7 +3124,12 @@ export interface operations {
     updateProductCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -2342,6 +3147,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2355,6 +3164,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2362,6 +3173,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2371,6 +3184,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2379,6 +3194,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2389,6 +3225,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2398,19 +3236,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2418,6 +3272,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2435,7 +3291,10 @@ export interface operations {
                 sort_by?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
                 sort_direction?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2445,6 +3304,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2459,6 +3321,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2466,6 +3338,20 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2477,6 +3363,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2488,7 +3376,10 @@ export interface operations {
     createProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2503,6 +3394,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2516,6 +3411,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2523,6 +3420,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2532,6 +3431,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2541,6 +3452,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2550,19 +3463,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2570,6 +3499,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2581,7 +3512,10 @@ export interface operations {
     showProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -2593,6 +3527,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2606,6 +3543,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2613,6 +3560,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2622,6 +3571,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2633,6 +3596,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2644,7 +3609,12 @@ export interface operations {
     replaceProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -2662,6 +3632,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2675,6 +3649,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2682,6 +3658,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2691,6 +3669,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2699,6 +3679,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2709,6 +3710,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,19 +3721,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2738,6 +3757,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2749,7 +3770,12 @@ export interface operations {
     deleteProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -2761,6 +3787,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2772,6 +3801,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2779,6 +3810,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2788,6 +3821,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2797,19 +3832,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2817,6 +3887,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2828,7 +3900,12 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -2846,6 +3923,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2859,6 +3940,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2866,6 +3949,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2875,6 +3960,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2883,6 +3970,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2893,6 +4001,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2902,19 +4012,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2922,6 +4048,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2939,7 +4067,10 @@ export interface operations {
                 sort_by?: "id" | "bio";
                 sort_direction?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2949,6 +4080,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,6 +4097,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2970,6 +4114,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2979,6 +4125,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2990,6 +4150,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3001,7 +4163,10 @@ export interface operations {
     createProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3016,6 +4181,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +4198,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3036,6 +4207,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,6 +4218,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3054,6 +4239,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3063,19 +4250,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3083,6 +4286,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3094,7 +4299,10 @@ export interface operations {
     showProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -3106,6 +4314,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3119,6 +4330,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3126,6 +4347,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3135,6 +4358,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3144,6 +4369,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3155,6 +4394,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3166,7 +4407,12 @@ export interface operations {
     replaceProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -3184,6 +4430,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3197,6 +4447,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3204,6 +4456,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3213,6 +4467,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3221,6 +4477,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3231,6 +4508,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3240,19 +4519,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3260,6 +4555,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3271,7 +4568,12 @@ export interface operations {
     deleteProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -3283,6 +4585,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3294,6 +4599,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3301,6 +4608,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3310,6 +4619,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3319,19 +4630,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3339,6 +4685,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,7 +4698,12 @@ export interface operations {
     updateProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -3368,6 +4721,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,6 +4738,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3388,6 +4747,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3397,6 +4758,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3405,6 +4768,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3415,6 +4799,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3424,19 +4810,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3444,6 +4846,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3461,7 +4865,10 @@ export interface operations {
                 sort_by?: "id" | "name";
                 sort_direction?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3471,6 +4878,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3485,6 +4895,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3492,6 +4912,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3501,6 +4923,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3512,6 +4948,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,7 +4961,10 @@ export interface operations {
     createTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3538,6 +4979,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3551,6 +4996,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3558,6 +5005,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3567,6 +5016,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3576,6 +5037,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3585,19 +5048,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3605,6 +5084,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3616,7 +5097,10 @@ export interface operations {
     showTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -3628,6 +5112,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3641,6 +5128,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3648,6 +5145,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3657,6 +5156,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3666,6 +5167,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3677,6 +5192,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3688,7 +5205,12 @@ export interface operations {
     replaceTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -3706,6 +5228,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3719,6 +5245,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3726,6 +5254,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3735,6 +5265,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3743,6 +5275,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3753,6 +5306,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3762,19 +5317,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3782,6 +5353,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,7 +5366,12 @@ export interface operations {
     deleteTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -3805,6 +5383,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3816,6 +5397,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3823,6 +5406,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3832,6 +5417,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,19 +5428,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3861,6 +5483,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3872,7 +5496,12 @@ export interface operations {
     updateTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -3890,6 +5519,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3903,6 +5536,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3910,6 +5545,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3919,6 +5556,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3927,6 +5566,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3937,6 +5597,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3946,19 +5608,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3966,6 +5644,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3983,7 +5663,10 @@ export interface operations {
                 sort_by?: "id" | "name" | "email" | "admin" | "created_at";
                 sort_direction?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3993,6 +5676,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4007,6 +5693,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4014,6 +5710,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4023,6 +5721,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4034,6 +5746,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4045,7 +5759,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4060,6 +5777,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +5794,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4080,6 +5803,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4089,6 +5814,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4098,6 +5835,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4107,19 +5846,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4127,6 +5882,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4138,7 +5895,10 @@ export interface operations {
     showUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -4150,6 +5910,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4163,6 +5926,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4170,6 +5943,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +5954,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4188,6 +5965,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4199,6 +5990,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4210,7 +6003,12 @@ export interface operations {
     replaceUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -4228,6 +6026,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4239,6 +6041,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4246,6 +6050,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4255,6 +6061,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4263,6 +6071,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4273,6 +6102,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4282,19 +6113,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4302,6 +6149,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4313,7 +6162,12 @@ export interface operations {
     deleteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -4325,6 +6179,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,6 +6193,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4343,6 +6202,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,6 +6213,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4361,19 +6224,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4381,6 +6279,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4392,7 +6292,12 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The record id. */
                 id: number;
@@ -4410,6 +6315,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4421,6 +6330,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4428,6 +6339,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4437,6 +6350,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4445,6 +6360,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4455,6 +6391,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4464,19 +6402,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4484,6 +6438,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
