@@ -258,8 +258,8 @@ export class ControllerBase {
           await runAction(this as never, this.semantics, requireIfMatch, () => (this as unknown as Record<ActionName, () => Promise<unknown>>)[this.actionName]());
         }
       } catch (error) {
-        // A request refused before its credential was known (401, 403) still spends from its address's budget.
-        await spendRateLimit(this as never, this.semantics, true);
+        // A refused request spends too: the token's budget when one authenticated it, else its address's (a 401).
+        await spendRateLimit(this as never, this.semantics);
         const handler = error instanceof Error ? rescueHandlerFor(this.constructor, error) : undefined;
         // Edition B answers a refused policy with 403 JSON, not the panel's redirect.
         if (!handler && this.edition && isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')) throw new ForbiddenError();

@@ -44,10 +44,10 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /** Spends one request of the credential's budget (the Edition B token's own limit when it has one). */
-export async function spendRateLimit(host: SemanticsHost, semantics: HttpSemantics | undefined, anonymous = false): Promise<void> {
+export async function spendRateLimit(host: SemanticsHost, semantics: HttpSemantics | undefined): Promise<void> {
   const limit = semantics?.rateLimit;
   if (!limit) return;
-  const key = anonymous ? `address:${host.request.ip}` : credentialKey(host, 'address');
+  const key = credentialKey(host, 'address');
   const own = host.apiToken && semantics.tokenLimit ? await semantics.tokenLimit(host.apiToken.id) : null;
   await limit.spend(host.request, host.reply, key, own ?? undefined);
 }
