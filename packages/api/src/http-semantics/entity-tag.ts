@@ -44,5 +44,5 @@ export function noneMatchHits(header: string | undefined, tag: string): boolean 
  */
 export function ifMatchHolds(header: string, tag: string): boolean {
   const tags = parseEntityTags(header);
-  return tags === '*' || (tags !== undefined && tags.includes(tag));
+  return tags === '*' || tags?.includes(tag) === true;
 }
