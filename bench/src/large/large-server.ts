@@ -9,7 +9,7 @@ import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
 
 const env = process.env;
 const count = JSON.parse(env.LARGE_COUNT ?? '"exact"') as CountStrategyInput;
-const { app } = await buildDemoApp({ database: { url: env.LARGE_DATABASE_URL, schema: env.LARGE_SCHEMA }, count, panelHome: false });
+const { app } = await buildDemoApp({ database: { url: env.LARGE_DATABASE_URL, schema: env.LARGE_SCHEMA }, count, panelHome: false, api: { rateLimit: { max: 1_000_000_000 } } });
 await app.listen({ port: Number(env.LARGE_PORT), host: '127.0.0.1' });
 process.send?.({ type: 'ready' });
 process.on('message', async (message: { type?: string }) => {

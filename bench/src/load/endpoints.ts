@@ -7,6 +7,8 @@ export interface BenchRequest {
   readonly body?: string;
   /** The `Authorization` header; default `AUTHORIZATION` (the admin's key). */
   readonly authorization?: string;
+  /** More request headers (the mix's `If-Match` and `Idempotency-Key` on writes). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The count strategy of the `api-estimate` server: the planner's estimate for lists of 10,000 rows and more. */
@@ -46,7 +48,7 @@ export const AUTHORIZATION = 'ApiKey demo-admin-key';
 
 /** The headers of a request: its key (the admin's by default) and, with a body, its content type. */
 export function requestHeaders(request: BenchRequest): Record<string, string> {
-  return { authorization: request.authorization ?? AUTHORIZATION, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) };
+  return { authorization: request.authorization ?? AUTHORIZATION, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers };
 }
 
 const POSTS = '/api/resources/v1/blog_posts';

@@ -18,6 +18,13 @@ import fastifyCookie from '@fastify/cookie';
 import { panelPages } from './panel-pages.js';
 import { markStartupPhase } from './startup-timings.js';
 
+/**
+ * The demo's rate limit per credential: far above what its test suites send (a suite makes a
+ * few thousand requests with one key at most), so that only the `limited` token's own limit is
+ * ever reached; the mount's default is 1000 per 60 s.
+ */
+export const DEMO_RATE_LIMIT = Object.freeze({ max: 100_000, windowSeconds: 60 });
+
 /** The demo app's root folder (holding `app/`). */
 export const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -154,7 +161,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   const editionB = options.edition === 'B';
   const edition = editionB ? { tokens: panelApi, controllersDir: EDITION_B_CONTROLLERS_DIR } : {};
-  await app.register(mountPanelApi, { panel, at: 'api', openapi, ...edition, ...options.api });
+  await app.register(mountPanelApi, { panel, at: 'api', openapi, rateLimit: DEMO_RATE_LIMIT, ...edition, ...options.api });
   // Attachment URLs are public (Edition A: permanent, unsigned), so they too stay outside the session scope.
   await app.register(mountPanelAttachments, { panel, ...(editionB ? { tokens: panelApi } : {}) });
   // Edition B serves the panel shell's home screen, with "API Tokens" in its sidebar for admins.

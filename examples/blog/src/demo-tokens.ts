@@ -2,7 +2,10 @@ import { GRANT_VERBS, type ApiTokenService, type GrantInput } from '@panel/api-t
 import type { Panel } from '@panel/core';
 
 /** The tokens the Edition B demo makes at start, in the order it prints them. */
-export const DEMO_TOKEN_NAMES = ['all', 'reader', 'writer', 'nogrants', 'disabled', 'revoked', 'expired'] as const;
+export const DEMO_TOKEN_NAMES = ['all', 'reader', 'writer', 'nogrants', 'disabled', 'revoked', 'expired', 'limited'] as const;
+
+/** The rate limit of the demo's `limited` token: 5 requests per window (the demo's window is 60 s). */
+export const LIMITED_TOKEN_MAX_REQUESTS = 5;
 
 /** The default permissions list of the demo: index and show on products, index on blog posts. */
 export const DEMO_DEFAULT_PERMISSIONS = ['products:index', 'products:show', 'blog_posts:index'];
@@ -26,6 +29,8 @@ export async function seedDemoTokens(panel: Panel, tokens: ApiTokenService, now 
   await tokens.disable(await make('disabled', every));
   await tokens.revoke(await make('revoked', every));
   await make('expired', every, new Date(now.getTime() - 60_000));
+  // Every grant, and a limit of its own: the sixth request within 60 s is a 429.
+  await tokens.setRateLimit(await make('limited', every), LIMITED_TOKEN_MAX_REQUESTS);
   await tokens.setDefaultPermissions(DEMO_DEFAULT_PERMISSIONS);
   return secrets;
 }

@@ -123,6 +123,22 @@ for (const kind of testDatabaseKinds()) {
       expect((await built!.tokens.list()).length).toBe(before);
     });
 
+    it('"per token (Edition B: an optional limit on the token record, editable on the token screen)": the grants screen sets, shows and clears a token\'s rate limit', async () => {
+      const ada = await signIn('ada@example.com');
+      const { token } = await built!.tokens.create({ name: 'limit probe', grants: ['blog_posts:index'] });
+      const saved = await post(`/panel/api_tokens/${token.id}/grants`, ada.cookie, [['csrf_token', ada.csrf], ['grants[]', 'blog_posts:index'], ['rate_limit', '30']]);
+      expect(saved.statusCode).toBe(303);
+      expect(await built!.tokens.rateLimit(token.id)).toBe(30);
+      const page = await app().inject({ method: 'GET', url: `/panel/api_tokens/${token.id}/grants`, headers: { cookie: ada.cookie } });
+      expect(page.body).toContain('name="rate_limit" value="30"');
+      const refused = await post(`/panel/api_tokens/${token.id}/grants`, ada.cookie, [['csrf_token', ada.csrf], ['grants[]', 'blog_posts:index'], ['rate_limit', '-1']]);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.body).toContain('Rate limit must be a positive whole number, or empty');
+      expect(await built!.tokens.rateLimit(token.id)).toBe(30);
+      expect((await post(`/panel/api_tokens/${token.id}/grants`, ada.cookie, [['csrf_token', ada.csrf], ['grants[]', 'blog_posts:index'], ['rate_limit', '']])).statusCode).toBe(303);
+      expect(await built!.tokens.rateLimit(token.id)).toBeNull();
+    });
+
     it('escapes what users typed: a token named <script> is text', async () => {
       const ada = await signIn('ada@example.com');
       await built!.tokens.create({ name: '<script>alert(1)</script>' });

@@ -11,10 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Liveness: the process answers
-         * @description Answers 200 while the process serves requests; it does not ask the database.
-         */
+        /** Liveness: the process answers */
         get: operations["checkLiveness"];
         put?: never;
         post?: never;
@@ -31,10 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Readiness: the database answers
-         * @description Answers 200 when the database answers a query now, else 503 with Retry-After: take the instance out of rotation meanwhile.
-         */
+        /** Readiness: the database answers */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;
@@ -51,16 +45,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List blog post records
-         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `created_at` descending, then `id`.
-         */
+        /** List blog post records */
         get: operations["listBlogPosts"];
         put?: never;
-        /**
-         * Create a blog post
-         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
-         */
+        /** Create a blog post */
         post: operations["createBlogPost"];
         delete?: never;
         options?: never;
@@ -75,28 +63,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Show a blog post
-         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
-         */
+        /** Show a blog post */
         get: operations["showBlogPost"];
-        /**
-         * Update a blog post (PUT, as PATCH)
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Replace a blog post's fields */
         put: operations["replaceBlogPost"];
         post?: never;
-        /**
-         * Delete a blog post
-         * @description Deletes the record.
-         */
+        /** Delete a blog post */
         delete: operations["deleteBlogPost"];
         options?: never;
         head?: never;
-        /**
-         * Update a blog post
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Update a blog post */
         patch: operations["updateBlogPost"];
         trace?: never;
     };
@@ -107,16 +83,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List comment records
-         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
-         */
+        /** List comment records */
         get: operations["listComments"];
         put?: never;
-        /**
-         * Create a comment
-         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
-         */
+        /** Create a comment */
         post: operations["createComment"];
         delete?: never;
         options?: never;
@@ -131,28 +101,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Show a comment
-         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
-         */
+        /** Show a comment */
         get: operations["showComment"];
-        /**
-         * Update a comment (PUT, as PATCH)
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Replace a comment's fields */
         put: operations["replaceComment"];
         post?: never;
-        /**
-         * Delete a comment
-         * @description Deletes the record.
-         */
+        /** Delete a comment */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
-        /**
-         * Update a comment
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Update a comment */
         patch: operations["updateComment"];
         trace?: never;
     };
@@ -163,16 +121,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List product category records
-         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
-         */
+        /** List product category records */
         get: operations["listProductCategories"];
         put?: never;
-        /**
-         * Create a product category
-         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
-         */
+        /** Create a product category */
         post: operations["createProductCategory"];
         delete?: never;
         options?: never;
@@ -187,28 +139,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Show a product category
-         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
-         */
+        /** Show a product category */
         get: operations["showProductCategory"];
-        /**
-         * Update a product category (PUT, as PATCH)
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Replace a product category's fields */
         put: operations["replaceProductCategory"];
         post?: never;
-        /**
-         * Delete a product category
-         * @description Deletes the record.
-         */
+        /** Delete a product category */
         delete: operations["deleteProductCategory"];
         options?: never;
         head?: never;
-        /**
-         * Update a product category
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Update a product category */
         patch: operations["updateProductCategory"];
         trace?: never;
     };
@@ -219,16 +159,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List product records
-         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
-         */
+        /** List product records */
         get: operations["listProducts"];
         put?: never;
-        /**
-         * Create a product
-         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
-         */
+        /** Create a product */
         post: operations["createProduct"];
         delete?: never;
         options?: never;
@@ -243,28 +177,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Show a product
-         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
-         */
+        /** Show a product */
         get: operations["showProduct"];
-        /**
-         * Update a product (PUT, as PATCH)
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Replace a product's fields */
         put: operations["replaceProduct"];
         post?: never;
-        /**
-         * Delete a product
-         * @description Deletes the record.
-         */
+        /** Delete a product */
         delete: operations["deleteProduct"];
         options?: never;
         head?: never;
-        /**
-         * Update a product
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Update a product */
         patch: operations["updateProduct"];
         trace?: never;
     };
@@ -275,16 +197,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List profile records
-         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
-         */
+        /** List profile records */
         get: operations["listProfiles"];
         put?: never;
-        /**
-         * Create a profile
-         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
-         */
+        /** Create a profile */
         post: operations["createProfile"];
         delete?: never;
         options?: never;
@@ -299,28 +215,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Show a profile
-         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
-         */
+        /** Show a profile */
         get: operations["showProfile"];
-        /**
-         * Update a profile (PUT, as PATCH)
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Replace a profile's fields */
         put: operations["replaceProfile"];
         post?: never;
-        /**
-         * Delete a profile
-         * @description Deletes the record.
-         */
+        /** Delete a profile */
         delete: operations["deleteProfile"];
         options?: never;
         head?: never;
-        /**
-         * Update a profile
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Update a profile */
         patch: operations["updateProfile"];
         trace?: never;
     };
@@ -331,16 +235,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List tag records
-         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
-         */
+        /** List tag records */
         get: operations["listTags"];
         put?: never;
-        /**
-         * Create a tag
-         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
-         */
+        /** Create a tag */
         post: operations["createTag"];
         delete?: never;
         options?: never;
@@ -355,28 +253,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Show a tag
-         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
-         */
+        /** Show a tag */
         get: operations["showTag"];
-        /**
-         * Update a tag (PUT, as PATCH)
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Replace a tag's fields */
         put: operations["replaceTag"];
         post?: never;
-        /**
-         * Delete a tag
-         * @description Deletes the record.
-         */
+        /** Delete a tag */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
-        /**
-         * Update a tag
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Update a tag */
         patch: operations["updateTag"];
         trace?: never;
     };
@@ -387,16 +273,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List user records
-         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `created_at` descending, then `id`.
-         */
+        /** List user records */
         get: operations["listUsers"];
         put?: never;
-        /**
-         * Create a user
-         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
-         */
+        /** Create a user */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -411,28 +291,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Show a user
-         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
-         */
+        /** Show a user */
         get: operations["showUser"];
-        /**
-         * Update a user (PUT, as PATCH)
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Replace a user's fields */
         put: operations["replaceUser"];
         post?: never;
-        /**
-         * Delete a user
-         * @description Deletes the record.
-         */
+        /** Delete a user */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        /**
-         * Update a user
-         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
-         */
+        /** Update a user */
         patch: operations["updateUser"];
         trace?: never;
     };
@@ -446,8 +314,7 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            /** @description May be omitted: a `visible` rule decides which actors read this field. */
-            view_count?: number | null;
+            view_count: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -472,6 +339,37 @@ export interface components {
                 url: string;
             }[];
         };
+        BlogPost_related: {
+            id?: number;
+            title?: string | null;
+            published?: boolean | null;
+            /** Format: date */
+            published_on?: string | null;
+            view_count?: number | null;
+            rating?: number | null;
+            author?: {
+                id: number;
+                label: unknown;
+            } | null;
+            comments?: {
+                count: number;
+            };
+            tag_list?: {
+                count: number;
+            };
+            cover?: {
+                filename: string;
+                content_type: string;
+                byte_size: number;
+                url: string;
+            } | null;
+            attachments?: {
+                filename: string;
+                content_type: string;
+                byte_size: number;
+                url: string;
+            }[];
+        };
         BlogPost_show: {
             id: number;
             title: string | null;
@@ -480,8 +378,7 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            /** @description May be omitted: a `visible` rule decides which actors read this field. */
-            view_count?: number | null;
+            view_count: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -509,7 +406,7 @@ export interface components {
             created_at: string | null;
         };
         BlogPostCreate: {
-            title: string;
+            title: string | null;
             summary?: string | null;
             body?: string | null;
             published?: boolean | null;
@@ -520,7 +417,7 @@ export interface components {
             author_id?: number | null;
         };
         BlogPostUpdate: {
-            title?: string;
+            title?: string | null;
             summary?: string | null;
             body?: string | null;
             published?: boolean | null;
@@ -542,6 +439,18 @@ export interface components {
                 label: unknown;
             } | null;
         };
+        Comment_related: {
+            id?: number;
+            body?: string | null;
+            blog_post?: {
+                id: number;
+                label: unknown;
+            } | null;
+            user?: {
+                id: number;
+                label: unknown;
+            } | null;
+        };
         Comment_show: {
             id: number;
             body: string | null;
@@ -555,13 +464,13 @@ export interface components {
             } | null;
         };
         CommentCreate: {
-            body: string;
-            blog_post_id: number;
+            body: string | null;
+            blog_post_id?: number | null;
             user_id?: number | null;
         };
         CommentUpdate: {
-            body?: string;
-            blog_post_id?: number;
+            body?: string | null;
+            blog_post_id?: number | null;
             user_id?: number | null;
         };
         Product_index: {
@@ -579,6 +488,24 @@ export interface components {
             status: "draft" | "active" | "archived" | null;
             tags: string[] | null;
             specs: {
+                [key: string]: string;
+            } | null;
+        };
+        Product_related: {
+            id?: number;
+            name?: string | null;
+            price?: number | null;
+            in_stock?: boolean | null;
+            /** Format: date */
+            released_on?: string | null;
+            product_category?: {
+                id: number;
+                label: unknown;
+            } | null;
+            /** @enum {string|null} */
+            status?: "draft" | "active" | "archived" | null;
+            tags?: string[] | null;
+            specs?: {
                 [key: string]: string;
             } | null;
         };
@@ -607,6 +534,13 @@ export interface components {
                 count: number;
             };
         };
+        ProductCategory_related: {
+            id?: number;
+            name?: string | null;
+            products?: {
+                count: number;
+            };
+        };
         ProductCategory_show: {
             id: number;
             name: string | null;
@@ -615,13 +549,13 @@ export interface components {
             };
         };
         ProductCategoryCreate: {
-            name: string;
+            name: string | null;
         };
         ProductCategoryUpdate: {
-            name?: string;
+            name?: string | null;
         };
         ProductCreate: {
-            name: string;
+            name: string | null;
             price?: number | null;
             in_stock?: boolean | null;
             /** Format: date */
@@ -635,7 +569,7 @@ export interface components {
             } | null;
         };
         ProductUpdate: {
-            name?: string;
+            name?: string | null;
             price?: number | null;
             in_stock?: boolean | null;
             /** Format: date */
@@ -662,6 +596,20 @@ export interface components {
                 url: string;
             } | null;
         };
+        Profile_related: {
+            id?: number;
+            bio?: string | null;
+            user?: {
+                id: number;
+                label: unknown;
+            } | null;
+            avatar?: {
+                filename: string;
+                content_type: string;
+                byte_size: number;
+                url: string;
+            } | null;
+        };
         Profile_show: {
             id: number;
             bio: string | null;
@@ -678,16 +626,23 @@ export interface components {
         };
         ProfileCreate: {
             bio?: string | null;
-            user_id: number;
+            user_id?: number | null;
         };
         ProfileUpdate: {
             bio?: string | null;
-            user_id?: number;
+            user_id?: number | null;
         };
         Tag_index: {
             id: number;
             name: string | null;
             blog_posts: {
+                count: number;
+            };
+        };
+        Tag_related: {
+            id?: number;
+            name?: string | null;
+            blog_posts?: {
                 count: number;
             };
         };
@@ -699,25 +654,36 @@ export interface components {
             };
         };
         TagCreate: {
-            name: string;
+            name: string | null;
         };
         TagUpdate: {
-            name?: string;
+            name?: string | null;
         };
         User_index: {
             id: number;
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /**
-             * Format: date-time
-             * @description May be omitted: a `visible` rule decides which actors read this field.
-             */
-            created_at?: string | null;
+            /** Format: date-time */
+            created_at: string | null;
             blog_posts: {
                 count: number;
             };
             profile: {
+                id: number;
+            } | null;
+        };
+        User_related: {
+            id?: number;
+            name?: string | null;
+            email?: string | null;
+            admin?: boolean | null;
+            /** Format: date-time */
+            created_at?: string | null;
+            blog_posts?: {
+                count: number;
+            };
+            profile?: {
                 id: number;
             } | null;
         };
@@ -726,11 +692,8 @@ export interface components {
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /**
-             * Format: date-time
-             * @description May be omitted: a `visible` rule decides which actors read this field.
-             */
-            created_at?: string | null;
+            /** Format: date-time */
+            created_at: string | null;
             blog_posts: {
                 count: number;
             };
@@ -739,14 +702,14 @@ export interface components {
             } | null;
         };
         UserCreate: {
-            name: string;
-            email: string;
+            name: string | null;
+            email: string | null;
             admin?: boolean | null;
             password?: string | null;
         };
         UserUpdate: {
-            name?: string;
-            email?: string;
+            name?: string | null;
+            email?: string | null;
             admin?: boolean | null;
             password?: string | null;
         };
@@ -788,6 +751,22 @@ export interface components {
     headers: {
         /** @description Sent only under an opt-in count strategy (the panel's `count` option, or a resource's `static count`) when `pagination.total_count` is not an exact count made for this request: `estimate` (the planner's estimate of the rows) or `cached` (an exact count made at most the strategy's `maxAgeMs` earlier by the same process). Absent, the total is exact. */
         PanelTotalCount: "estimate" | "cached";
+        /** @description The strong entity tag of the answer's content for this actor (a signed file URL's expiry and signature are left out). Send it back in `If-None-Match` (reads) or `If-Match` (update, delete). */
+        ETag: string;
+        /** @description The strong entity tag of the answer's content for this actor (a signed file URL's expiry and signature are left out). */
+        ETagRequired: string;
+        /** @description The credential's limit (IETF RateLimit header fields): `"default";q=<requests>;w=<window seconds>`. */
+        RateLimitPolicy: string;
+        /** @description The credential's limit: `"default";q=<requests>;w=<window seconds>`. */
+        RateLimitPolicyRequired: string;
+        /** @description What is left of it: `"default";r=<remaining requests>;t=<seconds until the window ends>`. */
+        RateLimit: string;
+        /** @description What is left of it: `"default";r=<remaining requests>;t=<seconds until the window ends>`. */
+        RateLimitRequired: string;
+        /** @description `true` when the answer is the stored answer of an earlier request with the same `Idempotency-Key`; nothing was written again. */
+        IdempotentReplayed: "true";
+        /** @description Seconds to wait before trying again. */
+        RetryAfterRequired: number;
     };
     pathItems: never;
 }
@@ -847,89 +826,15 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
+                /** @description Records per page; larger values are clamped to 100. */
                 per_page?: number;
-                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
-                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
-                /** @description id equals the value (as filter[id][eq]). */
-                "filter[id]"?: number;
-                "filter[id][eq]"?: number;
-                "filter[id][ne]"?: number;
-                "filter[id][lt]"?: number;
-                "filter[id][lte]"?: number;
-                "filter[id][gt]"?: number;
-                "filter[id][gte]"?: number;
-                /** @description id is one of these values (comma-separated, at most 100). */
-                "filter[id][in]"?: number[];
-                /** @description id is null (true) or is not (false). */
-                "filter[id][null]"?: boolean;
-                /** @description title equals the value (as filter[title][eq]). */
-                "filter[title]"?: string;
-                "filter[title][eq]"?: string;
-                "filter[title][ne]"?: string;
-                /** @description title is one of these values (comma-separated, at most 100). */
-                "filter[title][in]"?: string[];
-                "filter[title][contains]"?: string;
-                "filter[title][starts_with]"?: string;
-                /** @description title is null (true) or is not (false). */
-                "filter[title][null]"?: boolean;
-                /** @description published equals the value (as filter[published][eq]). */
-                "filter[published]"?: boolean;
-                "filter[published][eq]"?: boolean;
-                /** @description published is null (true) or is not (false). */
-                "filter[published][null]"?: boolean;
-                /** @description published_on equals the value (as filter[published_on][eq]). */
-                "filter[published_on]"?: string;
-                "filter[published_on][eq]"?: string;
-                "filter[published_on][ne]"?: string;
-                "filter[published_on][lt]"?: string;
-                "filter[published_on][lte]"?: string;
-                "filter[published_on][gt]"?: string;
-                "filter[published_on][gte]"?: string;
-                /** @description published_on is one of these values (comma-separated, at most 100). */
-                "filter[published_on][in]"?: string[];
-                /** @description published_on is null (true) or is not (false). */
-                "filter[published_on][null]"?: boolean;
-                /** @description view_count equals the value (as filter[view_count][eq]). */
-                "filter[view_count]"?: number;
-                "filter[view_count][eq]"?: number;
-                "filter[view_count][ne]"?: number;
-                "filter[view_count][lt]"?: number;
-                "filter[view_count][lte]"?: number;
-                "filter[view_count][gt]"?: number;
-                "filter[view_count][gte]"?: number;
-                /** @description view_count is one of these values (comma-separated, at most 100). */
-                "filter[view_count][in]"?: number[];
-                /** @description view_count is null (true) or is not (false). */
-                "filter[view_count][null]"?: boolean;
-                /** @description rating equals the value (as filter[rating][eq]). */
-                "filter[rating]"?: number;
-                "filter[rating][eq]"?: number;
-                "filter[rating][ne]"?: number;
-                "filter[rating][lt]"?: number;
-                "filter[rating][lte]"?: number;
-                "filter[rating][gt]"?: number;
-                "filter[rating][gte]"?: number;
-                /** @description rating is one of these values (comma-separated, at most 100). */
-                "filter[rating][in]"?: number[];
-                /** @description rating is null (true) or is not (false). */
-                "filter[rating][null]"?: boolean;
-                /** @description author_id equals the value (as filter[author_id][eq]). */
-                "filter[author_id]"?: number;
-                "filter[author_id][eq]"?: number;
-                "filter[author_id][ne]"?: number;
-                /** @description author_id is one of these values (comma-separated, at most 100). */
-                "filter[author_id][in]"?: number[];
-                /** @description author_id is null (true) or is not (false). */
-                "filter[author_id][null]"?: boolean;
-                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of title, body. */
-                q?: string;
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "title" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments")[];
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -939,6 +844,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -953,6 +861,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -960,6 +878,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -969,8 +889,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -982,6 +914,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -993,26 +927,15 @@ export interface operations {
     createBlogPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "blog_post": {
-                 *         "title": "Example title",
-                 *         "summary": "Example summary",
-                 *         "body": "Example body",
-                 *         "published": true,
-                 *         "published_on": "2026-01-15",
-                 *         "view_count": 1,
-                 *         "rating": 1.5,
-                 *         "author_id": 1
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostCreate"];
                 };
@@ -1022,6 +945,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1035,6 +962,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1042,6 +971,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1051,8 +982,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1062,6 +1003,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1071,19 +1014,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1091,6 +1050,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1101,16 +1062,13 @@ export interface operations {
     };
     showBlogPost: {
         parameters: {
-            query?: {
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
             };
-            header?: never;
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -1120,6 +1078,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1133,6 +1094,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1140,6 +1111,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1149,8 +1122,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1160,6 +1133,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1171,6 +1158,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1182,32 +1171,20 @@ export interface operations {
     replaceBlogPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "blog_post": {
-                 *         "title": "Example title",
-                 *         "summary": "Example summary",
-                 *         "body": "Example body",
-                 *         "published": true,
-                 *         "published_on": "2026-01-15",
-                 *         "view_count": 1,
-                 *         "rating": 1.5,
-                 *         "author_id": 1
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostUpdate"];
                 };
@@ -1217,6 +1194,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1230,6 +1211,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1237,6 +1220,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1246,8 +1231,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1256,6 +1241,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1266,6 +1272,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1275,19 +1283,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1295,6 +1319,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1306,12 +1332,14 @@ export interface operations {
     deleteBlogPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -1321,6 +1349,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1332,6 +1363,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1339,6 +1372,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1348,8 +1383,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1359,19 +1394,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1379,6 +1449,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1390,32 +1462,20 @@ export interface operations {
     updateBlogPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "blog_post": {
-                 *         "title": "Example title",
-                 *         "summary": "Example summary",
-                 *         "body": "Example body",
-                 *         "published": true,
-                 *         "published_on": "2026-01-15",
-                 *         "view_count": 1,
-                 *         "rating": 1.5,
-                 *         "author_id": 1
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostUpdate"];
                 };
@@ -1425,6 +1485,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1438,6 +1502,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1445,6 +1511,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1454,8 +1522,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1464,6 +1532,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1474,6 +1563,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1483,19 +1574,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1503,6 +1610,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1515,56 +1624,15 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
+                /** @description Records per page; larger values are clamped to 100. */
                 per_page?: number;
-                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "body";
-                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
-                /** @description id equals the value (as filter[id][eq]). */
-                "filter[id]"?: number;
-                "filter[id][eq]"?: number;
-                "filter[id][ne]"?: number;
-                "filter[id][lt]"?: number;
-                "filter[id][lte]"?: number;
-                "filter[id][gt]"?: number;
-                "filter[id][gte]"?: number;
-                /** @description id is one of these values (comma-separated, at most 100). */
-                "filter[id][in]"?: number[];
-                /** @description id is null (true) or is not (false). */
-                "filter[id][null]"?: boolean;
-                /** @description body equals the value (as filter[body][eq]). */
-                "filter[body]"?: string;
-                "filter[body][eq]"?: string;
-                "filter[body][ne]"?: string;
-                /** @description body is one of these values (comma-separated, at most 100). */
-                "filter[body][in]"?: string[];
-                "filter[body][contains]"?: string;
-                "filter[body][starts_with]"?: string;
-                /** @description body is null (true) or is not (false). */
-                "filter[body][null]"?: boolean;
-                /** @description blog_post_id equals the value (as filter[blog_post_id][eq]). */
-                "filter[blog_post_id]"?: number;
-                "filter[blog_post_id][eq]"?: number;
-                "filter[blog_post_id][ne]"?: number;
-                /** @description blog_post_id is one of these values (comma-separated, at most 100). */
-                "filter[blog_post_id][in]"?: number[];
-                /** @description blog_post_id is null (true) or is not (false). */
-                "filter[blog_post_id][null]"?: boolean;
-                /** @description user_id equals the value (as filter[user_id][eq]). */
-                "filter[user_id]"?: number;
-                "filter[user_id][eq]"?: number;
-                "filter[user_id][ne]"?: number;
-                /** @description user_id is one of these values (comma-separated, at most 100). */
-                "filter[user_id][in]"?: number[];
-                /** @description user_id is null (true) or is not (false). */
-                "filter[user_id][null]"?: boolean;
-                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of body. */
-                q?: string;
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "body" | "blog_post" | "user")[];
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1574,6 +1642,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1588,6 +1659,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1595,6 +1676,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1604,8 +1687,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1615,6 +1698,20 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1626,6 +1723,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1637,21 +1736,15 @@ export interface operations {
     createComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "comment": {
-                 *         "body": "Example body",
-                 *         "blog_post_id": 1,
-                 *         "user_id": 1
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     comment: components["schemas"]["CommentCreate"];
                 };
@@ -1661,6 +1754,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1674,6 +1771,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1681,6 +1780,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1690,8 +1791,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1701,6 +1802,18 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1710,6 +1823,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1719,19 +1834,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1739,6 +1870,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1749,16 +1882,13 @@ export interface operations {
     };
     showComment: {
         parameters: {
-            query?: {
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "body" | "blog_post" | "user")[];
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
             };
-            header?: never;
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -1768,6 +1898,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1781,6 +1914,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1788,6 +1931,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1797,8 +1942,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1808,6 +1953,8 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1817,6 +1964,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1828,6 +1989,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1839,27 +2002,20 @@ export interface operations {
     replaceComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "comment": {
-                 *         "body": "Example body",
-                 *         "blog_post_id": 1,
-                 *         "user_id": 1
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     comment: components["schemas"]["CommentUpdate"];
                 };
@@ -1869,6 +2025,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1882,6 +2042,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1889,6 +2051,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1898,8 +2062,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1909,6 +2073,8 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1917,6 +2083,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1927,6 +2114,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1936,19 +2125,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -1956,6 +2161,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1967,12 +2174,14 @@ export interface operations {
     deleteComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -1982,6 +2191,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1993,6 +2205,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2000,6 +2214,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2009,8 +2225,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2020,6 +2236,8 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2029,19 +2247,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2049,6 +2302,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,27 +2315,20 @@ export interface operations {
     updateComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "comment": {
-                 *         "body": "Example body",
-                 *         "blog_post_id": 1,
-                 *         "user_id": 1
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     comment: components["schemas"]["CommentUpdate"];
                 };
@@ -2090,6 +2338,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2103,6 +2355,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2110,6 +2364,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2119,8 +2375,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2130,6 +2386,8 @@ export interface operations {
             /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2138,6 +2396,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2148,6 +2427,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2157,19 +2438,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2177,6 +2474,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2189,38 +2488,15 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
+                /** @description Records per page; larger values are clamped to 100. */
                 per_page?: number;
-                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
-                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
-                /** @description id equals the value (as filter[id][eq]). */
-                "filter[id]"?: number;
-                "filter[id][eq]"?: number;
-                "filter[id][ne]"?: number;
-                "filter[id][lt]"?: number;
-                "filter[id][lte]"?: number;
-                "filter[id][gt]"?: number;
-                "filter[id][gte]"?: number;
-                /** @description id is one of these values (comma-separated, at most 100). */
-                "filter[id][in]"?: number[];
-                /** @description id is null (true) or is not (false). */
-                "filter[id][null]"?: boolean;
-                /** @description name equals the value (as filter[name][eq]). */
-                "filter[name]"?: string;
-                "filter[name][eq]"?: string;
-                "filter[name][ne]"?: string;
-                /** @description name is one of these values (comma-separated, at most 100). */
-                "filter[name][in]"?: string[];
-                "filter[name][contains]"?: string;
-                "filter[name][starts_with]"?: string;
-                /** @description name is null (true) or is not (false). */
-                "filter[name][null]"?: boolean;
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "name" | "products")[];
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2230,6 +2506,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2244,6 +2523,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2251,6 +2540,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2260,8 +2551,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,6 +2576,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2284,19 +2589,15 @@ export interface operations {
     createProductCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "product_category": {
-                 *         "name": "Example name"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryCreate"];
                 };
@@ -2306,6 +2607,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2319,6 +2624,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2326,6 +2633,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,8 +2644,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,6 +2665,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2355,19 +2676,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2375,6 +2712,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,16 +2724,13 @@ export interface operations {
     };
     showProductCategory: {
         parameters: {
-            query?: {
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "name" | "products")[];
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
             };
-            header?: never;
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -2404,6 +2740,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2417,6 +2756,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2424,6 +2773,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2433,8 +2784,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2444,6 +2795,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2455,6 +2820,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2466,25 +2833,20 @@ export interface operations {
     replaceProductCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "product_category": {
-                 *         "name": "Example name"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryUpdate"];
                 };
@@ -2494,6 +2856,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2507,6 +2873,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2514,6 +2882,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2523,8 +2893,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +2903,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2543,6 +2934,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2552,19 +2945,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2572,6 +2981,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2583,12 +2994,14 @@ export interface operations {
     deleteProductCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -2598,6 +3011,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2609,6 +3025,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2616,6 +3034,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,8 +3045,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2636,19 +3056,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2656,6 +3111,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2667,25 +3124,20 @@ export interface operations {
     updateProductCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "product_category": {
-                 *         "name": "Example name"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryUpdate"];
                 };
@@ -2695,6 +3147,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2708,6 +3164,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2715,6 +3173,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2724,8 +3184,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2734,6 +3194,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2744,6 +3225,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,19 +3236,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -2773,6 +3272,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2785,88 +3286,15 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
+                /** @description Records per page; larger values are clamped to 100. */
                 per_page?: number;
-                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
-                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
-                /** @description id equals the value (as filter[id][eq]). */
-                "filter[id]"?: number;
-                "filter[id][eq]"?: number;
-                "filter[id][ne]"?: number;
-                "filter[id][lt]"?: number;
-                "filter[id][lte]"?: number;
-                "filter[id][gt]"?: number;
-                "filter[id][gte]"?: number;
-                /** @description id is one of these values (comma-separated, at most 100). */
-                "filter[id][in]"?: number[];
-                /** @description id is null (true) or is not (false). */
-                "filter[id][null]"?: boolean;
-                /** @description name equals the value (as filter[name][eq]). */
-                "filter[name]"?: string;
-                "filter[name][eq]"?: string;
-                "filter[name][ne]"?: string;
-                /** @description name is one of these values (comma-separated, at most 100). */
-                "filter[name][in]"?: string[];
-                "filter[name][contains]"?: string;
-                "filter[name][starts_with]"?: string;
-                /** @description name is null (true) or is not (false). */
-                "filter[name][null]"?: boolean;
-                /** @description price equals the value (as filter[price][eq]). */
-                "filter[price]"?: number;
-                "filter[price][eq]"?: number;
-                "filter[price][ne]"?: number;
-                "filter[price][lt]"?: number;
-                "filter[price][lte]"?: number;
-                "filter[price][gt]"?: number;
-                "filter[price][gte]"?: number;
-                /** @description price is one of these values (comma-separated, at most 100). */
-                "filter[price][in]"?: number[];
-                /** @description price is null (true) or is not (false). */
-                "filter[price][null]"?: boolean;
-                /** @description in_stock equals the value (as filter[in_stock][eq]). */
-                "filter[in_stock]"?: boolean;
-                "filter[in_stock][eq]"?: boolean;
-                /** @description in_stock is null (true) or is not (false). */
-                "filter[in_stock][null]"?: boolean;
-                /** @description released_on equals the value (as filter[released_on][eq]). */
-                "filter[released_on]"?: string;
-                "filter[released_on][eq]"?: string;
-                "filter[released_on][ne]"?: string;
-                "filter[released_on][lt]"?: string;
-                "filter[released_on][lte]"?: string;
-                "filter[released_on][gt]"?: string;
-                "filter[released_on][gte]"?: string;
-                /** @description released_on is one of these values (comma-separated, at most 100). */
-                "filter[released_on][in]"?: string[];
-                /** @description released_on is null (true) or is not (false). */
-                "filter[released_on][null]"?: boolean;
-                /** @description product_category_id equals the value (as filter[product_category_id][eq]). */
-                "filter[product_category_id]"?: number;
-                "filter[product_category_id][eq]"?: number;
-                "filter[product_category_id][ne]"?: number;
-                /** @description product_category_id is one of these values (comma-separated, at most 100). */
-                "filter[product_category_id][in]"?: number[];
-                /** @description product_category_id is null (true) or is not (false). */
-                "filter[product_category_id][null]"?: boolean;
-                /** @description status equals the value (as filter[status][eq]). */
-                "filter[status]"?: "draft" | "active" | "archived";
-                "filter[status][eq]"?: "draft" | "active" | "archived";
-                "filter[status][ne]"?: "draft" | "active" | "archived";
-                /** @description status is one of these values (comma-separated, at most 100). */
-                "filter[status][in]"?: ("draft" | "active" | "archived")[];
-                /** @description status is null (true) or is not (false). */
-                "filter[status][null]"?: boolean;
-                "filter[tags][contains]"?: string;
-                /** @description tags is null (true) or is not (false). */
-                "filter[tags][null]"?: boolean;
-                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of name. */
-                q?: string;
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2876,6 +3304,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +3321,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2897,6 +3338,20 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2908,6 +3363,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2919,30 +3376,15 @@ export interface operations {
     createProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "product": {
-                 *         "name": "Example name",
-                 *         "price": 1.5,
-                 *         "in_stock": true,
-                 *         "released_on": "2026-01-15",
-                 *         "product_category_id": 1,
-                 *         "status": "draft",
-                 *         "tags": [
-                 *           "Example tags"
-                 *         ],
-                 *         "specs": {
-                 *           "key": "Example value"
-                 *         }
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     product: components["schemas"]["ProductCreate"];
                 };
@@ -2952,6 +3394,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2965,6 +3411,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2972,6 +3420,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2981,8 +3431,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2992,6 +3452,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3001,19 +3463,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3021,6 +3499,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3031,16 +3511,13 @@ export interface operations {
     };
     showProduct: {
         parameters: {
-            query?: {
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
             };
-            header?: never;
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -3050,6 +3527,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3063,6 +3543,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3070,6 +3560,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3079,6 +3571,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,6 +3596,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3101,36 +3609,20 @@ export interface operations {
     replaceProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "product": {
-                 *         "name": "Example name",
-                 *         "price": 1.5,
-                 *         "in_stock": true,
-                 *         "released_on": "2026-01-15",
-                 *         "product_category_id": 1,
-                 *         "status": "draft",
-                 *         "tags": [
-                 *           "Example tags"
-                 *         ],
-                 *         "specs": {
-                 *           "key": "Example value"
-                 *         }
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     product: components["schemas"]["ProductUpdate"];
                 };
@@ -3140,6 +3632,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3153,6 +3649,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3160,6 +3658,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3169,8 +3669,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3179,6 +3679,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3189,6 +3710,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3198,19 +3721,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3218,6 +3757,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3229,12 +3770,14 @@ export interface operations {
     deleteProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -3244,6 +3787,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3255,6 +3801,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3262,6 +3810,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3271,8 +3821,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,19 +3832,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3302,6 +3887,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3313,36 +3900,20 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "product": {
-                 *         "name": "Example name",
-                 *         "price": 1.5,
-                 *         "in_stock": true,
-                 *         "released_on": "2026-01-15",
-                 *         "product_category_id": 1,
-                 *         "status": "draft",
-                 *         "tags": [
-                 *           "Example tags"
-                 *         ],
-                 *         "specs": {
-                 *           "key": "Example value"
-                 *         }
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     product: components["schemas"]["ProductUpdate"];
                 };
@@ -3352,6 +3923,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3365,6 +3940,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3372,6 +3949,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,8 +3960,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3391,6 +3970,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3401,6 +4001,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3410,19 +4012,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3430,6 +4048,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3442,46 +4062,15 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
+                /** @description Records per page; larger values are clamped to 100. */
                 per_page?: number;
-                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "bio";
-                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
-                /** @description id equals the value (as filter[id][eq]). */
-                "filter[id]"?: number;
-                "filter[id][eq]"?: number;
-                "filter[id][ne]"?: number;
-                "filter[id][lt]"?: number;
-                "filter[id][lte]"?: number;
-                "filter[id][gt]"?: number;
-                "filter[id][gte]"?: number;
-                /** @description id is one of these values (comma-separated, at most 100). */
-                "filter[id][in]"?: number[];
-                /** @description id is null (true) or is not (false). */
-                "filter[id][null]"?: boolean;
-                /** @description bio equals the value (as filter[bio][eq]). */
-                "filter[bio]"?: string;
-                "filter[bio][eq]"?: string;
-                "filter[bio][ne]"?: string;
-                /** @description bio is one of these values (comma-separated, at most 100). */
-                "filter[bio][in]"?: string[];
-                "filter[bio][contains]"?: string;
-                "filter[bio][starts_with]"?: string;
-                /** @description bio is null (true) or is not (false). */
-                "filter[bio][null]"?: boolean;
-                /** @description user_id equals the value (as filter[user_id][eq]). */
-                "filter[user_id]"?: number;
-                "filter[user_id][eq]"?: number;
-                "filter[user_id][ne]"?: number;
-                /** @description user_id is one of these values (comma-separated, at most 100). */
-                "filter[user_id][in]"?: number[];
-                /** @description user_id is null (true) or is not (false). */
-                "filter[user_id][null]"?: boolean;
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "bio" | "user" | "avatar")[];
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3491,6 +4080,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3505,6 +4097,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3512,6 +4114,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3521,8 +4125,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3534,6 +4150,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3545,20 +4163,15 @@ export interface operations {
     createProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "profile": {
-                 *         "bio": "Example bio",
-                 *         "user_id": 1
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileCreate"];
                 };
@@ -3568,6 +4181,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3581,6 +4198,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3588,6 +4207,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3597,8 +4218,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3608,6 +4239,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3617,19 +4250,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3637,6 +4286,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3647,16 +4298,13 @@ export interface operations {
     };
     showProfile: {
         parameters: {
-            query?: {
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "bio" | "user" | "avatar")[];
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
             };
-            header?: never;
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -3666,6 +4314,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3679,6 +4330,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3686,6 +4347,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3695,8 +4358,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3706,6 +4369,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3717,6 +4394,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3728,26 +4407,20 @@ export interface operations {
     replaceProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "profile": {
-                 *         "bio": "Example bio",
-                 *         "user_id": 1
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileUpdate"];
                 };
@@ -3757,6 +4430,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3770,6 +4447,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3777,6 +4456,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3786,8 +4467,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3796,6 +4477,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3806,6 +4508,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3815,19 +4519,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3835,6 +4555,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3846,12 +4568,14 @@ export interface operations {
     deleteProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -3861,6 +4585,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3872,6 +4599,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3879,6 +4608,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3888,8 +4619,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3899,19 +4630,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -3919,6 +4685,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3930,26 +4698,20 @@ export interface operations {
     updateProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "profile": {
-                 *         "bio": "Example bio",
-                 *         "user_id": 1
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileUpdate"];
                 };
@@ -3959,6 +4721,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3972,6 +4738,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3979,6 +4747,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3988,8 +4758,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3998,6 +4768,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4008,6 +4799,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4017,19 +4810,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4037,6 +4846,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4049,38 +4860,15 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
+                /** @description Records per page; larger values are clamped to 100. */
                 per_page?: number;
-                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
-                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
-                /** @description id equals the value (as filter[id][eq]). */
-                "filter[id]"?: number;
-                "filter[id][eq]"?: number;
-                "filter[id][ne]"?: number;
-                "filter[id][lt]"?: number;
-                "filter[id][lte]"?: number;
-                "filter[id][gt]"?: number;
-                "filter[id][gte]"?: number;
-                /** @description id is one of these values (comma-separated, at most 100). */
-                "filter[id][in]"?: number[];
-                /** @description id is null (true) or is not (false). */
-                "filter[id][null]"?: boolean;
-                /** @description name equals the value (as filter[name][eq]). */
-                "filter[name]"?: string;
-                "filter[name][eq]"?: string;
-                "filter[name][ne]"?: string;
-                /** @description name is one of these values (comma-separated, at most 100). */
-                "filter[name][in]"?: string[];
-                "filter[name][contains]"?: string;
-                "filter[name][starts_with]"?: string;
-                /** @description name is null (true) or is not (false). */
-                "filter[name][null]"?: boolean;
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "name" | "blog_posts")[];
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4090,6 +4878,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4104,6 +4895,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4111,6 +4912,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4120,8 +4923,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4133,6 +4948,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4144,19 +4961,15 @@ export interface operations {
     createTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "tag": {
-                 *         "name": "Example name"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     tag: components["schemas"]["TagCreate"];
                 };
@@ -4166,6 +4979,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +4996,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4186,6 +5005,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4195,8 +5016,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4206,6 +5037,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4215,19 +5048,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4235,6 +5084,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4245,16 +5096,13 @@ export interface operations {
     };
     showTag: {
         parameters: {
-            query?: {
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "name" | "blog_posts")[];
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
             };
-            header?: never;
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -4264,6 +5112,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,6 +5128,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4284,6 +5145,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4293,8 +5156,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4304,6 +5167,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4315,6 +5192,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4326,25 +5205,20 @@ export interface operations {
     replaceTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "tag": {
-                 *         "name": "Example name"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     tag: components["schemas"]["TagUpdate"];
                 };
@@ -4354,6 +5228,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4367,6 +5245,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4374,6 +5254,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4383,8 +5265,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4393,6 +5275,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4403,6 +5306,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4412,19 +5317,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4432,6 +5353,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4443,12 +5366,14 @@ export interface operations {
     deleteTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -4458,6 +5383,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4469,6 +5397,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4476,6 +5406,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4485,8 +5417,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4496,19 +5428,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4516,6 +5483,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,25 +5496,20 @@ export interface operations {
     updateTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "tag": {
-                 *         "name": "Example name"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     tag: components["schemas"]["TagUpdate"];
                 };
@@ -4555,6 +5519,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4568,6 +5536,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4575,6 +5545,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4584,8 +5556,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4594,6 +5566,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4604,6 +5597,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4613,19 +5608,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4633,6 +5644,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4645,57 +5658,15 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
+                /** @description Records per page; larger values are clamped to 100. */
                 per_page?: number;
-                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "name" | "email" | "admin" | "created_at";
-                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
-                /** @description id equals the value (as filter[id][eq]). */
-                "filter[id]"?: number;
-                "filter[id][eq]"?: number;
-                "filter[id][ne]"?: number;
-                "filter[id][lt]"?: number;
-                "filter[id][lte]"?: number;
-                "filter[id][gt]"?: number;
-                "filter[id][gte]"?: number;
-                /** @description id is one of these values (comma-separated, at most 100). */
-                "filter[id][in]"?: number[];
-                /** @description id is null (true) or is not (false). */
-                "filter[id][null]"?: boolean;
-                /** @description name equals the value (as filter[name][eq]). */
-                "filter[name]"?: string;
-                "filter[name][eq]"?: string;
-                "filter[name][ne]"?: string;
-                /** @description name is one of these values (comma-separated, at most 100). */
-                "filter[name][in]"?: string[];
-                "filter[name][contains]"?: string;
-                "filter[name][starts_with]"?: string;
-                /** @description name is null (true) or is not (false). */
-                "filter[name][null]"?: boolean;
-                /** @description admin equals the value (as filter[admin][eq]). */
-                "filter[admin]"?: boolean;
-                "filter[admin][eq]"?: boolean;
-                /** @description admin is null (true) or is not (false). */
-                "filter[admin][null]"?: boolean;
-                /** @description created_at equals the value (as filter[created_at][eq]). */
-                "filter[created_at]"?: string;
-                "filter[created_at][eq]"?: string;
-                "filter[created_at][ne]"?: string;
-                "filter[created_at][lt]"?: string;
-                "filter[created_at][lte]"?: string;
-                "filter[created_at][gt]"?: string;
-                "filter[created_at][gte]"?: string;
-                /** @description created_at is one of these values (comma-separated, at most 100). */
-                "filter[created_at][in]"?: string[];
-                /** @description created_at is null (true) or is not (false). */
-                "filter[created_at][null]"?: boolean;
-                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of name, email. */
-                q?: string;
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
             };
-            header?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4705,6 +5676,9 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4719,6 +5693,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4726,6 +5710,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4735,8 +5721,20 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4748,6 +5746,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4759,22 +5759,15 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "user": {
-                 *         "name": "Example name",
-                 *         "email": "pat@example.com",
-                 *         "admin": true,
-                 *         "password": "correct horse battery staple"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     user: components["schemas"]["UserCreate"];
                 };
@@ -4784,6 +5777,10 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4797,6 +5794,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4804,6 +5803,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4813,17 +5814,18 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
-            403: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4833,6 +5835,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4842,19 +5846,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -4862,6 +5882,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4872,16 +5894,13 @@ export interface operations {
     };
     showUser: {
         parameters: {
-            query?: {
-                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
-                fields?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
+                "If-None-Match"?: string;
             };
-            header?: never;
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -4891,6 +5910,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4904,6 +5926,16 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` ETag is still the answer's; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagRequired"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4911,6 +5943,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,8 +5954,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4931,6 +5965,20 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4942,6 +5990,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4953,28 +6003,20 @@ export interface operations {
     replaceUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "user": {
-                 *         "name": "Example name",
-                 *         "email": "pat@example.com",
-                 *         "admin": true,
-                 *         "password": "correct horse battery staple"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     user: components["schemas"]["UserUpdate"];
                 };
@@ -4984,6 +6026,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4995,6 +6041,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5002,6 +6050,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5011,17 +6061,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
-            403: {
-                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5030,6 +6071,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5040,6 +6102,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5049,19 +6113,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -5069,6 +6149,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5080,12 +6162,14 @@ export interface operations {
     deleteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
@@ -5095,6 +6179,9 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5106,6 +6193,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5113,6 +6202,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5122,8 +6213,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5133,19 +6224,54 @@ export interface operations {
             /** @description No such record (or it is outside the policy scope). */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
-            422: {
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -5153,6 +6279,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5164,28 +6292,20 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
+                "If-Match"?: string;
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /**
-                 * @description The record id.
-                 * @example 1
-                 */
+                /** @description The record id. */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "user": {
-                 *         "name": "Example name",
-                 *         "email": "pat@example.com",
-                 *         "admin": true,
-                 *         "password": "correct horse battery staple"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     user: components["schemas"]["UserUpdate"];
                 };
@@ -5195,6 +6315,10 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETagRequired"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5206,6 +6330,8 @@ export interface operations {
                 headers: {
                     /** @description The panel's root path. */
                     Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5213,6 +6339,8 @@ export interface operations {
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5222,17 +6350,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
-                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
-            403: {
-                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5241,6 +6360,27 @@ export interface operations {
             };
             /** @description No such record (or it is outside the policy scope). */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5251,6 +6391,8 @@ export interface operations {
             /** @description The body is larger than the mount's bodyLimit. */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5260,19 +6402,35 @@ export interface operations {
             /** @description The body is not application/json. */
             415: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). */
+            /** @description The record is invalid (`errors` by field), or the CSRF token of a session request is invalid (`error`). Also: the `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot answer now; retry later. */
@@ -5280,6 +6438,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -48,5 +48,25 @@ export function blogClient(baseUrl: string, apiKey: string) {
       if (response.status === 422 && error && 'errors' in error) return { ok: false as const, errors: error.errors };
       throw new Error(`createBlogPost failed with ${response.status}`);
     },
+    /**
+     * Creates a post at most once, however many times it is retried: the request carries an
+     * `Idempotency-Key` (one per post the caller means to create), and is sent again after a
+     * network failure, a 409 (the first attempt still runs) or a 503, waiting `Retry-After`.
+     * A retry of a request the server already committed answers the same record, with
+     * `replayed: true` (`Idempotent-Replayed: true`), and creates nothing.
+     */
+    async createPostOnce(post: NewBlogPost, idempotencyKey: string, attempts = 3) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { data, response } = await client.POST('/api/resources/v1/blog_posts', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body: { blog_post: post } });
+          if (data) return { record: data.record, etag: response.headers.get('etag'), replayed: response.headers.get('idempotent-replayed') === 'true' };
+          if ((response.status !== 409 && response.status !== 503) || attempt >= attempts) throw new Error(`createBlogPost failed with ${response.status}`);
+          await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
+        } catch (error) {
+          // A network failure: the server may or may not have committed; the key makes the retry safe.
+          if (!(error instanceof TypeError) || attempt >= attempts) throw error;
+        }
+      }
+    },
   };
 }

@@ -61,6 +61,18 @@ describe('the typed client (openapi-typescript + openapi-fetch) against the demo
     expect(invalid).toMatchObject({ errors: { title: expect.any(Array) } });
   });
 
+  it('retries a create with an Idempotency-Key: the retry answers the same record, marked replayed, and one row exists', async () => {
+    const blog = blogClient(baseUrl, 'demo-admin-key');
+    const key = `typed-client-${Date.now()}`;
+    const post = { title: 'Created once', published: false, author_id: 1 };
+    const first = await blog.createPostOnce(post, key);
+    const retried = await blog.createPostOnce(post, key);
+    expect(first.replayed).toBe(false);
+    expect(retried).toEqual({ ...first, replayed: true });
+    const { data } = await blog.client.GET('/api/resources/v1/blog_posts', { params: { query: { per_page: 100 } } });
+    expect(data!.records.filter((record) => record.title === 'Created once')).toHaveLength(1);
+  });
+
   it('is refused without a valid key (401, typed as the error envelope)', async () => {
     const { error, response } = await blogClient(baseUrl, 'wrong').client.GET('/api/resources/v1/blog_posts');
     expect(response.status).toBe(401);

@@ -33,7 +33,8 @@ export { fieldAccess, type FieldAccess, type FieldAccessInput, type FieldWriteAc
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
 export { isOtherSchemaDropped, runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';
-export { panelMigrations, panelSessionMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE, PANEL_SESSION_MIGRATION_TABLE } from './database/panel-migrations.js';
+export { panelMigrations, panelSessionMigrations, panelApiMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE, PANEL_SESSION_MIGRATION_TABLE, PANEL_API_MIGRATION_TABLE } from './database/panel-migrations.js';
+export { IDEMPOTENCY_KEYS_TABLE, RATE_LIMITS_TABLE, TOKEN_RATE_LIMITS_TABLE } from './database/migrations/0001-create-idempotency-and-rate-limit-tables.js';
 export type { StorageService, UploadInput } from './storage/storage-service.js';
 export { diskStorage, type DiskStorageOptions, type DiskStorageService } from './storage/disk-storage.js';
 export { s3Storage, type S3StorageOptions, type S3StorageService } from './storage/s3-storage.js';

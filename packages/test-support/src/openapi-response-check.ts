@@ -22,13 +22,19 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 /** A Header Object, or the one of `components.headers` its `$ref` names. */
-function headerObject(document: OpenApiDocument, declared: unknown): { required?: boolean } {
+function headerObject(document: OpenApiDocument, declared: unknown): { required?: boolean; schema?: { type?: unknown } } {
   const ref = (declared as { $ref?: unknown } | undefined)?.$ref;
   if (typeof ref !== 'string') return (declared ?? {}) as { required?: boolean };
   const name = /^#\/components\/headers\/(.+)$/.exec(ref)?.[1];
   const found = name === undefined ? undefined : (document.components as { headers?: Record<string, unknown> } | undefined)?.headers?.[name];
   if (found === undefined) throw new Error(`The OpenAPI document names the header ${ref}, which it does not define.`);
-  return found as { required?: boolean };
+  return found as { required?: boolean; schema?: { type?: unknown } };
+}
+
+/** A header's text as its schema types it: an `integer` or `number` header is read as a number. */
+function headerValue(value: unknown, schema: { type?: unknown }): unknown {
+  const text = Array.isArray(value) ? value.join(', ') : String(value);
+  return (schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
 }
 
 /** A path template of the document as a regular expression (`/api/x/{id}` matches `/api/x/7`). */
@@ -69,6 +75,7 @@ export function openApiResponseChecker(document: OpenApiDocument): (response: Ch
   ajv.addSchema({ ...document, $id: 'openapi.json' });
   const templates = Object.keys(document.paths).map((template) => ({ template, pattern: pathPattern(template) }));
   const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
+  const headerValidators = new Map<object, ReturnType<Ajv2020['compile']>>();
   return (response) => {
     const path = response.url.split('?')[0]!;
     const match = templates.find(({ pattern }) => pattern.test(path));
@@ -80,8 +87,20 @@ export function openApiResponseChecker(document: OpenApiDocument): (response: Ch
     const problems: string[] = [];
     for (const [header, declared] of Object.entries(answer.headers ?? {})) {
       // A Header Object is optional unless it says `required: true` (OpenAPI 3.1); it may be a `$ref` to components.headers.
-      if (!headerObject(document, declared).required) continue;
-      if (response.headers[header.toLowerCase()] === undefined) problems.push(`${response.method} ${match.template} ${response.statusCode} lacks the documented header ${header}`);
+      const object = headerObject(document, declared);
+      const value = response.headers[header.toLowerCase()];
+      if (value === undefined) {
+        if (object.required) problems.push(`${response.method} ${match.template} ${response.statusCode} lacks the documented header ${header}`);
+        continue;
+      }
+      // A header that is there must match its documented schema (an ETag's quotes, a Retry-After's whole seconds).
+      if (!object.schema) continue;
+      let validate = headerValidators.get(object.schema);
+      if (!validate) {
+        validate = ajv.compile(object.schema);
+        headerValidators.set(object.schema, validate);
+      }
+      if (!validate(headerValue(value, object.schema))) problems.push(`${response.method} ${match.template} ${response.statusCode}: the header ${header} (${String(value)}) does not match its documented schema: ${ajv.errorsText(validate.errors)}`);
     }
     const media = answer.content?.['application/json'];
     if (!media) return problems;

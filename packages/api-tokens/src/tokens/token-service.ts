@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { RecordInvalidError, type ErrorMessages, type PanelDatabase } from '@panel/core';
+import { RecordInvalidError, TOKEN_RATE_LIMITS_TABLE, type ErrorMessages, type PanelDatabase } from '@panel/core';
 import { digestsEqual, mintToken, parseToken, tokenDigest } from '../secret/token-secret.js';
 import { resolveTokenPepper, type TokenPepperSource } from '../pepper/token-pepper.js';
 import { TokenNotFoundError, TokenTransitionError } from '../errors/api-tokens-errors.js';
@@ -201,6 +201,28 @@ export class ApiTokenService {
   }
 
   /** The default permissions list: the grants of the code-hook path (`index` and `show` only). */
+  /**
+   * A token's own rate limit: requests per window of the mount's `rateLimit` (default 60 s), or
+   * null when the token spends the mount's limit. Kept beside the token record
+   * (`panel_api_token_rate_limits`, created by `runPanelMigrations`).
+   */
+  async rateLimit(id: number): Promise<number | null> {
+    const row = await (this.#db as unknown as Kysely<any>).selectFrom(TOKEN_RATE_LIMITS_TABLE).select('max_requests').where('token_id', '=', id).executeTakeFirst();
+    return row ? Number(row.max_requests) : null;
+  }
+
+  /** Sets a token's own rate limit (a positive whole number of requests per window), or removes it with null. */
+  async setRateLimit(id: number, maxRequests: number | null): Promise<void> {
+    await this.find(id);
+    const db = this.#db as unknown as Kysely<any>;
+    if (maxRequests === null) {
+      await db.deleteFrom(TOKEN_RATE_LIMITS_TABLE).where('token_id', '=', id).execute();
+      return;
+    }
+    if (!Number.isInteger(maxRequests) || maxRequests < 1) throw new RangeError(`A token's rate limit must be a positive whole number of requests, instead got ${JSON.stringify(maxRequests)}.`);
+    await db.insertInto(TOKEN_RATE_LIMITS_TABLE).values({ token_id: id, max_requests: maxRequests }).onConflict((oc) => oc.column('token_id').doUpdateSet({ max_requests: maxRequests })).execute();
+  }
+
   async defaultPermissions(): Promise<Grant[]> {
     const rows = await this.#db.selectFrom(GRANTS_TABLE).select(['resource', 'verb']).where('token_id', 'is', null).orderBy('resource').orderBy('verb').execute();
     return rows.map(({ resource, verb }) => ({ resource, verb }));

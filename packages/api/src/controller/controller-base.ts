@@ -18,6 +18,8 @@ import {
 } from './callback-chain.js';
 import { declareCsrfStrategy, verifyAuthenticity, type CsrfStrategy } from './csrf-protection.js';
 import { logUserIdentity } from './request-log-identity.js';
+import type { Transaction } from 'kysely';
+import { runAction, spendRateLimit, type HttpSemantics } from '../http-semantics/http-semantics.js';
 
 /** What the runtime gives a controller for one request. */
 export interface ControllerContext {
@@ -44,6 +46,8 @@ export interface ControllerContext {
   readonly targetController?: (new (context: ControllerContext) => ControllerBase) | undefined;
   /** Set on the target's controller of a traversal: its gate asks for `index` or `show`. */
   readonly traversing?: boolean | undefined;
+  /** The mount's HTTP semantics (rate limit, `If-Match`, `Idempotency-Key`); undefined runs actions bare. */
+  readonly semantics?: HttpSemantics | undefined;
 }
 
 /** A response an action rendered, not sent yet. */
@@ -60,6 +64,12 @@ export interface Rendered {
 export class ControllerBase {
   /** The resource this controller serves (`BlogPost`); set by each generated controller. */
   static resourceName?: string;
+
+  /**
+   * Whether this controller's update and delete need `If-Match` (a missing one is 428
+   * `{ "error": "Precondition Required" }`), whatever the mount's `requireIfMatch` says.
+   */
+  static requireIfMatch = false;
 
   /** Runs `method` before the actions (all, or those of `only` / `except`). */
   static beforeAction(method: string, conditions: CallbackConditions = {}): void {
@@ -118,6 +128,10 @@ export class ControllerBase {
   /** Edition B: what this request's actor may do, once `requirePermissionGrant` has run. */
   protected grants: GrantSet | undefined;
   readonly #context: ControllerContext;
+  /** The mount's HTTP semantics. */
+  protected readonly semantics: HttpSemantics | undefined;
+  /** While a write under `If-Match` or `Idempotency-Key` runs: its transaction, which the action's operations use. */
+  transaction: Transaction<any> | undefined;
 
   constructor(context: ControllerContext) {
     this.#context = context;
@@ -131,6 +145,7 @@ export class ControllerBase {
     this.edition = context.edition;
     this.association = context.association;
     this.mountUnpermittedAttributes = context.unpermittedAttributes ?? 'ignore';
+    this.semantics = context.semantics;
   }
 
   /**
@@ -288,9 +303,12 @@ export class ControllerBase {
         if (this.panel.sessions) this.#opened = await loadPanelSession(this.panel, this.request, this.reply);
         if (!(await this.#runBeforeActions())) {
           await this.#assignCurrentUser();
-          await (this as unknown as Record<ActionName, () => Promise<unknown>>)[this.actionName]();
+          const requireIfMatch = (this.constructor as typeof ControllerBase).requireIfMatch;
+          await runAction(this as never, this.semantics, requireIfMatch, () => (this as unknown as Record<ActionName, () => Promise<unknown>>)[this.actionName]());
         }
       } catch (error) {
+        // A refused request spends too: the token's budget when one authenticated it, else its address's (a 401).
+        await spendRateLimit(this as never, this.semantics);
         const handler = error instanceof Error ? rescueHandlerFor(this.constructor, error) : undefined;
         // Edition B answers a refused policy with 403 JSON, not the panel's redirect.
         if (!handler && this.edition && isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')) throw new ForbiddenError();

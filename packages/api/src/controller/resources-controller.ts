@@ -12,6 +12,9 @@ import { queryableFields, type QueryableFields } from '../querying/queryable-fie
 import { listQuery, type ListQuery } from '../querying/list-query.js';
 import { fieldsetRequest } from '../querying/fieldset-params.js';
 import { queryValues } from '../querying/query-values.js';
+import type { Transaction } from 'kysely';
+import { PreconditionFailedError } from '../errors/api-errors.js';
+import { entityTag, ifMatchHolds } from '../http-semantics/entity-tag.js';
 
 /** The association field types whose key Edition B omits without a read grant on the target. */
 const ASSOCIATION_TYPES: ReadonlySet<string> = new Set(['belongs_to', 'has_many', 'has_one', 'has_and_belongs_to_many']);
@@ -237,6 +240,7 @@ export class ResourcesController extends ControllerBase {
       access: this.fieldAccess(),
       unpermittedAttributes,
       confirmFields: () => this.requireFieldConfirmation(),
+      transaction: this.transaction,
     };
   }
 
@@ -267,6 +271,28 @@ export class ResourcesController extends ControllerBase {
       if (grants && !grants.allows(key, 'index') && !grants.allows(key, 'show')) return NO_RECORDS;
       return client ? (query) => client.scope({ user, resource: target, query }) : undefined;
     };
+  }
+
+  /**
+   * `If-Match` on update and delete, in the write's transaction `trx`: locks the record's row
+   * (`select … for update`, held until the write commits), reads it through the policy scope
+   * (outside it: 404, as without the header), and throws 412 `{ "error": "Precondition Failed" }`
+   * unless the header is `*` or lists the ETag of the record's show answer now (`recordEntityTag`).
+   */
+  async checkIfMatch(header: string, trx: Transaction<any>): Promise<void> {
+    const id = this.recordId();
+    const records = this.panel.records.within(trx);
+    await records.lockRow({ resource: this.resource, id }, trx);
+    const row = await records.find({ resource: this.resource, view: 'show', id, scope: this.policyScope(), readable: this.readableRecords() });
+    if (!ifMatchHolds(header, this.recordEntityTag(row))) throw new PreconditionFailedError();
+  }
+
+  /**
+   * The ETag of a record's show answer, as GET show sends it: a controller that changes the
+   * show body (not only its fields' values) overrides this to match.
+   */
+  recordEntityTag(row: RecordRow): string {
+    return entityTag({ record: this.serializeRecord(row, 'show') });
   }
 
   /** The `:id` of the request; an id that cannot name a record is a 404. */

@@ -27,6 +27,8 @@ export interface EditionB {
   signFileUrl(path: string, blobKey: string, filename: string, now: Date): string;
   /** The blob key sealed (encrypted) for a signed URL's path, so that the URL does not disclose the permanent one. */
   sealBlobKey(blobKey: string): string;
+  /** A token's own rate limit (requests per window), or null; read again after two seconds, at once after a change in this process. */
+  tokenRateLimit(id: number): Promise<number | null>;
 }
 
 /** A token's grants as a grant set. */
@@ -43,6 +45,11 @@ export async function createEditionB(panel: Panel, config: PanelApiTokensConfig,
   const { ApiTokenService: TokenService, grantKey, pepperProblem, sealBlobKey, signingKey, signFile, signedUrl } = await loadTokensModule();
   class EditionBTokenService extends TokenService {
     onDefaultsChanged: () => void = () => {};
+    onRateLimitChanged: (id: number) => void = () => {};
+    override async setRateLimit(id: number, maxRequests: number | null) {
+      await super.setRateLimit(id, maxRequests);
+      this.onRateLimitChanged(id);
+    }
     override async setDefaultPermissions(grants: readonly GrantInput[]) {
       const saved = await super.setDefaultPermissions(grants);
       this.onDefaultsChanged();
@@ -57,6 +64,8 @@ export async function createEditionB(panel: Panel, config: PanelApiTokensConfig,
   tokens.onDefaultsChanged = () => {
     cached = undefined;
   };
+  const limits = new Map<number, { max: number | null; at: number }>();
+  tokens.onRateLimitChanged = (id) => limits.delete(id);
   const edition: EditionB = {
     config,
     tokens,
@@ -66,6 +75,14 @@ export async function createEditionB(panel: Panel, config: PanelApiTokensConfig,
       const grants: GrantSet = { allows: (resource, verb) => keys.has(`${resource}:${verb}`) };
       cached = { grants, at: Date.now() };
       return grants;
+    },
+    async tokenRateLimit(id) {
+      const known = limits.get(id);
+      if (known && Date.now() - known.at < DEFAULT_GRANTS_TTL_MILLIS) return known.max;
+      const max = await tokens.rateLimit(id);
+      if (limits.size > 10_000) limits.clear();
+      limits.set(id, { max, at: Date.now() });
+      return max;
     },
     signingKey() {
       // Derived once per pepper, not once per file URL; a pepper read from a function may change.

@@ -10,7 +10,12 @@ export type ApiErrorCode =
   | 'PANEL_API_ERR_CONTROLLER'
   | 'PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN'
   | 'PANEL_API_ERR_CONFIRMATION_REQUIRED'
-  | 'PANEL_API_ERR_FORBIDDEN';
+  | 'PANEL_API_ERR_FORBIDDEN'
+  | 'PANEL_API_ERR_PRECONDITION_FAILED'
+  | 'PANEL_API_ERR_PRECONDITION_REQUIRED'
+  | 'PANEL_API_ERR_IDEMPOTENCY_KEY_IN_USE'
+  | 'PANEL_API_ERR_IDEMPOTENCY_KEY_REUSED'
+  | 'PANEL_API_ERR_TOO_MANY_REQUESTS';
 
 /** The base of the API runtime's errors: a `PanelError` with an API code. */
 export class ApiError extends PanelError<ApiErrorCode> {}
@@ -65,5 +70,46 @@ export class ControllerError extends ApiError {
 export class ForbiddenError extends ApiError {
   constructor(message = 'Forbidden') {
     super('PANEL_API_ERR_FORBIDDEN', message);
+  }
+}
+
+/** `If-Match` names no current ETag of the record: 412 `{ "error": "Precondition Failed" }`, nothing written. */
+export class PreconditionFailedError extends ApiError {
+  constructor() {
+    super('PANEL_API_ERR_PRECONDITION_FAILED', 'Precondition Failed');
+  }
+}
+
+/** An update or delete without `If-Match` where the mount or controller requires it (`requireIfMatch`): 428. */
+export class PreconditionRequiredError extends ApiError {
+  constructor() {
+    super('PANEL_API_ERR_PRECONDITION_REQUIRED', 'Precondition Required');
+  }
+}
+
+/** A request with an `Idempotency-Key` whose first request is still running: 409 with `Retry-After`. */
+export class IdempotencyKeyInUseError extends ApiError {
+  /** Seconds after which a retry may find the first request's answer. */
+  readonly retryAfter: number;
+  constructor(retryAfter = 1) {
+    super('PANEL_API_ERR_IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later');
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** An `Idempotency-Key` used before with another method, path or body: 422. */
+export class IdempotencyKeyReusedError extends ApiError {
+  constructor() {
+    super('PANEL_API_ERR_IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
+  }
+}
+
+/** The credential spent its rate limit for the window: 429 `{ "error": "Too Many Requests" }` with `Retry-After`. */
+export class TooManyRequestsError extends ApiError {
+  /** Seconds until the window ends. */
+  readonly retryAfter: number;
+  constructor(retryAfter: number) {
+    super('PANEL_API_ERR_TOO_MANY_REQUESTS', 'Too Many Requests');
+    this.retryAfter = retryAfter;
   }
 }

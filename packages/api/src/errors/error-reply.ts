@@ -47,8 +47,10 @@ interface HttpAnswer {
   readonly status: number;
   readonly body?: (error: unknown, context: ErrorReplyContext) => Record<string, unknown>;
   readonly redirect?: { readonly flash: string };
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | ((error: unknown) => Readonly<Record<string, string>>);
 }
+
+const retryAfter = (error: unknown) => ({ 'retry-after': String((error as { retryAfter?: number }).retryAfter ?? 1) });
 
 /**
  * The registry of HTTP answers: for each code that has one, its status and body. A code that
@@ -64,6 +66,11 @@ const HTTP_ANSWERS: Readonly<Partial<Record<ErrorCode, HttpAnswer>>> = Object.fr
   PANEL_API_ERR_CONFIRMATION_REQUIRED: { status: 403, body: (_error, { rootPath }) => ({ error: 'Password confirmation required', confirm_path: confirmPath(rootPath) }) },
   PANEL_API_ERR_FORBIDDEN: { status: 403, body: () => ({ error: 'Forbidden' }) },
   PANEL_ERR_RECORD_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
+  PANEL_API_ERR_PRECONDITION_FAILED: { status: 412, body: () => ({ error: 'Precondition Failed' }) },
+  PANEL_API_ERR_PRECONDITION_REQUIRED: { status: 428, body: () => ({ error: 'Precondition Required' }) },
+  PANEL_API_ERR_IDEMPOTENCY_KEY_IN_USE: { status: 409, body: message, headers: retryAfter },
+  PANEL_API_ERR_IDEMPOTENCY_KEY_REUSED: { status: 422, body: message },
+  PANEL_API_ERR_TOO_MANY_REQUESTS: { status: 429, body: () => ({ error: 'Too Many Requests' }), headers: retryAfter },
   PANEL_ERR_FILE_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
   PANEL_ERR_RECORD_INVALID: { status: 422, body: (error) => ({ errors: (error as { errors: unknown }).errors, message: 'Validation failed' }) },
   // The database cannot answer now (down, restarting, failing over, too slow): the request may work later.
@@ -102,7 +109,10 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
   const code = codeOf(error);
   const answer = code === undefined ? undefined : (HTTP_ANSWERS[code as ErrorCode] ?? FRAMEWORK_ANSWERS[code]);
   if (answer?.redirect) return { status: answer.status, body: undefined, location: context.rootPath, flash: answer.redirect.flash };
-  if (answer) return { status: answer.status, body: answer.body!(error, context), ...(answer.headers ? { headers: answer.headers } : {}) };
+  if (answer) {
+    const headers = typeof answer.headers === 'function' ? answer.headers(error) : answer.headers;
+    return { status: answer.status, body: answer.body!(error, context), ...(headers ? { headers } : {}) };
+  }
   const status = (error as FastifyError | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: message(error) };
   // A driver error that reached here untyped (a closed database, the app's own pool) is classified the same way.

@@ -5,6 +5,8 @@ import type { Panel } from '@panel/core';
 import { PanelConfigError } from '@panel/core';
 import { CONTROLLERS_DIR } from '../routing/discover-controllers.js';
 import { normalizeOpenApiOptions, type OpenApiOptions } from '../openapi/openapi-options.js';
+import { normalizeRateLimitOptions, type NormalizedRateLimitOptions, type RateLimitOptions } from '../http-semantics/rate-limit.js';
+import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from '../http-semantics/idempotency-keys.js';
 
 /** What a write does with unknown or unpermitted keys: ignore them, or answer 422 naming them. */
 export type UnpermittedAttributes = 'ignore' | 'reject';
@@ -56,6 +58,18 @@ export interface MountPanelApiOptions {
    * and the optional reference page: security schemes, `info`, who may read it. See docs/openapi.md.
    */
   openapi?: OpenApiOptions;
+  /**
+   * Update and delete need `If-Match` (a missing one is 428 `{ "error": "Precondition Required" }`).
+   * Default false; a controller may require it alone (`static requireIfMatch = true`).
+   */
+  requireIfMatch?: boolean;
+  /** How long an `Idempotency-Key`'s answer is kept, in seconds; default 86400 (24 hours). */
+  idempotencyKeyRetentionSeconds?: number;
+  /**
+   * The per-credential rate limit (default on: 1000 requests per 60 s per token, user or
+   * client address, counted in this process); `false` turns it off. See docs/conditional-requests.md.
+   */
+  rateLimit?: RateLimitOptions | false;
 }
 
 /** Mount options after validation. */
@@ -72,6 +86,9 @@ export interface NormalizedMountOptions {
   readonly healthPath: string | false;
   readonly tokens: PanelApiTokensConfig | undefined;
   readonly openapi: OpenApiOptions;
+  readonly requireIfMatch: boolean;
+  readonly idempotencyKeyRetentionSeconds: number;
+  readonly rateLimit: NormalizedRateLimitOptions | false;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -121,9 +138,31 @@ function normalizeDefaults(defaults: unknown): Record<string, string> {
 
 /** Validates `mountPanelApi` options once, at boot; a mistake names the option and the fix. */
 export function normalizeMountOptions(options: MountPanelApiOptions): NormalizedMountOptions {
-  const { panel, at = 'api', controllersDir, bodyLimit = 1024 * 1024, routes, via, constraints, defaults, unpermittedAttributes = 'ignore', healthPath = 'health', tokens, openapi } = options ?? ({} as MountPanelApiOptions);
+  const {
+    panel,
+    at = 'api',
+    controllersDir,
+    bodyLimit = 1024 * 1024,
+    routes,
+    via,
+    constraints,
+    defaults,
+    unpermittedAttributes = 'ignore',
+    healthPath = 'health',
+    tokens,
+    openapi,
+    requireIfMatch = false,
+    idempotencyKeyRetentionSeconds = DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+    rateLimit,
+  } = options ?? ({} as MountPanelApiOptions);
   if (unpermittedAttributes !== 'ignore' && unpermittedAttributes !== 'reject') {
     throw new PanelConfigError(`mountPanelApi: unpermittedAttributes must be 'ignore' or 'reject', instead got ${JSON.stringify(unpermittedAttributes)}. Fix: leave it out to ignore unknown and unpermitted keys.`);
+  }
+  if (typeof requireIfMatch !== 'boolean') {
+    throw new PanelConfigError(`mountPanelApi: requireIfMatch must be true or false, instead got ${JSON.stringify(requireIfMatch)}.`);
+  }
+  if (!Number.isInteger(idempotencyKeyRetentionSeconds) || idempotencyKeyRetentionSeconds < 1) {
+    throw new PanelConfigError(`mountPanelApi: idempotencyKeyRetentionSeconds must be a positive whole number of seconds, instead got ${JSON.stringify(idempotencyKeyRetentionSeconds)}. Fix: leave it out for 86400 (24 hours).`);
   }
   if (tokens !== undefined && (typeof tokens !== 'object' || tokens === null || (tokens as { edition?: unknown }).edition !== 'B')) {
     throw new PanelConfigError('mountPanelApi: tokens must be the result of configurePanelApi() from @panel/api-tokens. Fix: export const panelApi = configurePanelApi({ manageTokensIf }), then mountPanelApi({ panel, tokens: panelApi }); or leave it out for Edition A.');
@@ -157,5 +196,8 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     healthPath,
     tokens,
     openapi: normalizeOpenApiOptions(openapi),
+    requireIfMatch,
+    idempotencyKeyRetentionSeconds,
+    rateLimit: normalizeRateLimitOptions(rateLimit),
   });
 }

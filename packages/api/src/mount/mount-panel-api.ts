@@ -18,6 +18,7 @@ import { withCatchAllControllers } from '../edition-b/catch-all-controllers.js';
 import { warnAboutEmptyDefaultPermissions, warnAboutMissingControllers } from './missing-controllers-warning.js';
 import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
 import { serveOpenApi } from '../openapi/serve-openapi.js';
+import { httpSemanticsFor } from '../http-semantics/mount-http-semantics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,7 +82,8 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       const wwwAuthenticate = authenticationChallenge(options.openapi, edition !== undefined, mountPath);
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath, ...(wwwAuthenticate ? { wwwAuthenticate } : {}) }));
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
-      const table = drawRoutes(api, panel, controllers, { ...options, edition });
+      const semantics = await httpSemanticsFor(api, options, edition);
+      const table = drawRoutes(api, panel, controllers, { ...options, edition, semantics });
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
       // The app's routes declared with a schema are in the OpenAPI document.
       const customRoutes: CustomRoute[] = [];
@@ -100,7 +102,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
         versions: routeVersions(table),
         options: options.openapi,
         build: (version) =>
-          buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, editionB: edition !== undefined, options: options.openapi }),
+          buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, editionB: edition !== undefined, options: options.openapi, httpSemantics: { rateLimit: options.rateLimit !== false, requireIfMatch: options.requireIfMatch } }),
       });
     },
     { prefix: mountPath },

@@ -3,6 +3,7 @@ import { ref, resourceSchemas, SHARED_HEADERS, SHARED_SCHEMAS, withoutNullable }
 import type { OpenApiObject, OpenApiOptions } from './openapi-options.js';
 import { resourceOperation, type OperationContext } from './resource-operations.js';
 import { withoutUnusedComponents } from './unused-components.js';
+import { HTTP_SEMANTICS_HEADERS, withHttpSemantics, type OpenApiHttpSemantics } from '../http-semantics/openapi-http-semantics.js';
 
 /** A route the app drew inside the mount (`mountPanelApi({ routes })`) with a Fastify `schema`. */
 export interface CustomRoute {
@@ -24,6 +25,8 @@ export interface OpenApiDocumentInput extends Omit<OperationContext, 'security'>
   /** The health checks' path under the mount, or false when none is drawn. */
   readonly healthPath: string | false;
   readonly options: OpenApiOptions;
+  /** The mount's rate limit and `requireIfMatch`; default as `mountPanelApi`'s defaults (limits on, `If-Match` optional). */
+  readonly httpSemantics?: OpenApiHttpSemantics;
 }
 
 /** The Security Scheme Edition B declares itself: the panel's API tokens. */
@@ -105,7 +108,7 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
     const resource = input.panel.resource(route.resourceName);
     tags.set(resource.name, resource.naming.humanName);
     Object.assign(schemas, resourceSchemas(resource, input.editionB));
-    const operation = resourceOperation(route, context);
+    const operation = withHttpSemantics(route, resourceOperation(route, context), input.httpSemantics);
     if (security.length === 0 && (operation.security as unknown[]).length > 0) delete operation.security;
     pathItem(openApiPath(`${mountPath}${route.path}`))[route.method.toLowerCase()] = operation;
   }
@@ -124,7 +127,7 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       schemas: { ...Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))), ...SHARED_SCHEMAS },
-      headers: SHARED_HEADERS,
+      headers: { ...SHARED_HEADERS, ...HTTP_SEMANTICS_HEADERS },
       ...(Object.keys(schemes).length > 0 ? { securitySchemes: schemes } : {}),
     },
   });

@@ -11,6 +11,8 @@ import { relative } from 'node:path';
 import { responseSchemas } from '../serialization/response-schemas.js';
 import type { EditionB } from '../edition-b/edition-b.js';
 import { isTraversable } from '../edition-b/association-filter.js';
+import type { HttpSemantics } from '../http-semantics/http-semantics.js';
+import { conditionalGetHooks } from '../http-semantics/conditional-get.js';
 
 /** One route the runtime draws. */
 export interface RouteEntry {
@@ -108,11 +110,13 @@ export interface DrawOptions {
   readonly unpermittedAttributes?: 'ignore' | 'reject' | undefined;
   /** Edition B, when the mount has `tokens`. */
   readonly edition?: EditionB | undefined;
+  /** The mount's HTTP semantics (rate limit, `If-Match`, `Idempotency-Key`). */
+  readonly semantics?: HttpSemantics | undefined;
 }
 
 /** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
-  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes } = options;
+  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes, semantics } = options;
   const table = [...routeTable(panel, controllers), ...(edition ? relatedRoutes(panel, controllers) : [])].filter((route) => via === undefined || via.has(route.method));
   for (const { controller, file } of controllers) {
     settleCsrfStrategy(controller);
@@ -127,8 +131,11 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       ...(constraints ? { constraints } : {}),
       // Fastify compiles a serializer per status from these: the success body from the fields.
       ...(route.action === 'related' ? {} : { schema: { response: responseSchemas(resource, route.action, Controller) } }),
+      // ETag on the answers, 304 on a matching If-None-Match.
+      ...conditionalGetHooks(route.action),
+      config: { panelApiResource: true },
       handler: (request, reply) =>
-        new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, unpermittedAttributes, edition, association: route.association, targetController: route.targetController }).process(),
+        new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, unpermittedAttributes, edition, association: route.association, targetController: route.targetController, semantics }).process(),
     });
   }
   return table;

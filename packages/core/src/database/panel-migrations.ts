@@ -1,5 +1,6 @@
 import * as createBlobsAndAttachments from './migrations/0001-create-blobs-and-attachments.js';
 import * as createSessionTables from './migrations/0001-create-session-tables.js';
+import * as createIdempotencyAndRateLimitTables from './migrations/0001-create-idempotency-and-rate-limit-tables.js';
 import { runMigrations, type Migration } from './run-migrations.js';
 import type { PanelDatabase } from './panel-database.js';
 
@@ -17,6 +18,17 @@ export const panelMigrations: Readonly<Record<string, Migration>> = Object.freez
   '0001-create-blobs-and-attachments': createBlobsAndAttachments,
 });
 
+/** The table that records which of the API's HTTP-state migrations ran. */
+export const PANEL_API_MIGRATION_TABLE = 'panel_api_migration';
+
+/**
+ * The API's HTTP-state migrations, by name: the stored `Idempotency-Key` answers and the
+ * shared rate-limit counters. Their own history (`panel_api_migration`), like the sessions'.
+ */
+export const panelApiMigrations: Readonly<Record<string, Migration>> = Object.freeze({
+  '0001-create-idempotency-and-rate-limit-tables': createIdempotencyAndRateLimitTables,
+});
+
 /**
  * The panel session's migrations, by name: the session generations and failed sign-ins
  * tables. They keep a history of their own (`panel_session_migration`), as each framework
@@ -27,9 +39,10 @@ export const panelSessionMigrations: Readonly<Record<string, Migration>> = Objec
 });
 
 /**
- * Applies the framework's own migrations (files, then sessions), each set recorded in its own
+ * Applies the framework's own migrations (files, sessions, then the API's HTTP state), each set recorded in its own
  * table (`panel_migration`, `panel_session_migration`), so that their names never need to sort
- * among the app's. Returns the names that ran (session ones prefixed `session/`). Safe to run at every start.
+ * among the app's. Returns the names that ran (session ones prefixed `session/`, the API's
+ * `api/`). Safe to run at every start.
  *
  * @example
  * await runPanelMigrations(database);
@@ -38,5 +51,6 @@ export const panelSessionMigrations: Readonly<Record<string, Migration>> = Objec
 export async function runPanelMigrations(database: PanelDatabase): Promise<string[]> {
   const ran = await runMigrations(database, panelMigrations, { table: PANEL_MIGRATION_TABLE });
   const sessions = await runMigrations(database, panelSessionMigrations, { table: PANEL_SESSION_MIGRATION_TABLE });
-  return [...ran, ...sessions.map((name) => `session/${name}`)];
+  const api = await runMigrations(database, panelApiMigrations, { table: PANEL_API_MIGRATION_TABLE });
+  return [...ran, ...sessions.map((name) => `session/${name}`), ...api.map((name) => `api/${name}`)];
 }

@@ -21,10 +21,10 @@ export interface CreateInput extends OperationInput {
  */
 export async function create(input: CreateInput): Promise<RecordRow> {
   const context = operationContext(input);
-  const { panel, resource, authorize, readable } = context;
+  const { resource, authorize, readable, records } = context;
   const { values, errors, confirming } = await writeAttributes({ input, context, action: 'create', record: null });
   await authorize('create', values);
   if (confirming.length > 0) await input.confirmFields?.(confirming);
   throwIfInvalid(errors);
-  return panel.records.create({ resource, view: 'show', values, readable });
+  return records.create({ resource, view: 'show', values, readable });
 }

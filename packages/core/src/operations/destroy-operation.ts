@@ -14,7 +14,7 @@ export interface DestroyInput extends OperationInput {
  * await destroy({ panel, resource: 'Comment', actor: admin, id: 12 });
  */
 export async function destroy(input: DestroyInput): Promise<void> {
-  const { panel, resource, authorize, scope } = operationContext(input);
-  await authorize('destroy', await panel.records.find({ resource, view: 'show', id: input.id, scope }));
-  await panel.records.destroy({ resource, id: input.id, scope });
+  const { resource, authorize, scope, records } = operationContext(input);
+  await authorize('destroy', await records.find({ resource, view: 'show', id: input.id, scope }));
+  await records.destroy({ resource, id: input.id, scope });
 }

@@ -5,6 +5,8 @@ import type { RecordsQuery, ScopeFunction } from '../records/records-query.js';
 import type { Panel } from '../panel/panel.js';
 import { fieldAccess, type FieldAccess } from '../authorization/field-access.js';
 import type { CompiledField } from '../resources/compiled-types.js';
+import type { Transaction } from 'kysely';
+import type { RecordsRepository } from '../records/records-repository.js';
 
 /** Asks whether the actor may run an action (on a record); throws `NotAuthorizedError` when not. */
 export type AuthorizeFunction = (action: PolicyAction, record?: unknown) => void | Promise<void>;
@@ -43,6 +45,11 @@ export interface OperationInput {
    * path asks for a recent password confirmation). A script leaves it out.
    */
   readonly confirmFields?: ((fields: readonly CompiledField[]) => void | Promise<void>) | undefined;
+  /**
+   * A transaction the caller began and ends: the operation's reads and writes run in it (the
+   * API's writes under `If-Match` or `Idempotency-Key`). Default none: the operation makes its own.
+   */
+  readonly transaction?: Transaction<any> | undefined;
 }
 
 /** What an operation works with once its input is resolved. */
@@ -54,6 +61,8 @@ export interface OperationContext {
   readonly access: FieldAccess;
   readonly user: unknown;
   readonly readable: ReadableRecords | undefined;
+  /** The records layer, on the caller's transaction when the input has one. */
+  readonly records: RecordsRepository;
 }
 
 /**
@@ -75,5 +84,6 @@ export function operationContext(input: OperationInput): OperationContext {
   const access = input.access?.resource === resource ? input.access : fieldAccess({ resource, user, authorization: client });
   const readable: ReadableRecords | undefined =
     'readable' in input ? input.readable : client ? (target) => (query: RecordsQuery) => client.scope({ user, resource: target, query }) : undefined;
-  return { panel, resource, authorize, scope, access, user, readable };
+  const records = input.transaction ? panel.records.within(input.transaction) : panel.records;
+  return { panel, resource, authorize, scope, access, user, readable, records };
 }

@@ -16,8 +16,8 @@ export interface ShowInput extends OperationInput {
  * const post = await show({ panel, resource: 'BlogPost', actor: user, id: 7 });
  */
 export async function show(input: ShowInput): Promise<RecordRow> {
-  const { panel, resource, authorize, scope, readable } = operationContext(input);
-  const row = await panel.records.find({ resource, view: 'show', id: input.id, scope, readable, fields: input.fields });
+  const { resource, authorize, scope, readable, records } = operationContext(input);
+  const row = await records.find({ resource, view: 'show', id: input.id, scope, readable, fields: input.fields });
   await authorize('show', row);
   return row;
 }

@@ -22,7 +22,7 @@ export interface UpdateInput extends OperationInput {
  */
 export async function update(input: UpdateInput): Promise<RecordRow> {
   const context = operationContext(input);
-  const { panel, resource, authorize, scope, readable } = context;
+  const { resource, authorize, scope, readable, records } = context;
   const beforeWrite = async ({ record }: { record: RecordRow }) => {
     await authorize('update', record);
     const { values, errors, confirming } = await writeAttributes({ input, context, action: 'update', record });
@@ -30,5 +30,5 @@ export async function update(input: UpdateInput): Promise<RecordRow> {
     throwIfInvalid(errors);
     return values;
   };
-  return panel.records.update({ resource, view: 'show', id: input.id, values: {}, scope, beforeWrite, readable });
+  return records.update({ resource, view: 'show', id: input.id, values: {}, scope, beforeWrite, readable });
 }

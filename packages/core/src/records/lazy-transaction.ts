@@ -24,18 +24,25 @@ const noDriver = {
  * const lazy = new LazyTransaction(db);
  * await hook({ db: lazy.trx });
  * const row = await lazy.finish(async (db) => insert(db)); // on lazy.trx if the hook queried, else on db
+ *
+ * Made on a transaction already (a write the API runs under `If-Match` or `Idempotency-Key`),
+ * it begins nothing: the hook and the write run in that transaction, which its owner ends.
  */
 export class LazyTransaction {
   readonly #db: Kysely<any>;
   #opening: Promise<ControlledTransaction<any>> | undefined;
   #trx: Transaction<any> | undefined;
+  /** The caller's transaction, when `db` is one already: everything runs in it, and its owner commits. */
+  readonly #outer: Transaction<any> | undefined;
 
   constructor(db: Kysely<any>) {
     this.#db = db;
+    this.#outer = db.isTransaction ? (db as Transaction<any>) : undefined;
   }
 
   /** The transaction as the hook sees it (made on first use); its first query begins the transaction. */
   get trx(): Transaction<any> {
+    if (this.#outer) return this.#outer;
     if (this.#trx) return this.#trx;
     const executor = this.#db.getExecutor().withConnectionProvider({
       provideConnection: async (consumer) => (await this.#open()).getExecutor().provideConnection(consumer),
@@ -48,12 +55,12 @@ export class LazyTransaction {
 
   /** Whether a query has begun the transaction. */
   get begun(): boolean {
-    return this.#opening !== undefined;
+    return this.#outer !== undefined || this.#opening !== undefined;
   }
 
   /** Begins the transaction now, if no query has (for a write of several statements). */
   async begin(): Promise<void> {
-    await this.#open();
+    if (!this.#outer) await this.#open();
   }
 
   #open(): Promise<ControlledTransaction<any>> {
@@ -66,7 +73,7 @@ export class LazyTransaction {
    * back if `work` throws); else on the database itself, with no transaction.
    */
   async finish<T>(work: (db: Kysely<any>) => Promise<T>): Promise<T> {
-    if (!this.#opening) return work(this.#db);
+    if (this.#outer || !this.#opening) return work(this.#db);
     const trx = await this.#opening;
     let result: T;
     try {

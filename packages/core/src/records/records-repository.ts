@@ -85,13 +85,35 @@ export class RecordsRepository {
    * attachments alone. `options.count` is how a list's total is found unless the resource's
    * own `count` says otherwise (default the exact count).
    */
-  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy } = {}) {
+  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy; counts?: RecordCounts } = {}) {
     this.#db = db;
-    this.#counts = new RecordCounts(db);
+    this.#counts = options.counts ?? new RecordCounts(db);
     this.#countStrategy = options.count ?? EXACT_COUNT;
     this.#registry = registry;
     this.#attachments = options.attachments;
     this.#rootPath = options.rootPath ?? DEFAULT_ROOT_PATH;
+  }
+
+  /**
+   * The same records layer on a transaction the caller began and ends: every statement of its
+   * reads and writes runs in `trx`, and a write begins no transaction of its own. The API runs a
+   * write under `If-Match` or `Idempotency-Key` this way, so that the precondition's row lock,
+   * the write and the stored answer commit together.
+   *
+   * @example
+   * await db.transaction().execute((trx) => panel.records.within(trx).update({ resource, view: 'show', id, values }));
+   */
+  within(trx: Transaction<any>): RecordsRepository {
+    return new RecordsRepository(trx, this.#registry, { attachments: this.#attachments, rootPath: this.#rootPath, count: this.#countStrategy, counts: this.#counts });
+  }
+
+  /**
+   * Locks the row of `id` (`select … for update`) until the end of the transaction `trx`, so
+   * that a check made on the record and the write after it see no change in between.
+   */
+  async lockRow(input: { resource: CompiledResource; id: number }, trx: Transaction<any>): Promise<void> {
+    const { resource, id } = input;
+    await trx.selectFrom(resource.table).select(resource.primaryKey).where(resource.primaryKey, '=', id).forUpdate().execute();
   }
 
   /**
@@ -347,7 +369,9 @@ export class RecordsRepository {
   /** Runs a delete in a transaction, turning a constraint violation (a record still referenced) into `RecordInvalidError`. */
   async #deleteInTransaction(resource: CompiledResource, work: (trx: Transaction<any>) => Promise<void>): Promise<void> {
     try {
-      await this.#db.transaction().execute(work);
+      // Within the caller's transaction (see `within`), the delete is made in it.
+      if (this.#db.isTransaction) await work(this.#db as Transaction<any>);
+      else await this.#db.transaction().execute(work);
     } catch (error) {
       throw constraintViolation(error, resource, 'delete', {}) ?? error;
     } finally {

@@ -109,11 +109,13 @@ export function registerTokenScreens(app: FastifyInstance, context: ScreenContex
     return sendPage(context, request, reply, viewer, 200, 'tokenReveal', { title: 'Your new API token', section: 'tokens', scripts: [`${paths.assets}/copy-secret.js`] }, model);
   });
 
-  const grantsPage = (token: ApiToken, checked: string[], error?: string) => ({
+  const grantsPage = (token: ApiToken, checked: string[], rateLimit: string, error?: string, rateLimitError?: string) => ({
     token: { name: token.name },
     grantsPath: tokenPath(token.id, 'grants'),
     listPath: paths.tokens,
     matrix: grantMatrix(panel, checked, { legend: GRANTS_LEGEND, error }),
+    rateLimit,
+    rateLimitError,
   });
 
   app.get(`${paths.tokens}/:id/grants`, async (request: IdRequest, reply) => {
@@ -121,7 +123,7 @@ export function registerTokenScreens(app: FastifyInstance, context: ScreenContex
     if (!viewer) return reply;
     const token = await tokenOf(context, request, reply);
     if (!token) return reply;
-    return sendPage(context, request, reply, viewer, 200, 'tokenGrants', { title: `Grants of ${token.name}`, section: 'tokens' }, grantsPage(token, grantKeys(token.grants)));
+    return sendPage(context, request, reply, viewer, 200, 'tokenGrants', { title: `Grants of ${token.name}`, section: 'tokens' }, grantsPage(token, grantKeys(token.grants), String((await tokens.rateLimit(token.id)) ?? '')));
   });
 
   app.post(`${paths.tokens}/:id/grants`, async (request: IdRequest, reply) => {
@@ -130,12 +132,18 @@ export function registerTokenScreens(app: FastifyInstance, context: ScreenContex
     const token = await tokenOf(context, request, reply);
     if (!token) return reply;
     const checked = formList(request.body, 'grants[]');
+    // The token's own rate limit: empty for the API's, else a positive whole number of requests per window.
+    const rateLimit = formField(request.body, 'rate_limit').trim();
+    if (rateLimit !== '' && !/^[1-9]\d{0,8}$/.test(rateLimit)) {
+      return sendPage(context, request, reply, viewer, 422, 'tokenGrants', { title: `Grants of ${token.name}`, section: 'tokens' }, grantsPage(token, checked, rateLimit, undefined, 'must be a positive whole number, or empty'));
+    }
     try {
       await tokens.setGrants(token.id, checked);
     } catch (error) {
       if (!(error instanceof GrantInvalidError || error instanceof TokenTransitionError)) throw error;
-      return sendPage(context, request, reply, viewer, 422, 'tokenGrants', { title: `Grants of ${token.name}`, section: 'tokens' }, grantsPage(token, checked, error.message));
+      return sendPage(context, request, reply, viewer, 422, 'tokenGrants', { title: `Grants of ${token.name}`, section: 'tokens' }, grantsPage(token, checked, rateLimit, error.message));
     }
+    await tokens.setRateLimit(token.id, rateLimit === '' ? null : Number(rateLimit));
     setNotice(reply, paths.root, `Grants of “${token.name}” saved.`);
     return seeOther(reply, paths.tokens);
   });

@@ -60,11 +60,15 @@ export const TOKEN_REVEAL_TEMPLATE = `<h1>API token “{{token.name}}”</h1>
 <p><a href="{{listPath}}">Back to API tokens</a></p>
 `;
 
-/** Editing a token's grants. */
+/** Editing a token's grants and its own rate limit. */
 export const TOKEN_GRANTS_TEMPLATE = `<h1>Grants of “{{token.name}}”</h1>
 <form method="post" action="{{grantsPath}}">
   <input type="hidden" name="csrf_token" value="{{csrfToken}}">
   {{> grantMatrix matrix}}
+  <label for="token-rate-limit">Rate limit (requests per window, optional)</label>
+  <input type="text" inputmode="numeric" id="token-rate-limit" name="rate_limit" value="{{rateLimit}}" autocomplete="off" aria-describedby="token-rate-limit-hint{{#if rateLimitError}} token-rate-limit-error{{/if}}"{{#if rateLimitError}} aria-invalid="true"{{/if}}>
+  <p class="hint" id="token-rate-limit-hint">Leave empty for the API's limit. A request over it is answered 429 until the window ends.</p>
+  {{#if rateLimitError}}<p class="error" id="token-rate-limit-error">Rate limit {{rateLimitError}}</p>{{/if}}
   <div class="form-actions"><button class="primary">Save grants</button> <a class="button" href="{{listPath}}">Cancel</a></div>
 </form>
 `;

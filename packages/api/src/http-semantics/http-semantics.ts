@@ -1,0 +1,100 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Panel } from '@panel/core';
+import type { ActionName } from '../controller/callback-chain.js';
+import { PreconditionRequiredError } from '../errors/api-errors.js';
+import { credentialKey } from './credential-key.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKey, requestFingerprint, type IdempotencyKeys, type KeyedRequest, type StoredAnswer } from './idempotency-keys.js';
+import type { ApiRateLimit } from './rate-limit.js';
+
+/** What one mount decided about HTTP semantics (`mountPanelApi` options). */
+export interface HttpSemantics {
+  /** An update or delete without `If-Match` is a 428 (the mount's `requireIfMatch`). */
+  readonly requireIfMatch: boolean;
+  readonly idempotencyKeys: IdempotencyKeys;
+  /** Undefined when the mount turned limits off. */
+  readonly rateLimit: ApiRateLimit | undefined;
+  /** Edition B: a token's own limit (requests per window), when it has one. */
+  readonly tokenLimit?: ((tokenId: number) => Promise<number | null>) | undefined;
+}
+
+/** The controller as the HTTP semantics see it. */
+export interface SemanticsHost {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly panel: Panel;
+  readonly actionName: ActionName;
+  readonly apiToken?: { readonly id: number } | undefined;
+  rendered: { status: number; body: unknown } | undefined;
+  /** The transaction the action's operations run in, while a conditional or keyed write runs. */
+  transaction: Transaction<any> | undefined;
+  /** Throws 412 unless `If-Match` holds for the record (see `checkIfMatch`). */
+  checkIfMatch(header: string, trx: Transaction<any>): Promise<void>;
+}
+
+const WRITES: ReadonlySet<ActionName> = new Set(['create', 'update', 'destroy']);
+const MEMBER_WRITES: ReadonlySet<ActionName> = new Set(['update', 'destroy']);
+
+/** Rolls the write's transaction back without an error to answer (the action rendered a refusal). */
+const ROLLBACK = Symbol('rollback');
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Spends one request of the credential's budget (the Edition B token's own limit when it has one). */
+export async function spendRateLimit(host: SemanticsHost, semantics: HttpSemantics | undefined): Promise<void> {
+  const limit = semantics?.rateLimit;
+  if (!limit) return;
+  const key = credentialKey(host, 'address');
+  const own = host.apiToken && semantics.tokenLimit ? await semantics.tokenLimit(host.apiToken.id) : null;
+  await limit.spend(host.request, host.reply, key, own ?? undefined);
+}
+
+/**
+ * Runs a controller's action with the API's HTTP semantics, once the credential is known: the
+ * rate limit; then, for a write, `If-Match` (412, or 428 when required and missing) and
+ * `Idempotency-Key` (replay, 422, 409). A write with either runs in one transaction: the row
+ * lock and precondition, the operation, and the stored answer commit together, or not at all.
+ * A write with neither runs as before, and pays nothing.
+ */
+export async function runAction(host: SemanticsHost, semantics: HttpSemantics | undefined, requireIfMatch: boolean, action: () => Promise<unknown>): Promise<void> {
+  await spendRateLimit(host, semantics);
+  if (!semantics || !WRITES.has(host.actionName)) return void (await action());
+  const member = MEMBER_WRITES.has(host.actionName);
+  const ifMatch = member ? header(host.request, 'if-match') : undefined;
+  if (member && ifMatch === undefined && (requireIfMatch || semantics.requireIfMatch)) throw new PreconditionRequiredError();
+  const key = idempotencyKey(host.request.headers[IDEMPOTENCY_KEY_HEADER]);
+  if (ifMatch === undefined && key === undefined) return void (await action());
+  const { request } = host;
+  const keyed: KeyedRequest | undefined =
+    key === undefined ? undefined : { scope: credentialKey(host, 'public'), key, method: request.method, path: request.url, fingerprint: requestFingerprint(request.method, request.url, request.body) };
+  const release = keyed ? semantics.idempotencyKeys.claim(keyed) : undefined;
+  let replay: StoredAnswer | undefined;
+  try {
+    await host.panel.database.db.transaction().execute(async (trx) => {
+      if (keyed) replay = await semantics.idempotencyKeys.lookup(trx, keyed);
+      if (replay) return;
+      if (ifMatch !== undefined) await host.checkIfMatch(ifMatch, trx);
+      host.transaction = trx;
+      try {
+        await action();
+      } finally {
+        host.transaction = undefined;
+      }
+      const rendered = host.rendered;
+      // Only a write that happened is stored (a refusal wrote nothing: a retry runs again); a 5xx is never an answer to keep.
+      if (!rendered || host.reply.sent || rendered.status >= 300) throw ROLLBACK;
+      if (keyed) await semantics.idempotencyKeys.store(trx, keyed, { status: rendered.status, body: JSON.stringify(rendered.body) });
+    });
+  } catch (error) {
+    if (error !== ROLLBACK) throw error;
+  } finally {
+    release?.();
+  }
+  if (replay) {
+    host.rendered = { status: replay.status, body: JSON.parse(replay.body) };
+    host.reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  }
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import { IDEMPOTENCY_KEYS_TABLE } from '@panel/core';
+import { BadRequestError, IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../errors/api-errors.js';
+
+/** The request header of idempotent retries (IETF draft "The Idempotency-Key HTTP Header Field"). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** The response header of an answer replayed from a stored one. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+/** How long a key's answer is kept by default: 24 hours, as Stripe keeps them. */
+export const DEFAULT_IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
+/** How many expired keys one new key purges, at most: the table is kept small without a cron, and no write pays much. */
+const PURGE_BATCH = 20;
+
+/** One request, as an idempotency key is judged against it. */
+export interface KeyedRequest {
+  readonly scope: string;
+  readonly key: string;
+  readonly method: string;
+  readonly path: string;
+  readonly fingerprint: string;
+}
+
+/** A stored answer. */
+export interface StoredAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** The key of a request header: 1 to 255 printable ASCII characters, else a 400. */
+export function idempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  // A structured-field string (the draft's form) may come quoted: "8e03…"; the quotes are not part of the key.
+  const key = /^"(.*)"$/.test(value) ? value.slice(1, -1) : value;
+  if (!/^[\x20-\x7e]{1,255}$/.test(key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 printable ASCII characters');
+  return key;
+}
+
+/** A digest of what makes two requests the same: method, path and body. */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method}\n${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+}
+
+/**
+ * The stored answers of `Idempotency-Key` requests, in the panel's database
+ * (`panel_api_idempotency_keys`, a Panel migration). A key belongs to a credential; its answer
+ * is written in the transaction of the write it answers, so a retry finds either both or
+ * neither. While the first request runs, a retry gets 409: in this process through the set of
+ * running keys, across processes through a transaction-scoped advisory lock on the key.
+ */
+export class IdempotencyKeys {
+  readonly #running = new Set<string>();
+  readonly retentionSeconds: number;
+
+  constructor(retentionSeconds: number) {
+    this.retentionSeconds = retentionSeconds;
+  }
+
+  /** Marks the key as running in this process until `release`; throws the 409 when it already is. */
+  claim(request: KeyedRequest): () => void {
+    const id = `${request.scope}\n${request.key}`;
+    if (this.#running.has(id)) throw new IdempotencyKeyInUseError();
+    this.#running.add(id);
+    return () => this.#running.delete(id);
+  }
+
+  /**
+   * In the write's transaction: takes the key's lock (409 when another process holds it), and
+   * answers the stored answer of the same request (to replay), or nothing (to run the request);
+   * the same key with another request is a 422. An expired answer is deleted first.
+   */
+  async lookup(trx: Transaction<any>, request: KeyedRequest): Promise<StoredAnswer | undefined> {
+    const { locked } = (await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${`${request.scope}\n${request.key}`}, 0)) as locked`.execute(trx)).rows[0]!;
+    if (!locked) throw new IdempotencyKeyInUseError();
+    const row = await trx
+      .selectFrom(IDEMPOTENCY_KEYS_TABLE)
+      .select(['method', 'path', 'fingerprint', 'status', 'body', sql<boolean>`created_at < now() - make_interval(secs => ${this.retentionSeconds})`.as('expired')])
+      .where('scope', '=', request.scope)
+      .where('key', '=', request.key)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (row.expired) {
+      await trx.deleteFrom(IDEMPOTENCY_KEYS_TABLE).where('scope', '=', request.scope).where('key', '=', request.key).execute();
+      return undefined;
+    }
+    if (row.method !== request.method || row.path !== request.path || row.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedError();
+    return { status: row.status, body: row.body };
+  }
+
+  /** In the write's transaction: stores the answer, and purges a few expired keys (skipping any another transaction holds). */
+  async store(trx: Transaction<any>, request: KeyedRequest, answer: StoredAnswer): Promise<void> {
+    const { scope, key, method, path, fingerprint } = request;
+    await trx.insertInto(IDEMPOTENCY_KEYS_TABLE).values({ scope, key, method, path, fingerprint, status: answer.status, body: answer.body }).execute();
+    await sql`delete from ${sql.table(IDEMPOTENCY_KEYS_TABLE)} where (scope, key) in (select scope, key from ${sql.table(IDEMPOTENCY_KEYS_TABLE)} where created_at < now() - make_interval(secs => ${this.retentionSeconds}) limit ${PURGE_BATCH} for update skip locked)`.execute(trx);
+  }
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { NormalizedMountOptions } from '../mount/mount-options.js';
+import type { EditionB } from '../edition-b/edition-b.js';
+import { apiCacheHeaders } from './cache-headers.js';
+import { IdempotencyKeys } from './idempotency-keys.js';
+import { registerRateLimit } from './rate-limit.js';
+import type { HttpSemantics } from './http-semantics.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A resource route: its controller spends from the credential's rate-limit budget. */
+    panelApiResource?: boolean;
+  }
+}
+
+/**
+ * Sets up one mount's HTTP semantics on the API's scope: the cache headers of every answer, the
+ * idempotency keys, and the rate limit. Resource routes spend from the credential's budget in
+ * their controller (once it is known); every other route of the scope but the health checks
+ * (the OpenAPI document, the app's custom routes, a 404) spends from the client address's.
+ */
+export async function httpSemanticsFor(api: FastifyInstance, options: NormalizedMountOptions, edition: EditionB | undefined): Promise<HttpSemantics> {
+  apiCacheHeaders(api);
+  const rateLimit = options.rateLimit === false ? undefined : await registerRateLimit(api, options.panel, options.rateLimit);
+  if (rateLimit) {
+    const health = options.healthPath === false ? [] : [`${options.mountPath}/${options.healthPath}`, `${options.mountPath}/${options.healthPath}/ready`];
+    api.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config?.panelApiResource || health.includes(request.routeOptions.url ?? '')) return;
+      await rateLimit.spend(request, reply, `address:${request.ip}`);
+    });
+  }
+  return {
+    requireIfMatch: options.requireIfMatch,
+    idempotencyKeys: new IdempotencyKeys(options.idempotencyKeyRetentionSeconds),
+    rateLimit,
+    tokenLimit: edition ? (id) => edition.tokenRateLimit(id) : undefined,
+  };
+}
