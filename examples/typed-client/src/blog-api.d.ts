@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
+        /**
+         * Liveness: the process answers
+         * @description Answers 200 while the process serves requests; it does not ask the database.
+         */
         get: operations["checkLiveness"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /**
+         * Readiness: the database answers
+         * @description Answers 200 when the database answers a query now, else 503 with Retry-After: take the instance out of rotation meanwhile.
+         */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;
@@ -45,10 +51,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List blog post records */
+        /**
+         * List blog post records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `created_at` descending, then `id`.
+         */
         get: operations["listBlogPosts"];
         put?: never;
-        /** Create a blog post */
+        /**
+         * Create a blog post
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createBlogPost"];
         delete?: never;
         options?: never;
@@ -63,16 +75,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a blog post */
+        /**
+         * Show a blog post
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showBlogPost"];
-        /** Replace a blog post's fields */
+        /**
+         * Update a blog post (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceBlogPost"];
         post?: never;
-        /** Delete a blog post */
+        /**
+         * Delete a blog post
+         * @description Deletes the record.
+         */
         delete: operations["deleteBlogPost"];
         options?: never;
         head?: never;
-        /** Update a blog post */
+        /**
+         * Update a blog post
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateBlogPost"];
         trace?: never;
     };
@@ -83,10 +107,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List comment records */
+        /**
+         * List comment records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listComments"];
         put?: never;
-        /** Create a comment */
+        /**
+         * Create a comment
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createComment"];
         delete?: never;
         options?: never;
@@ -101,16 +131,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a comment */
+        /**
+         * Show a comment
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showComment"];
-        /** Replace a comment's fields */
+        /**
+         * Update a comment (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceComment"];
         post?: never;
-        /** Delete a comment */
+        /**
+         * Delete a comment
+         * @description Deletes the record.
+         */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
-        /** Update a comment */
+        /**
+         * Update a comment
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateComment"];
         trace?: never;
     };
@@ -121,10 +163,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List product category records */
+        /**
+         * List product category records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listProductCategories"];
         put?: never;
-        /** Create a product category */
+        /**
+         * Create a product category
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createProductCategory"];
         delete?: never;
         options?: never;
@@ -139,16 +187,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a product category */
+        /**
+         * Show a product category
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showProductCategory"];
-        /** Replace a product category's fields */
+        /**
+         * Update a product category (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceProductCategory"];
         post?: never;
-        /** Delete a product category */
+        /**
+         * Delete a product category
+         * @description Deletes the record.
+         */
         delete: operations["deleteProductCategory"];
         options?: never;
         head?: never;
-        /** Update a product category */
+        /**
+         * Update a product category
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateProductCategory"];
         trace?: never;
     };
@@ -159,10 +219,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List product records */
+        /**
+         * List product records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listProducts"];
         put?: never;
-        /** Create a product */
+        /**
+         * Create a product
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createProduct"];
         delete?: never;
         options?: never;
@@ -177,16 +243,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a product */
+        /**
+         * Show a product
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showProduct"];
-        /** Replace a product's fields */
+        /**
+         * Update a product (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceProduct"];
         post?: never;
-        /** Delete a product */
+        /**
+         * Delete a product
+         * @description Deletes the record.
+         */
         delete: operations["deleteProduct"];
         options?: never;
         head?: never;
-        /** Update a product */
+        /**
+         * Update a product
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateProduct"];
         trace?: never;
     };
@@ -197,10 +275,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List profile records */
+        /**
+         * List profile records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listProfiles"];
         put?: never;
-        /** Create a profile */
+        /**
+         * Create a profile
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createProfile"];
         delete?: never;
         options?: never;
@@ -215,16 +299,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a profile */
+        /**
+         * Show a profile
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showProfile"];
-        /** Replace a profile's fields */
+        /**
+         * Update a profile (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceProfile"];
         post?: never;
-        /** Delete a profile */
+        /**
+         * Delete a profile
+         * @description Deletes the record.
+         */
         delete: operations["deleteProfile"];
         options?: never;
         head?: never;
-        /** Update a profile */
+        /**
+         * Update a profile
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateProfile"];
         trace?: never;
     };
@@ -235,10 +331,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tag records */
+        /**
+         * List tag records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `id` descending.
+         */
         get: operations["listTags"];
         put?: never;
-        /** Create a tag */
+        /**
+         * Create a tag
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createTag"];
         delete?: never;
         options?: never;
@@ -253,16 +355,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a tag */
+        /**
+         * Show a tag
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showTag"];
-        /** Replace a tag's fields */
+        /**
+         * Update a tag (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceTag"];
         post?: never;
-        /** Delete a tag */
+        /**
+         * Delete a tag
+         * @description Deletes the record.
+         */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
-        /** Update a tag */
+        /**
+         * Update a tag
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateTag"];
         trace?: never;
     };
@@ -273,10 +387,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List user records */
+        /**
+         * List user records
+         * @description A page of the records the caller may read. Without `sort_by`, records are ordered by `created_at` descending, then `id`.
+         */
         get: operations["listUsers"];
         put?: never;
-        /** Create a user */
+        /**
+         * Create a user
+         * @description Creates a record from the writable fields of the new view the body carries (other keys are ignored) and answers it on its show view.
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -291,16 +411,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a user */
+        /**
+         * Show a user
+         * @description The record on its show view. A record that does not exist, or that the policy scope hides from the caller, is a 404 alike.
+         */
         get: operations["showUser"];
-        /** Replace a user's fields */
+        /**
+         * Update a user (PUT, as PATCH)
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         put: operations["replaceUser"];
         post?: never;
-        /** Delete a user */
+        /**
+         * Delete a user
+         * @description Deletes the record.
+         */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        /** Update a user */
+        /**
+         * Update a user
+         * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
+         */
         patch: operations["updateUser"];
         trace?: never;
     };
@@ -314,7 +446,8 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            view_count: number | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            view_count?: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -339,37 +472,6 @@ export interface components {
                 url: string;
             }[];
         };
-        BlogPost_related: {
-            id?: number;
-            title?: string | null;
-            published?: boolean | null;
-            /** Format: date */
-            published_on?: string | null;
-            view_count?: number | null;
-            rating?: number | null;
-            author?: {
-                id: number;
-                label: unknown;
-            } | null;
-            comments?: {
-                count: number;
-            };
-            tag_list?: {
-                count: number;
-            };
-            cover?: {
-                filename: string;
-                content_type: string;
-                byte_size: number;
-                url: string;
-            } | null;
-            attachments?: {
-                filename: string;
-                content_type: string;
-                byte_size: number;
-                url: string;
-            }[];
-        };
         BlogPost_show: {
             id: number;
             title: string | null;
@@ -378,7 +480,8 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            view_count: number | null;
+            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            view_count?: number | null;
             rating: number | null;
             author: {
                 id: number;
@@ -406,7 +509,7 @@ export interface components {
             created_at: string | null;
         };
         BlogPostCreate: {
-            title: string | null;
+            title: string;
             summary?: string | null;
             body?: string | null;
             published?: boolean | null;
@@ -417,7 +520,7 @@ export interface components {
             author_id?: number | null;
         };
         BlogPostUpdate: {
-            title?: string | null;
+            title?: string;
             summary?: string | null;
             body?: string | null;
             published?: boolean | null;
@@ -439,18 +542,6 @@ export interface components {
                 label: unknown;
             } | null;
         };
-        Comment_related: {
-            id?: number;
-            body?: string | null;
-            blog_post?: {
-                id: number;
-                label: unknown;
-            } | null;
-            user?: {
-                id: number;
-                label: unknown;
-            } | null;
-        };
         Comment_show: {
             id: number;
             body: string | null;
@@ -464,13 +555,13 @@ export interface components {
             } | null;
         };
         CommentCreate: {
-            body: string | null;
-            blog_post_id?: number | null;
+            body: string;
+            blog_post_id: number;
             user_id?: number | null;
         };
         CommentUpdate: {
-            body?: string | null;
-            blog_post_id?: number | null;
+            body?: string;
+            blog_post_id?: number;
             user_id?: number | null;
         };
         Product_index: {
@@ -488,24 +579,6 @@ export interface components {
             status: "draft" | "active" | "archived" | null;
             tags: string[] | null;
             specs: {
-                [key: string]: string;
-            } | null;
-        };
-        Product_related: {
-            id?: number;
-            name?: string | null;
-            price?: number | null;
-            in_stock?: boolean | null;
-            /** Format: date */
-            released_on?: string | null;
-            product_category?: {
-                id: number;
-                label: unknown;
-            } | null;
-            /** @enum {string|null} */
-            status?: "draft" | "active" | "archived" | null;
-            tags?: string[] | null;
-            specs?: {
                 [key: string]: string;
             } | null;
         };
@@ -534,13 +607,6 @@ export interface components {
                 count: number;
             };
         };
-        ProductCategory_related: {
-            id?: number;
-            name?: string | null;
-            products?: {
-                count: number;
-            };
-        };
         ProductCategory_show: {
             id: number;
             name: string | null;
@@ -549,13 +615,13 @@ export interface components {
             };
         };
         ProductCategoryCreate: {
-            name: string | null;
+            name: string;
         };
         ProductCategoryUpdate: {
-            name?: string | null;
+            name?: string;
         };
         ProductCreate: {
-            name: string | null;
+            name: string;
             price?: number | null;
             in_stock?: boolean | null;
             /** Format: date */
@@ -569,7 +635,7 @@ export interface components {
             } | null;
         };
         ProductUpdate: {
-            name?: string | null;
+            name?: string;
             price?: number | null;
             in_stock?: boolean | null;
             /** Format: date */
@@ -596,20 +662,6 @@ export interface components {
                 url: string;
             } | null;
         };
-        Profile_related: {
-            id?: number;
-            bio?: string | null;
-            user?: {
-                id: number;
-                label: unknown;
-            } | null;
-            avatar?: {
-                filename: string;
-                content_type: string;
-                byte_size: number;
-                url: string;
-            } | null;
-        };
         Profile_show: {
             id: number;
             bio: string | null;
@@ -626,23 +678,16 @@ export interface components {
         };
         ProfileCreate: {
             bio?: string | null;
-            user_id?: number | null;
+            user_id: number;
         };
         ProfileUpdate: {
             bio?: string | null;
-            user_id?: number | null;
+            user_id?: number;
         };
         Tag_index: {
             id: number;
             name: string | null;
             blog_posts: {
-                count: number;
-            };
-        };
-        Tag_related: {
-            id?: number;
-            name?: string | null;
-            blog_posts?: {
                 count: number;
             };
         };
@@ -654,36 +699,25 @@ export interface components {
             };
         };
         TagCreate: {
-            name: string | null;
+            name: string;
         };
         TagUpdate: {
-            name?: string | null;
+            name?: string;
         };
         User_index: {
             id: number;
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /** Format: date-time */
-            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            created_at?: string | null;
             blog_posts: {
                 count: number;
             };
             profile: {
-                id: number;
-            } | null;
-        };
-        User_related: {
-            id?: number;
-            name?: string | null;
-            email?: string | null;
-            admin?: boolean | null;
-            /** Format: date-time */
-            created_at?: string | null;
-            blog_posts?: {
-                count: number;
-            };
-            profile?: {
                 id: number;
             } | null;
         };
@@ -692,8 +726,11 @@ export interface components {
             name: string | null;
             email: string | null;
             admin: boolean | null;
-            /** Format: date-time */
-            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            created_at?: string | null;
             blog_posts: {
                 count: number;
             };
@@ -702,14 +739,14 @@ export interface components {
             } | null;
         };
         UserCreate: {
-            name: string | null;
-            email: string | null;
+            name: string;
+            email: string;
             admin?: boolean | null;
             password?: string | null;
         };
         UserUpdate: {
-            name?: string | null;
-            email?: string | null;
+            name?: string;
+            email?: string;
             admin?: boolean | null;
             password?: string | null;
         };
@@ -751,8 +788,6 @@ export interface components {
     headers: {
         /** @description Sent only under an opt-in count strategy (the panel's `count` option, or a resource's `static count`) when `pagination.total_count` is not an exact count made for this request: `estimate` (the planner's estimate of the rows) or `cached` (an exact count made at most the strategy's `maxAgeMs` earlier by the same process). Absent, the total is exact. */
         PanelTotalCount: "estimate" | "cached";
-        /** @description The strong entity tag of the answer's content for this actor (a signed file URL's expiry and signature are left out). Send it back in `If-None-Match` (reads) or `If-Match` (update, delete). */
-        ETag: string;
         /** @description The strong entity tag of the answer's content for this actor (a signed file URL's expiry and signature are left out). */
         ETagRequired: string;
         /** @description The credential's limit (IETF RateLimit header fields): `"default";q=<requests>;w=<window seconds>`. */
@@ -826,10 +861,87 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description title equals the value (as filter[title][eq]). */
+                "filter[title]"?: string;
+                "filter[title][eq]"?: string;
+                "filter[title][ne]"?: string;
+                /** @description title is one of these values (comma-separated, at most 100). */
+                "filter[title][in]"?: string[];
+                "filter[title][contains]"?: string;
+                "filter[title][starts_with]"?: string;
+                /** @description title is null (true) or is not (false). */
+                "filter[title][null]"?: boolean;
+                /** @description published equals the value (as filter[published][eq]). */
+                "filter[published]"?: boolean;
+                "filter[published][eq]"?: boolean;
+                /** @description published is null (true) or is not (false). */
+                "filter[published][null]"?: boolean;
+                /** @description published_on equals the value (as filter[published_on][eq]). */
+                "filter[published_on]"?: string;
+                "filter[published_on][eq]"?: string;
+                "filter[published_on][ne]"?: string;
+                "filter[published_on][lt]"?: string;
+                "filter[published_on][lte]"?: string;
+                "filter[published_on][gt]"?: string;
+                "filter[published_on][gte]"?: string;
+                /** @description published_on is one of these values (comma-separated, at most 100). */
+                "filter[published_on][in]"?: string[];
+                /** @description published_on is null (true) or is not (false). */
+                "filter[published_on][null]"?: boolean;
+                /** @description view_count equals the value (as filter[view_count][eq]). */
+                "filter[view_count]"?: number;
+                "filter[view_count][eq]"?: number;
+                "filter[view_count][ne]"?: number;
+                "filter[view_count][lt]"?: number;
+                "filter[view_count][lte]"?: number;
+                "filter[view_count][gt]"?: number;
+                "filter[view_count][gte]"?: number;
+                /** @description view_count is one of these values (comma-separated, at most 100). */
+                "filter[view_count][in]"?: number[];
+                /** @description view_count is null (true) or is not (false). */
+                "filter[view_count][null]"?: boolean;
+                /** @description rating equals the value (as filter[rating][eq]). */
+                "filter[rating]"?: number;
+                "filter[rating][eq]"?: number;
+                "filter[rating][ne]"?: number;
+                "filter[rating][lt]"?: number;
+                "filter[rating][lte]"?: number;
+                "filter[rating][gt]"?: number;
+                "filter[rating][gte]"?: number;
+                /** @description rating is one of these values (comma-separated, at most 100). */
+                "filter[rating][in]"?: number[];
+                /** @description rating is null (true) or is not (false). */
+                "filter[rating][null]"?: boolean;
+                /** @description author_id equals the value (as filter[author_id][eq]). */
+                "filter[author_id]"?: number;
+                "filter[author_id][eq]"?: number;
+                "filter[author_id][ne]"?: number;
+                /** @description author_id is one of these values (comma-separated, at most 100). */
+                "filter[author_id][in]"?: number[];
+                /** @description author_id is null (true) or is not (false). */
+                "filter[author_id][null]"?: boolean;
+                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of title, body. */
+                q?: string;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "title" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -889,6 +1001,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -936,6 +1050,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "blog_post": {
+                 *         "title": "Example title",
+                 *         "summary": "Example summary",
+                 *         "body": "Example body",
+                 *         "published": true,
+                 *         "published_on": "2026-01-15",
+                 *         "view_count": 1,
+                 *         "rating": 1.5,
+                 *         "author_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostCreate"];
                 };
@@ -982,6 +1110,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1062,13 +1192,19 @@ export interface operations {
     };
     showBlogPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+            };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1122,6 +1258,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1178,13 +1316,30 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "blog_post": {
+                 *         "title": "Example title",
+                 *         "summary": "Example summary",
+                 *         "body": "Example body",
+                 *         "published": true,
+                 *         "published_on": "2026-01-15",
+                 *         "view_count": 1,
+                 *         "rating": 1.5,
+                 *         "author_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostUpdate"];
                 };
@@ -1231,6 +1386,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1339,7 +1496,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1383,6 +1543,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1469,13 +1631,30 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "blog_post": {
+                 *         "title": "Example title",
+                 *         "summary": "Example summary",
+                 *         "body": "Example body",
+                 *         "published": true,
+                 *         "published_on": "2026-01-15",
+                 *         "view_count": 1,
+                 *         "rating": 1.5,
+                 *         "author_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     blog_post: components["schemas"]["BlogPostUpdate"];
                 };
@@ -1522,6 +1701,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1624,10 +1805,54 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "body";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description body equals the value (as filter[body][eq]). */
+                "filter[body]"?: string;
+                "filter[body][eq]"?: string;
+                "filter[body][ne]"?: string;
+                /** @description body is one of these values (comma-separated, at most 100). */
+                "filter[body][in]"?: string[];
+                "filter[body][contains]"?: string;
+                "filter[body][starts_with]"?: string;
+                /** @description body is null (true) or is not (false). */
+                "filter[body][null]"?: boolean;
+                /** @description blog_post_id equals the value (as filter[blog_post_id][eq]). */
+                "filter[blog_post_id]"?: number;
+                "filter[blog_post_id][eq]"?: number;
+                "filter[blog_post_id][ne]"?: number;
+                /** @description blog_post_id is one of these values (comma-separated, at most 100). */
+                "filter[blog_post_id][in]"?: number[];
+                /** @description blog_post_id is null (true) or is not (false). */
+                "filter[blog_post_id][null]"?: boolean;
+                /** @description user_id equals the value (as filter[user_id][eq]). */
+                "filter[user_id]"?: number;
+                "filter[user_id][eq]"?: number;
+                "filter[user_id][ne]"?: number;
+                /** @description user_id is one of these values (comma-separated, at most 100). */
+                "filter[user_id][in]"?: number[];
+                /** @description user_id is null (true) or is not (false). */
+                "filter[user_id][null]"?: boolean;
+                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of body. */
+                q?: string;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "body" | "blog_post" | "user")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -1687,6 +1912,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1745,6 +1972,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment": {
+                 *         "body": "Example body",
+                 *         "blog_post_id": 1,
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     comment: components["schemas"]["CommentCreate"];
                 };
@@ -1791,6 +2027,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1882,13 +2120,19 @@ export interface operations {
     };
     showComment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "body" | "blog_post" | "user")[];
+            };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -1942,6 +2186,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -2009,13 +2255,25 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment": {
+                 *         "body": "Example body",
+                 *         "blog_post_id": 1,
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     comment: components["schemas"]["CommentUpdate"];
                 };
@@ -2062,6 +2320,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -2181,7 +2441,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2225,6 +2488,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -2322,13 +2587,25 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment": {
+                 *         "body": "Example body",
+                 *         "blog_post_id": 1,
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     comment: components["schemas"]["CommentUpdate"];
                 };
@@ -2375,6 +2652,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -2488,10 +2767,36 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description name equals the value (as filter[name][eq]). */
+                "filter[name]"?: string;
+                "filter[name][eq]"?: string;
+                "filter[name][ne]"?: string;
+                /** @description name is one of these values (comma-separated, at most 100). */
+                "filter[name][in]"?: string[];
+                "filter[name][contains]"?: string;
+                "filter[name][starts_with]"?: string;
+                /** @description name is null (true) or is not (false). */
+                "filter[name][null]"?: boolean;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "products")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -2551,6 +2856,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -2598,6 +2905,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_category": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryCreate"];
                 };
@@ -2644,6 +2958,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -2724,13 +3040,19 @@ export interface operations {
     };
     showProductCategory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "products")[];
+            };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -2784,6 +3106,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -2840,13 +3164,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_category": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryUpdate"];
                 };
@@ -2893,6 +3227,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -3001,7 +3337,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3045,6 +3384,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -3131,13 +3472,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_category": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product_category: components["schemas"]["ProductCategoryUpdate"];
                 };
@@ -3184,6 +3535,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -3286,10 +3639,86 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description name equals the value (as filter[name][eq]). */
+                "filter[name]"?: string;
+                "filter[name][eq]"?: string;
+                "filter[name][ne]"?: string;
+                /** @description name is one of these values (comma-separated, at most 100). */
+                "filter[name][in]"?: string[];
+                "filter[name][contains]"?: string;
+                "filter[name][starts_with]"?: string;
+                /** @description name is null (true) or is not (false). */
+                "filter[name][null]"?: boolean;
+                /** @description price equals the value (as filter[price][eq]). */
+                "filter[price]"?: number;
+                "filter[price][eq]"?: number;
+                "filter[price][ne]"?: number;
+                "filter[price][lt]"?: number;
+                "filter[price][lte]"?: number;
+                "filter[price][gt]"?: number;
+                "filter[price][gte]"?: number;
+                /** @description price is one of these values (comma-separated, at most 100). */
+                "filter[price][in]"?: number[];
+                /** @description price is null (true) or is not (false). */
+                "filter[price][null]"?: boolean;
+                /** @description in_stock equals the value (as filter[in_stock][eq]). */
+                "filter[in_stock]"?: boolean;
+                "filter[in_stock][eq]"?: boolean;
+                /** @description in_stock is null (true) or is not (false). */
+                "filter[in_stock][null]"?: boolean;
+                /** @description released_on equals the value (as filter[released_on][eq]). */
+                "filter[released_on]"?: string;
+                "filter[released_on][eq]"?: string;
+                "filter[released_on][ne]"?: string;
+                "filter[released_on][lt]"?: string;
+                "filter[released_on][lte]"?: string;
+                "filter[released_on][gt]"?: string;
+                "filter[released_on][gte]"?: string;
+                /** @description released_on is one of these values (comma-separated, at most 100). */
+                "filter[released_on][in]"?: string[];
+                /** @description released_on is null (true) or is not (false). */
+                "filter[released_on][null]"?: boolean;
+                /** @description product_category_id equals the value (as filter[product_category_id][eq]). */
+                "filter[product_category_id]"?: number;
+                "filter[product_category_id][eq]"?: number;
+                "filter[product_category_id][ne]"?: number;
+                /** @description product_category_id is one of these values (comma-separated, at most 100). */
+                "filter[product_category_id][in]"?: number[];
+                /** @description product_category_id is null (true) or is not (false). */
+                "filter[product_category_id][null]"?: boolean;
+                /** @description status equals the value (as filter[status][eq]). */
+                "filter[status]"?: "draft" | "active" | "archived";
+                "filter[status][eq]"?: "draft" | "active" | "archived";
+                "filter[status][ne]"?: "draft" | "active" | "archived";
+                /** @description status is one of these values (comma-separated, at most 100). */
+                "filter[status][in]"?: ("draft" | "active" | "archived")[];
+                /** @description status is null (true) or is not (false). */
+                "filter[status][null]"?: boolean;
+                "filter[tags][contains]"?: string;
+                /** @description tags is null (true) or is not (false). */
+                "filter[tags][null]"?: boolean;
+                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of name. */
+                q?: string;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -3385,6 +3814,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": {
+                 *         "name": "Example name",
+                 *         "price": 1.5,
+                 *         "in_stock": true,
+                 *         "released_on": "2026-01-15",
+                 *         "product_category_id": 1,
+                 *         "status": "draft",
+                 *         "tags": [
+                 *           "Example tags"
+                 *         ],
+                 *         "specs": {
+                 *           "key": "Example value"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product: components["schemas"]["ProductCreate"];
                 };
@@ -3431,6 +3878,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -3511,13 +3960,19 @@ export interface operations {
     };
     showProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+            };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3616,13 +4071,34 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": {
+                 *         "name": "Example name",
+                 *         "price": 1.5,
+                 *         "in_stock": true,
+                 *         "released_on": "2026-01-15",
+                 *         "product_category_id": 1,
+                 *         "status": "draft",
+                 *         "tags": [
+                 *           "Example tags"
+                 *         ],
+                 *         "specs": {
+                 *           "key": "Example value"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product: components["schemas"]["ProductUpdate"];
                 };
@@ -3669,6 +4145,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -3777,7 +4255,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3821,6 +4302,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -3907,13 +4390,34 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": {
+                 *         "name": "Example name",
+                 *         "price": 1.5,
+                 *         "in_stock": true,
+                 *         "released_on": "2026-01-15",
+                 *         "product_category_id": 1,
+                 *         "status": "draft",
+                 *         "tags": [
+                 *           "Example tags"
+                 *         ],
+                 *         "specs": {
+                 *           "key": "Example value"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     product: components["schemas"]["ProductUpdate"];
                 };
@@ -3960,6 +4464,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -4062,10 +4568,44 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "bio";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description bio equals the value (as filter[bio][eq]). */
+                "filter[bio]"?: string;
+                "filter[bio][eq]"?: string;
+                "filter[bio][ne]"?: string;
+                /** @description bio is one of these values (comma-separated, at most 100). */
+                "filter[bio][in]"?: string[];
+                "filter[bio][contains]"?: string;
+                "filter[bio][starts_with]"?: string;
+                /** @description bio is null (true) or is not (false). */
+                "filter[bio][null]"?: boolean;
+                /** @description user_id equals the value (as filter[user_id][eq]). */
+                "filter[user_id]"?: number;
+                "filter[user_id][eq]"?: number;
+                "filter[user_id][ne]"?: number;
+                /** @description user_id is one of these values (comma-separated, at most 100). */
+                "filter[user_id][in]"?: number[];
+                /** @description user_id is null (true) or is not (false). */
+                "filter[user_id][null]"?: boolean;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "bio" | "user" | "avatar")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -4125,6 +4665,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -4172,6 +4714,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": {
+                 *         "bio": "Example bio",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileCreate"];
                 };
@@ -4218,6 +4768,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -4298,13 +4850,19 @@ export interface operations {
     };
     showProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "bio" | "user" | "avatar")[];
+            };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -4358,6 +4916,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -4414,13 +4974,24 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": {
+                 *         "bio": "Example bio",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileUpdate"];
                 };
@@ -4467,6 +5038,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -4575,7 +5148,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -4619,6 +5195,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -4705,13 +5283,24 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": {
+                 *         "bio": "Example bio",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     profile: components["schemas"]["ProfileUpdate"];
                 };
@@ -4758,6 +5347,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -4860,10 +5451,36 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description name equals the value (as filter[name][eq]). */
+                "filter[name]"?: string;
+                "filter[name][eq]"?: string;
+                "filter[name][ne]"?: string;
+                /** @description name is one of these values (comma-separated, at most 100). */
+                "filter[name][in]"?: string[];
+                "filter[name][contains]"?: string;
+                "filter[name][starts_with]"?: string;
+                /** @description name is null (true) or is not (false). */
+                "filter[name][null]"?: boolean;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "blog_posts")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -4923,6 +5540,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -4970,6 +5589,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tag: components["schemas"]["TagCreate"];
                 };
@@ -5016,6 +5642,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -5096,13 +5724,19 @@ export interface operations {
     };
     showTag: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "blog_posts")[];
+            };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -5156,6 +5790,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -5212,13 +5848,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tag: components["schemas"]["TagUpdate"];
                 };
@@ -5265,6 +5911,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -5373,7 +6021,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -5417,6 +6068,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -5503,13 +6156,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tag: components["schemas"]["TagUpdate"];
                 };
@@ -5556,6 +6219,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -5658,10 +6323,55 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                /** @description Records per page; larger values are clamped to 100. */
+                /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "name" | "email" | "admin" | "created_at";
+                /** @description The direction of `sort_by`. */
                 sort_direction?: "asc" | "desc";
+                /** @description id equals the value (as filter[id][eq]). */
+                "filter[id]"?: number;
+                "filter[id][eq]"?: number;
+                "filter[id][ne]"?: number;
+                "filter[id][lt]"?: number;
+                "filter[id][lte]"?: number;
+                "filter[id][gt]"?: number;
+                "filter[id][gte]"?: number;
+                /** @description id is one of these values (comma-separated, at most 100). */
+                "filter[id][in]"?: number[];
+                /** @description id is null (true) or is not (false). */
+                "filter[id][null]"?: boolean;
+                /** @description name equals the value (as filter[name][eq]). */
+                "filter[name]"?: string;
+                "filter[name][eq]"?: string;
+                "filter[name][ne]"?: string;
+                /** @description name is one of these values (comma-separated, at most 100). */
+                "filter[name][in]"?: string[];
+                "filter[name][contains]"?: string;
+                "filter[name][starts_with]"?: string;
+                /** @description name is null (true) or is not (false). */
+                "filter[name][null]"?: boolean;
+                /** @description admin equals the value (as filter[admin][eq]). */
+                "filter[admin]"?: boolean;
+                "filter[admin][eq]"?: boolean;
+                /** @description admin is null (true) or is not (false). */
+                "filter[admin][null]"?: boolean;
+                /** @description created_at equals the value (as filter[created_at][eq]). */
+                "filter[created_at]"?: string;
+                "filter[created_at][eq]"?: string;
+                "filter[created_at][ne]"?: string;
+                "filter[created_at][lt]"?: string;
+                "filter[created_at][lte]"?: string;
+                "filter[created_at][gt]"?: string;
+                "filter[created_at][gte]"?: string;
+                /** @description created_at is one of these values (comma-separated, at most 100). */
+                "filter[created_at][in]"?: string[];
+                /** @description created_at is null (true) or is not (false). */
+                "filter[created_at][null]"?: boolean;
+                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of name, email. */
+                q?: string;
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -5721,6 +6431,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -5768,6 +6480,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "name": "Example name",
+                 *         "email": "pat@example.com",
+                 *         "admin": true,
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: components["schemas"]["UserCreate"];
                 };
@@ -5813,6 +6535,19 @@ export interface operations {
             };
             /** @description Not authenticated. */
             401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -5894,13 +6629,19 @@ export interface operations {
     };
     showUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
+                fields?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+            };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -5954,6 +6695,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -6010,13 +6753,26 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "name": "Example name",
+                 *         "email": "pat@example.com",
+                 *         "admin": true,
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: components["schemas"]["UserUpdate"];
                 };
@@ -6060,6 +6816,19 @@ export interface operations {
             };
             /** @description Not authenticated. */
             401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -6169,7 +6938,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
@@ -6213,6 +6985,8 @@ export interface operations {
             /** @description Not authenticated. */
             401: {
                 headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -6299,13 +7073,26 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The record id. */
+                /**
+                 * @description The record id.
+                 * @example 1
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "name": "Example name",
+                 *         "email": "pat@example.com",
+                 *         "admin": true,
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: components["schemas"]["UserUpdate"];
                 };
@@ -6349,6 +7136,19 @@ export interface operations {
             };
             /** @description Not authenticated. */
             401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
