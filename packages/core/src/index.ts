@@ -13,11 +13,15 @@ export { loadResourceClasses, isSourceModule } from './resources/load-resources.
 export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';
 export { normalizePanelConfig, DEFAULT_ROOT_PATH, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
 export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, DatabaseUnavailableError, isPanelError, type PanelErrorCode, type DatabaseUnavailableReason, type ErrorMessages } from './errors/panel-errors.js';
-export { openDatabase, type PanelDatabase, type OpenDatabaseOptions, type PgliteSnapshotOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
+export { openDatabase, type PanelDatabase, type ReplicaReads, type OpenDatabaseOptions, type PgliteSnapshotOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
 export { DEFAULT_DATABASE_TIMEOUTS, normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database/database-timeouts.js';
 export { databaseUnavailableReason, asDatabaseUnavailable } from './database/database-unavailable.js';
 export { consoleDatabaseLogger, type DatabaseLogger } from './database/database-logger.js';
 export { pingDatabase } from './database/ping-database.js';
+export { OneTimeReveals, ONE_TIME_REVEALS_TABLE, type OneTimeRevealsOptions } from './reveals/one-time-reveals.js';
+export type { ReplicaStatus } from './database/replicas/replica-set.js';
+export { runWithReadConsistency, currentReadConsistency, type ReadConsistency } from './database/replicas/read-consistency.js';
+export { parseWalPosition, formatWalPosition, type WalPosition } from './database/replicas/wal-position.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
 export { normalizeCountStrategy, DEFAULT_EXACT_BELOW, DEFAULT_MAX_CACHED_COUNTS, type CountStrategy, type CountStrategyInput } from './records/count-strategy.js';
 export type { TotalCountSource } from './records/record-counts.js';
@@ -26,7 +30,7 @@ export { parseWriteValues, MAX_RECORD_ID, type ParsedWrite } from './records/wri
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
 export { isOtherSchemaDropped, runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';
-export { panelMigrations, panelSessionMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE, PANEL_SESSION_MIGRATION_TABLE } from './database/panel-migrations.js';
+export { panelMigrations, panelSessionMigrations, panelRevealMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE, PANEL_SESSION_MIGRATION_TABLE, PANEL_REVEAL_MIGRATION_TABLE } from './database/panel-migrations.js';
 export type { StorageService, UploadInput } from './storage/storage-service.js';
 export { diskStorage, type DiskStorageOptions, type DiskStorageService } from './storage/disk-storage.js';
 export { s3Storage, type S3StorageOptions, type S3StorageService } from './storage/s3-storage.js';

@@ -1,5 +1,4 @@
 export { panelScreens, type PanelScreensOptions } from './plugin/panel-screens.js';
 export { screenPaths, type ScreenPaths } from './screens/screen-context.js';
 export { PANEL_SECURITY_HEADERS, PANEL_CONTENT_SECURITY_POLICY } from './security/security-headers.js';
-export { RevealStore } from './reveal/reveal-store.js';
 export { NOTICE_COOKIE, usersTable, type LoadPanelUser, type PanelUser } from './shell/panel-viewer.js';

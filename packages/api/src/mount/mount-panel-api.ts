@@ -6,6 +6,7 @@ import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
 import { normalizeMountOptions, type MountPanelApiOptions } from './mount-options.js';
 import { requestHygiene } from './request-hygiene.js';
 import { drawHealthRoutes } from './health-routes.js';
+import { readYourWrites } from './read-your-writes.js';
 import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
 import { addPanelRootFallback } from './panel-root-fallback.js';
 import { createEditionB } from '../edition-b/edition-b.js';
@@ -66,6 +67,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
     async (api) => {
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
       requestHygiene(api);
+      readYourWrites(api, panel.database, { cookie: 'cookie-clients' });
       jsonParser(api, options.bodyLimit);
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
