@@ -20,6 +20,7 @@ export { consoleDatabaseLogger, type DatabaseLogger } from './database/database-
 export { pingDatabase } from './database/ping-database.js';
 export { OneTimeReveals, ONE_TIME_REVEALS_TABLE, type OneTimeRevealsOptions } from './reveals/one-time-reveals.js';
 export type { ReplicaStatus } from './database/replicas/replica-set.js';
+export { ChangeNotifications, CHANGES_CHANNEL, type Change, type ChangeSubscriber, type ChangeNotificationsOptions } from './database/change-notifications.js';
 export { runWithReadConsistency, currentReadConsistency, type ReadConsistency } from './database/replicas/read-consistency.js';
 export { parseWalPosition, formatWalPosition, type WalPosition } from './database/replicas/wal-position.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';

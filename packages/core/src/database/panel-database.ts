@@ -10,6 +10,7 @@ import { consoleDatabaseLogger, type DatabaseLogger } from './database-logger.js
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
 import { checkSnapshotOptions, readSnapshot, writeSnapshot } from './pglite-snapshot-file.js';
 import type { ReplicaStatus } from './replicas/replica-set.js';
+import { ChangeNotifications, type ChangeNotificationsOptions } from './change-notifications.js';
 
 /** One SQL statement the database ran (or refused), as the query listeners see it. */
 export interface ExecutedQuery {
@@ -42,6 +43,8 @@ export interface PanelDatabase {
   readonly primary?: Kysely<any> | undefined;
   /** The read replicas and their health, when `openDatabase` was given `replicas`. */
   readonly replicas?: ReplicaReads | undefined;
+  /** Cross-process change notifications (`LISTEN/NOTIFY` on PostgreSQL; in the process on PGlite). */
+  readonly changes?: ChangeNotifications | undefined;
   /** Calls `listener` for every statement until the returned function is called. */
   onQuery(listener: (query: ExecutedQuery) => void): () => void;
   close(): Promise<void>;
@@ -168,18 +171,35 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
       timeouts,
       logger: options.logger ?? consoleDatabaseLogger,
     });
+    const { connectListener } = await import('./postgres-listener.js');
+    const url = options.url;
+    const listener = { connect: () => connectListener({ url, applicationName: options.applicationName ?? 'panel', timeouts }), schema: options.schema, logger: options.logger ?? consoleDatabaseLogger };
     if (options.replicas !== undefined) {
       const { openWithReplicas } = await import('./replicas/open-with-replicas.js');
-      return openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, onQuery, createPool: createPostgresPool });
+      const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, onQuery, createPool: createPostgresPool });
+      return withChanges(opened, listener);
     }
     const db = new Kysely<any>({ dialect: withUnavailableErrors(new PostgresDialect({ pool })), log });
-    return { db, primary: db, kind: 'postgres', schema: options.schema, timeouts, onQuery, close: () => db.destroy() };
+    return withChanges({ db, primary: db, kind: 'postgres', schema: options.schema, timeouts, onQuery, close: () => db.destroy() }, listener);
   }
   if (options.replicas !== undefined) {
     throw new PanelConfigError('Database replicas need a PostgreSQL primary, and no url was given. Fix: pass url (the primary) with replicas, or leave replicas out for the embedded PGlite.');
   }
-  if (options.snapshot) return openFromSnapshot(options.snapshot, log, onQuery);
-  return openPglite(options, log, onQuery);
+  const pglite = options.snapshot ? await openFromSnapshot(options.snapshot, log, onQuery) : await openPglite(options, log, onQuery);
+  return withChanges(pglite, { logger: options.logger ?? consoleDatabaseLogger });
+}
+
+/** The database with its change notifications, closed with it. */
+function withChanges<D extends PanelDatabase>(database: D, listener: Pick<ChangeNotificationsOptions, 'connect' | 'schema' | 'logger'>): D {
+  const changes = new ChangeNotifications({ ...listener, primary: database.primary ?? database.db });
+  return {
+    ...database,
+    changes,
+    close: async () => {
+      await changes.close();
+      await database.close();
+    },
+  };
 }
 
 async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 'loadDataDir'>, log: (event: LogEvent) => void, onQuery: PanelDatabase['onQuery']): Promise<PanelDatabase & { pglite: PGlite }> {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { DatabaseLogger } from '../database-logger.js';
 import { databaseUnavailableReason } from '../database-unavailable.js';
-import { parseWalPosition, type WalPosition } from './wal-position.js';
+import { lastRecordEnd, parseWalPosition, type WalPosition } from './wal-position.js';
 
 /** How a replica stands at its last check (for the health route, logs and tests). */
 export interface ReplicaStatus {
@@ -136,7 +136,7 @@ export class ReplicaSet {
     try {
       const { rows } = await this.#options.primary.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
       const position = parseWalPosition(rows[0]?.lsn);
-      if (position !== undefined) this.#samples.push({ at, position });
+      if (position !== undefined) this.#samples.push({ at, position: lastRecordEnd(position, true) });
     } catch {
       // The primary cannot answer: the samples age, and so do the replicas' bounds.
     }

@@ -2,7 +2,7 @@ import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type
 import { currentReadConsistency, noteCommittedWrite } from './read-consistency.js';
 import { isReadStatement } from './read-statement.js';
 import type { Replica, ReplicaSet } from './replica-set.js';
-import { parseWalPosition } from './wal-position.js';
+import { lastRecordEnd, parseWalPosition } from './wal-position.js';
 
 /** A position no replica reaches: reads that must see an unknown position go to the primary. */
 const UNREACHABLE = 0xffffffffffffffffn;
@@ -134,7 +134,7 @@ export class RoutingDriver implements Driver {
       if (route.wrote && currentReadConsistency()) {
         const { rows } = await primary.executeQuery<{ lsn: string }>(WAL_POSITION);
         const position = parseWalPosition(rows[0]?.lsn);
-        if (position !== undefined) noteCommittedWrite(position);
+        if (position !== undefined) noteCommittedWrite(lastRecordEnd(position, false));
       }
     } catch {
       // Without the position the answer carries no token; this request's later reads stay on the primary.
