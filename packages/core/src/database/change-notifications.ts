@@ -8,13 +8,14 @@ export const CHANGES_CHANNEL = 'panel_changes';
 
 /**
  * One change another process must hear of. `kind` says which cache it concerns: `records` (a
- * write to `table`: the `cached` count strategy drops that table's counts); `token` (a token
+ * write to `table`: the `cached` count strategy drops that table's counts; `after`, when the write's WAL position is known, is the
+ * position a recount must see); `token` (a token
  * `id` was created, changed, disabled, enabled or revoked, or its grants changed: a token cache
  * drops it); `grants` (the default permissions list changed). Kinds are open: a subscriber
  * ignores the ones it does not know.
  */
 export type Change =
-  | { readonly kind: 'records'; readonly table: string }
+  | { readonly kind: 'records'; readonly table: string; readonly after?: string }
   | { readonly kind: 'token'; readonly id: number }
   | { readonly kind: 'grants' }
   | { readonly kind: string; readonly [key: string]: unknown };

@@ -3,7 +3,8 @@ import type { CountStrategy } from './count-strategy.js';
 import type { RecordsQuery } from './records-query.js';
 import { StatementBatcher, statementKey } from './statement-batcher.js';
 import type { ChangeNotifications } from '../database/change-notifications.js';
-import { currentReadConsistency } from '../database/replicas/read-consistency.js';
+import { currentReadConsistency, runWithReadConsistency } from '../database/replicas/read-consistency.js';
+import { formatWalPosition, parseWalPosition, type WalPosition } from '../database/replicas/wal-position.js';
 
 /**
  * Where a `total_count` came from when it is not an exact count started after the request:
@@ -53,6 +54,12 @@ export class RecordCounts {
   /** Raised when every count is dropped (changes from other processes may have been missed). */
   #epoch = 0;
   readonly #changes: ChangeNotifications | undefined;
+  /**
+   * Per table, the WAL position of the last write heard of: a count of that table that will be
+   * kept is made on a server that has replayed it (the primary, or a replica caught up), so a
+   * lagging replica's count is never cached as if it were new.
+   */
+  readonly #after = new Map<string, WalPosition>();
   #subscribed = false;
 
   /**
@@ -89,7 +96,9 @@ export class RecordCounts {
     if (mayReuse && cached && now - cached.startedAt <= strategy.maxAgeMs) return { count: cached.count, source: 'cached' };
     const writes = this.#writes.get(table) ?? 0;
     const epoch = this.#epoch;
-    const count = await this.#exact(counting);
+    const after = this.#after.get(table);
+    const own = currentReadConsistency()?.readAfter;
+    const count = after === undefined ? await this.#exact(counting) : await runWithReadConsistency(own !== undefined && own > after ? own : after, () => this.#exact(counting));
     // A write heard while the count ran may be missing from it: not kept then.
     if ((this.#writes.get(table) ?? 0) !== writes || this.#epoch !== epoch) return { count };
     this.#cache.delete(key);
@@ -108,7 +117,9 @@ export class RecordCounts {
   async written(table: string, strategy: CountStrategy): Promise<void> {
     if (strategy.strategy !== 'cached' || !this.#changes) return this.forget(table);
     try {
-      await this.#changes.publish({ kind: 'records', table });
+      // The write's WAL position (read-your-writes over replicas), so that every process recounts at or after it.
+      const wrote = currentReadConsistency()?.wrote;
+      await this.#changes.publish({ kind: 'records', table, ...(wrote === undefined ? {} : { after: formatWalPosition(wrote) }) });
     } catch {
       // Delivered here already (publish does that first); the other processes' counts expire within maxAgeMs.
     }
@@ -125,7 +136,10 @@ export class RecordCounts {
     this.#subscribed = true;
     this.#changes.subscribe({
       change: (change) => {
-        if (change.kind === 'records' && typeof change.table === 'string') this.forget(change.table);
+        if (change.kind !== 'records' || typeof change.table !== 'string') return;
+        const after = parseWalPosition(change.after);
+        if (after !== undefined && after > (this.#after.get(change.table) ?? 0n)) this.#after.set(change.table, after);
+        this.forget(change.table);
       },
       reset: () => {
         this.#epoch += 1;

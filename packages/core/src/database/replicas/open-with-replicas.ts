@@ -58,7 +58,7 @@ export async function openWithReplicas(input: OpenWithReplicasInput): Promise<Pa
   const replicaDrivers = new Map<Replica, ReturnType<PostgresDialect['createDriver']>>(set.replicas.map((replica) => [replica, new PostgresDialect({ pool: replica.pool }).createDriver()]));
   const postgres = new PostgresDialect({ pool: input.pool });
   const db = new Kysely<any>({ dialect: withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, replicaDrivers, set, true))), log: input.log });
-  const primary = new Kysely<any>({ dialect: withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, new Map(), undefined, false))), log: input.log });
+  const primary = new Kysely<any>({ dialect: withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, new Map(), set, false))), log: input.log });
   await set.start();
   return {
     db,

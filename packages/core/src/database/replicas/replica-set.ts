@@ -68,6 +68,8 @@ export class ReplicaSet {
   readonly #options: ReplicaSetOptions;
   readonly #now: () => number;
   #samples: Sample[] = [];
+  /** The position of this process's last write made outside any request: every read must see it. */
+  #floor: WalPosition | undefined;
   #next = 0;
   #timer: NodeJS.Timeout | undefined;
   #checking: Promise<void> | undefined;
@@ -92,10 +94,12 @@ export class ReplicaSet {
   }
 
   /**
-   * A healthy replica that has replayed `readAfter` (when given), taking turns among those
+   * A healthy replica that has replayed `requested` (when given) and this process's floor, taking turns among those
    * that qualify; undefined when none does (the primary then answers).
    */
-  pick(readAfter: WalPosition | undefined): Replica | undefined {
+  pick(requested: WalPosition | undefined): Replica | undefined {
+    const floor = this.#floor;
+    const readAfter = floor !== undefined && (requested === undefined || floor > requested) ? floor : requested;
     const count = this.replicas.length;
     for (let i = 0; i < count; i += 1) {
       const replica = this.replicas[(this.#next + i) % count]!;
@@ -105,6 +109,23 @@ export class ReplicaSet {
       return replica;
     }
     return undefined;
+  }
+
+  /**
+   * Raises the process's floor: after a write made outside any request (migrations at
+   * start-up, a script, a job), every later read of this process, in a request or not, sees
+   * it — a replica answers only once it has replayed it. A process sees its own writes.
+   * Unreachable positions (a write whose position could not be read) are forgotten once
+   * `maxLagMillis` has passed: by then every replica in use has replayed it.
+   */
+  raiseFloor(position: WalPosition): void {
+    if (this.#floor !== undefined && this.#floor >= position) return;
+    this.#floor = position;
+    if (position === 0xffffffffffffffffn) {
+      setTimeout(() => {
+        if (this.#floor === position) this.#floor = undefined;
+      }, this.#options.maxLagMillis).unref();
+    }
   }
 
   /**

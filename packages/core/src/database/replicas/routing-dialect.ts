@@ -62,7 +62,8 @@ export class RoutingDriver implements Driver {
   constructor(
     readonly primaryDriver: Driver,
     readonly replicaDrivers: ReadonlyMap<Replica, Driver>,
-    readonly set: ReplicaSet | undefined,
+    readonly set: ReplicaSet,
+    /** Whether this driver owns the pools (destroys them) and sends reads to replicas: false for the primary-only Kysely, which still notes its writes' positions. */
     readonly owner: boolean,
   ) {}
 
@@ -78,7 +79,8 @@ export class RoutingDriver implements Driver {
 
   /** A read on a replica, or undefined when none qualifies or the one tried failed as a replica. */
   async readOnReplica<R>(query: CompiledQuery): Promise<{ result: QueryResult<R> } | undefined> {
-    const replica = this.set?.pick(currentReadConsistency()?.readAfter);
+    if (!this.owner) return undefined;
+    const replica = this.set.pick(currentReadConsistency()?.readAfter);
     const driver = replica && this.replicaDrivers.get(replica);
     if (!replica || !driver) return undefined;
     let connection: DatabaseConnection | undefined;
@@ -86,7 +88,7 @@ export class RoutingDriver implements Driver {
       connection = await driver.acquireConnection();
       return { result: await connection.executeQuery<R>(query) };
     } catch (error) {
-      if (this.set!.fallsBack(replica, error)) return undefined;
+      if (this.set.fallsBack(replica, error)) return undefined;
       throw error;
     } finally {
       if (connection) await driver.releaseConnection(connection).catch(() => undefined);
@@ -131,15 +133,20 @@ export class RoutingDriver implements Driver {
     route.primaryConnection = undefined;
     try {
       // The position after the write: a replica that has replayed it holds the write.
-      if (route.wrote && currentReadConsistency()) {
+      if (route.wrote) {
         const { rows } = await primary.executeQuery<{ lsn: string }>(WAL_POSITION);
         const position = parseWalPosition(rows[0]?.lsn);
-        if (position !== undefined) noteCommittedWrite(lastRecordEnd(position, false));
+        if (position !== undefined) {
+          // In a request, the request's record; outside one (start-up, a script, a job), the process's own floor.
+          if (currentReadConsistency()) noteCommittedWrite(lastRecordEnd(position, false));
+          else this.set.raiseFloor(lastRecordEnd(position, false));
+        }
       }
     } catch {
-      // Without the position the answer carries no token; this request's later reads stay on the primary.
+      // Without the position the answer carries no token; this request's (or this process's) later reads stay on the primary.
       const consistency = currentReadConsistency();
       if (consistency) consistency.readAfter = UNREACHABLE;
+      else this.set.raiseFloor(UNREACHABLE);
     } finally {
       route.wrote = false;
       await this.primaryDriver.releaseConnection(primary);
@@ -148,7 +155,7 @@ export class RoutingDriver implements Driver {
 
   async destroy(): Promise<void> {
     if (!this.owner) return;
-    this.set?.stop();
+    this.set.stop();
     for (const driver of this.replicaDrivers.values()) await driver.destroy();
     await this.primaryDriver.destroy();
   }
