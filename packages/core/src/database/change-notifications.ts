@@ -88,7 +88,7 @@ export class ChangeNotifications {
     return () => void this.#subscribers.delete(subscriber);
   }
 
-  /** Resolves once the listening connection is up (tests, and a process that wants to cache from its first request). */
+  /** Resolves once the listening connection is up, or its attempt failed (then `live` is false and a retry is scheduled). */
   async ready(): Promise<void> {
     this.#listen();
     await this.#connecting;
@@ -117,7 +117,7 @@ export class ChangeNotifications {
   }
 
   #listen(): void {
-    if (!this.#options.connect || this.#client || this.#connecting || this.#closed || this.#subscribers.size === 0) return;
+    if (!this.#options.connect || this.#client || this.#connecting || this.#retry || this.#closed || this.#subscribers.size === 0) return;
     this.#connecting = this.#connect().finally(() => {
       this.#connecting = undefined;
     });

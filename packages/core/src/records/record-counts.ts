@@ -88,6 +88,8 @@ export class RecordCounts {
     const key = statementKey(compiled.sql, compiled.parameters);
     if (key === undefined) return { count: await this.#exact(counting) };
     this.#subscribe();
+    // The first cached count waits for the channel (a connection being made), so that it can be kept.
+    if (this.#changes && !this.#changes.live) await this.#changes.ready();
     const cached = this.#cache.get(key);
     const now = strategy.now();
     // Not from memory while other processes' writes cannot be heard, nor to a request that must
