@@ -69,6 +69,8 @@ export interface BuildDemoAppOptions {
   panelHome?: boolean;
   /** How index pages find `total_count` (the panel's `count` option); default the exact count. */
   count?: CountStrategyInput;
+  /** Edition B: make the demo's tokens at start (default true); a process of a cluster may leave it to another. */
+  seedTokens?: boolean;
 }
 
 /** The demo app: its Fastify instance, panel and database. */
@@ -177,5 +179,5 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   });
   if (!editionB) return { app, panel, database };
   const tokens = app.panelApiTokens!;
-  return { app, panel, database, tokens, tokenSecrets: await seedDemoTokens(panel, tokens) };
+  return { app, panel, database, tokens, tokenSecrets: options.seedTokens === false ? new Map() : await seedDemoTokens(panel, tokens) };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { panelApiMigrations, panelMigrations, panelSessionMigrations, type Migration } from '@panel/core';
+import { panelApiMigrations, panelMigrations, panelRevealMigrations, panelSessionMigrations, type Migration } from '@panel/core';
 
 /** Where the demo keeps its prepared PGlite snapshot (ignored by git, like every `.pglite/` folder). */
 export const DEMO_SNAPSHOT_FILE = fileURLToPath(new URL('../.pglite/demo-snapshot.tar', import.meta.url));
@@ -28,6 +28,6 @@ export function demoSnapshotKey(): string {
   for (const folder of INPUTS) {
     for (const file of filesUnder(folder)) hash.update(`${file.slice(folder.length)}\0`).update(readFileSync(file)).update('\0');
   }
-  for (const source of [...migrationSource(panelMigrations), ...migrationSource(panelSessionMigrations), ...migrationSource(panelApiMigrations)]) hash.update(source).update('\0');
+  for (const source of [...migrationSource(panelMigrations), ...migrationSource(panelSessionMigrations), ...migrationSource(panelApiMigrations), ...migrationSource(panelRevealMigrations)]) hash.update(source).update('\0');
   return hash.digest('hex');
 }

@@ -18,11 +18,11 @@ export interface DemoServerProcess {
 }
 
 /**
- * Starts `src/server.ts` in a child process (Node with tsx, the `@panel/source` condition) on a
- * free port with `env` added, and resolves once it prints its address.
+ * Starts `src/server.ts` (or `script`) in a child process (Node with tsx, the `@panel/source`
+ * condition) on a free port with `env` added, and resolves once it prints its address.
  */
-export async function startDemoServer(env: Record<string, string>, startupMillis = 90_000): Promise<DemoServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panel/source', 'src/server.ts'], {
+export async function startDemoServer(env: Record<string, string>, startupMillis = 90_000, script = 'src/server.ts'): Promise<DemoServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panel/source', script], {
     cwd: DEMO_ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

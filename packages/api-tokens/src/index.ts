@@ -9,5 +9,5 @@ export type { ApiTokensDatabase, TokensTable, GrantsTable } from './schema/api-t
 export { ApiTokensError, TokenPepperError, TokenTransitionError, GrantInvalidError, TokenNotFoundError, type ApiTokensErrorCode } from './errors/api-tokens-errors.js';
 export { configurePanelApi, type PanelApiTokensOptions, type PanelApiTokensConfig } from './config/configure-panel-api.js';
 export { mayManageTokens, DENY_EVERYONE, type ManageTokensIf } from './config/manage-tokens-gate.js';
-export { signingKey, signFile, checkFileSignature, signedUrl, type FileSignature, type SignatureCheck } from './signed-urls/signed-file-url.js';
+export { signingKey, revealKey, signFile, checkFileSignature, signedUrl, type FileSignature, type SignatureCheck } from './signed-urls/signed-file-url.js';
 export { sealBlobKey, openBlobKey } from './signed-urls/sealed-blob-key.js';

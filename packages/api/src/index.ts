@@ -21,6 +21,7 @@ export { confirmPath, signInPath, safeReturnPath } from './session/session-paths
 export { isSameOriginRequest } from './session/same-origin-request.js';
 export { errorReply, apiErrorHandler, ERROR_STATUS, FLASH_COOKIE, DATABASE_RETRY_AFTER_SECONDS, type ErrorCode, type ErrorReply, type ErrorReplyContext } from './errors/error-reply.js';
 export { panelServerOptions, warnWithoutRequestTimeout, PANEL_SERVER_DEFAULTS, type PanelServerOptions, type PanelServerOptionsInput } from './server/panel-server-options.js';
+export { readYourWrites, READ_AFTER_HEADER, READ_AFTER_COOKIE, type ReadYourWritesOptions } from './mount/read-your-writes.js';
 export { requestIdFor, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from './server/request-id.js';
 export { loggedUrl, requestLogSerializers, REDACTED_LOG_PATHS } from './server/request-log-serializers.js';
 export { discoverControllers, CONTROLLERS_DIR, type DiscoveredController, type DiscoveryPanel } from './routing/discover-controllers.js';

@@ -18,12 +18,17 @@ export { loadResourceClasses, isSourceModule } from './resources/load-resources.
 export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';
 export { normalizePanelConfig, DEFAULT_ROOT_PATH, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
 export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, DatabaseUnavailableError, isPanelError, type PanelErrorCode, type DatabaseUnavailableReason, type ErrorMessages } from './errors/panel-errors.js';
-export { openDatabase, type PanelDatabase, type OpenDatabaseOptions, type PgliteSnapshotOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
+export { openDatabase, type PanelDatabase, type ReplicaReads, type OpenDatabaseOptions, type PgliteSnapshotOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
 export { databaseSetupProblem } from './database/database-setup-problem.js';
 export { DEFAULT_DATABASE_TIMEOUTS, normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database/database-timeouts.js';
 export { databaseUnavailableReason, asDatabaseUnavailable } from './database/database-unavailable.js';
 export { consoleDatabaseLogger, type DatabaseLogger } from './database/database-logger.js';
 export { pingDatabase } from './database/ping-database.js';
+export { OneTimeReveals, ONE_TIME_REVEALS_TABLE, type OneTimeRevealsOptions } from './reveals/one-time-reveals.js';
+export type { ReplicaStatus } from './database/replicas/replica-set.js';
+export { ChangeNotifications, CHANGES_CHANNEL, type Change, type ChangeSubscriber, type ChangeNotificationsOptions } from './database/change-notifications.js';
+export { runWithReadConsistency, currentReadConsistency, type ReadConsistency } from './database/replicas/read-consistency.js';
+export { parseWalPosition, formatWalPosition, type WalPosition } from './database/replicas/wal-position.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
 export { normalizeCountStrategy, DEFAULT_EXACT_BELOW, DEFAULT_MAX_CACHED_COUNTS, type CountStrategy, type CountStrategyInput } from './records/count-strategy.js';
 export type { TotalCountSource } from './records/record-counts.js';
@@ -33,7 +38,7 @@ export { fieldAccess, type FieldAccess, type FieldAccessInput, type FieldWriteAc
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
 export { isOtherSchemaDropped, runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';
-export { panelMigrations, panelSessionMigrations, panelApiMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE, PANEL_SESSION_MIGRATION_TABLE, PANEL_API_MIGRATION_TABLE } from './database/panel-migrations.js';
+export { panelMigrations, panelSessionMigrations, panelApiMigrations, panelRevealMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE, PANEL_SESSION_MIGRATION_TABLE, PANEL_API_MIGRATION_TABLE, PANEL_REVEAL_MIGRATION_TABLE } from './database/panel-migrations.js';
 export { IDEMPOTENCY_KEYS_TABLE, RATE_LIMITS_TABLE, TOKEN_RATE_LIMITS_TABLE } from './database/migrations/0001-create-idempotency-and-rate-limit-tables.js';
 export type { StorageService, UploadInput } from './storage/storage-service.js';
 export { diskStorage, type DiskStorageOptions, type DiskStorageService } from './storage/disk-storage.js';

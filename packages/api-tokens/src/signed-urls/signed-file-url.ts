@@ -19,6 +19,15 @@ export function signingKey(pepper: string): Buffer {
   return Buffer.from(hkdfSync('sha256', pepper, 'panel-api', 'signed file urls v1', 32));
 }
 
+/**
+ * The key that seals a new token's secret while it waits for its one-time reveal screen (in
+ * the database, `OneTimeReveals`): derived from the pepper with HKDF, like the signing key, so
+ * there is no second secret to manage.
+ */
+export function revealKey(pepper: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', pepper, 'panel-api', 'token reveals v1', 32));
+}
+
 function mac(key: Buffer, blobKey: string, filename: string, expires: number): Buffer {
   return createHmac('sha256', key).update(`${blobKey}\n${filename}\n${expires}`, 'utf8').digest();
 }

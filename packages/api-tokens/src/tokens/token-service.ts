@@ -93,11 +93,14 @@ const MAX_NAME_LENGTH = 120;
  */
 export class ApiTokenService {
   readonly #db: Kysely<ApiTokensDatabase>;
+  /** The primary alone: a revoked, disabled or expired token is refused at once, whatever a replica's lag. */
+  readonly #primary: Kysely<ApiTokensDatabase>;
   readonly #options: ApiTokenServiceOptions;
   readonly #now: () => Date;
 
   constructor(options: ApiTokenServiceOptions) {
     this.#db = options.database.db as unknown as Kysely<ApiTokensDatabase>;
+    this.#primary = (options.database.primary ?? options.database.db) as unknown as Kysely<ApiTokensDatabase>;
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
   }
@@ -140,7 +143,7 @@ export class ApiTokenService {
     const pepper = this.pepper();
     const publicId = parseToken(secret);
     if (publicId === undefined) return undefined;
-    const row = await this.#select().where('t.public_id', '=', publicId).executeTakeFirst();
+    const row = await this.#select(this.#primary).where('t.public_id', '=', publicId).executeTakeFirst();
     const matches = digestsEqual(tokenDigest(secret, pepper), row?.token_digest ?? DUMMY_DIGEST);
     if (!row || !matches) return undefined;
     const now = this.#now();
@@ -266,8 +269,8 @@ export class ApiTokenService {
       .execute();
   }
 
-  #select() {
-    return this.#db
+  #select(db: Kysely<ApiTokensDatabase> = this.#db) {
+    return db
       .selectFrom(`${TOKENS_TABLE} as t`)
       .selectAll('t')
       .select(

@@ -10,6 +10,7 @@ import { normalizeMountOptions, type MountPanelApiOptions } from './mount-option
 import { requestHygiene } from './request-hygiene.js';
 import { authenticationChallenge } from './authentication-challenge.js';
 import { drawHealthRoutes } from './health-routes.js';
+import { readYourWrites } from './read-your-writes.js';
 import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
 import { addPanelRootFallback } from './panel-root-fallback.js';
 import { createEditionB } from '../edition-b/edition-b.js';
@@ -78,6 +79,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
     async (api) => {
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
       requestHygiene(api);
+      readYourWrites(api, panel.database, { cookie: 'cookie-clients' });
       jsonParser(api, options.bodyLimit);
       const wwwAuthenticate = authenticationChallenge(options.openapi, edition !== undefined, mountPath);
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath, ...(wwwAuthenticate ? { wwwAuthenticate } : {}) }));

@@ -9,6 +9,8 @@ import { normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database-tim
 import { consoleDatabaseLogger, type DatabaseLogger } from './database-logger.js';
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
 import { checkSnapshotOptions, readSnapshot, writeSnapshot } from './pglite-snapshot-file.js';
+import type { ReplicaStatus } from './replicas/replica-set.js';
+import { ChangeNotifications, type ChangeNotificationsOptions } from './change-notifications.js';
 
 /** One SQL statement the database ran (or refused), as the query listeners see it. */
 export interface ExecutedQuery {
@@ -33,9 +35,31 @@ export interface PanelDatabase {
   readonly schema?: string | undefined;
   /** The timeouts in force (PostgreSQL; PGlite runs in the process and has none). */
   readonly timeouts?: DatabaseTimeouts | undefined;
+  /**
+   * A Kysely on the primary alone (the same pool as `db`): reads that must see the latest
+   * commit whatever the replicas' lag (token authentication, session revocations, readiness).
+   * Without replicas it is `db` itself.
+   */
+  readonly primary?: Kysely<any> | undefined;
+  /** The read replicas and their health, when `openDatabase` was given `replicas`. */
+  readonly replicas?: ReplicaReads | undefined;
+  /** Cross-process change notifications (`LISTEN/NOTIFY` on PostgreSQL; in the process on PGlite). */
+  readonly changes?: ChangeNotifications | undefined;
   /** Calls `listener` for every statement until the returned function is called. */
   onQuery(listener: (query: ExecutedQuery) => void): () => void;
   close(): Promise<void>;
+}
+
+/** The read replicas of a database: their health, and the bound on how old a replica's answer may be. */
+export interface ReplicaReads {
+  /** A replica whose data may be older than this is skipped, in milliseconds. */
+  readonly maxLagMillis: number;
+  /** How often each replica's replay position and lag are checked, in milliseconds. */
+  readonly checkIntervalMillis: number;
+  /** Every replica's state at its last check. */
+  status(): ReplicaStatus[];
+  /** Checks every replica now (tests, and an app that wants a fresh state). */
+  check(): Promise<void>;
 }
 
 /**
@@ -58,6 +82,18 @@ export interface PgliteSnapshotOptions {
 export interface OpenDatabaseOptions {
   /** A `postgres://` URL; when set, the server is used. */
   url?: string;
+  /**
+   * PostgreSQL read replicas (`postgres://` URLs of streaming standbys of `url`). Reads outside
+   * a write's transaction go to a healthy replica that has replayed what the request must see
+   * (read-your-writes); writes, transactions and every read when no replica qualifies go to
+   * the primary. A replica that fails or lags beyond `replicaMaxLagMillis` is skipped until
+   * a check finds it healthy again. See docs/scaling.md#read-replicas.
+   */
+  replicas?: readonly string[];
+  /** A replica whose data may be older than this is skipped, in milliseconds. Default 5000. */
+  replicaMaxLagMillis?: number;
+  /** How often each replica's lag is checked, in milliseconds. Default 500. */
+  replicaCheckIntervalMillis?: number;
   /** A PostgreSQL schema put first on the search path of every connection (tests use one per file). */
   schema?: string;
   /** A PGlite data folder, kept between runs. */
@@ -135,11 +171,35 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
       timeouts,
       logger: options.logger ?? consoleDatabaseLogger,
     });
+    const { connectListener } = await import('./postgres-listener.js');
+    const url = options.url;
+    const listener = { connect: () => connectListener({ url, applicationName: options.applicationName ?? 'panel', timeouts }), schema: options.schema, logger: options.logger ?? consoleDatabaseLogger };
+    if (options.replicas !== undefined) {
+      const { openWithReplicas } = await import('./replicas/open-with-replicas.js');
+      const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, onQuery, createPool: createPostgresPool });
+      return withChanges(opened, listener);
+    }
     const db = new Kysely<any>({ dialect: withUnavailableErrors(new PostgresDialect({ pool })), log });
-    return { db, kind: 'postgres', schema: options.schema, timeouts, onQuery, close: () => db.destroy() };
+    return withChanges({ db, primary: db, kind: 'postgres', schema: options.schema, timeouts, onQuery, close: () => db.destroy() }, listener);
   }
-  if (options.snapshot) return openFromSnapshot(options.snapshot, log, onQuery);
-  return openPglite(options, log, onQuery);
+  if (options.replicas !== undefined) {
+    throw new PanelConfigError('Database replicas need a PostgreSQL primary, and no url was given. Fix: pass url (the primary) with replicas, or leave replicas out for the embedded PGlite.');
+  }
+  const pglite = options.snapshot ? await openFromSnapshot(options.snapshot, log, onQuery) : await openPglite(options, log, onQuery);
+  return withChanges(pglite, { logger: options.logger ?? consoleDatabaseLogger });
+}
+
+/** The database with its change notifications, closed with it. */
+function withChanges<D extends PanelDatabase>(database: D, listener: Pick<ChangeNotificationsOptions, 'connect' | 'schema' | 'logger'>): D {
+  const changes = new ChangeNotifications({ ...listener, primary: database.primary ?? database.db });
+  return {
+    ...database,
+    changes,
+    close: async () => {
+      await changes.close();
+      await database.close();
+    },
+  };
 }
 
 async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 'loadDataDir'>, log: (event: LogEvent) => void, onQuery: PanelDatabase['onQuery']): Promise<PanelDatabase & { pglite: PGlite }> {
@@ -155,6 +215,7 @@ async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 'loadDa
   const db = new Kysely<any>({ dialect: withUnavailableErrors(new PGliteDialect(pglite)), log });
   return {
     db,
+    primary: db,
     kind: 'pglite',
     pglite,
     onQuery,

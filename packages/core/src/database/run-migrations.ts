@@ -43,7 +43,8 @@ export async function runMigrations(database: PanelDatabase, migrations: Record<
   const table = options.table === undefined ? {} : { migrationTableName: options.table, migrationLockTableName: `${options.table}_lock` };
   // The migrator looks for its tables in every schema; name the database's own so that two
   // schemas on one server (a test file each) never take each other's bookkeeping for theirs.
-  const migrator = new Migrator({ db: database.db, provider, ...table, ...(database.schema ? { migrationTableSchema: database.schema } : {}) });
+  // On the primary: a replica's copy of the migration tables may be behind.
+  const migrator = new Migrator({ db: database.primary ?? database.db, provider, ...table, ...(database.schema ? { migrationTableSchema: database.schema } : {}) });
   for (let attempt = 1; ; attempt += 1) {
     // The migrator returns a failed migration's error, but throws one met while it sets up its tables.
     const { error, results } = await migrator.migrateToLatest().catch((thrown: unknown) => ({ error: thrown, results: undefined }));

@@ -105,7 +105,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     config,
     appRoot,
     database,
-    records: new RecordsRepository(database.db, compiled, { attachments, rootPath: config.rootPath, count: config.count }),
+    records: new RecordsRepository(database.db, compiled, { attachments, rootPath: config.rootPath, count: config.count, changes: database.changes }),
     attachments,
     resources: compiled,
     fieldTypes,

@@ -2,6 +2,9 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { CountStrategy } from './count-strategy.js';
 import type { RecordsQuery } from './records-query.js';
 import { StatementBatcher, statementKey } from './statement-batcher.js';
+import type { ChangeNotifications } from '../database/change-notifications.js';
+import { currentReadConsistency, runWithReadConsistency } from '../database/replicas/read-consistency.js';
+import { formatWalPosition, parseWalPosition, type WalPosition } from '../database/replicas/wal-position.js';
 
 /**
  * Where a `total_count` came from when it is not an exact count started after the request:
@@ -48,9 +51,25 @@ export class RecordCounts {
   readonly #cache = new Map<string, CachedCount>();
   /** Per table, how many times its counts were dropped: a count that started before a drop is not kept. */
   readonly #writes = new Map<string, number>();
+  /** Raised when every count is dropped (changes from other processes may have been missed). */
+  #epoch = 0;
+  readonly #changes: ChangeNotifications | undefined;
+  /**
+   * Per table, the WAL position of the last write heard of: a count of that table that will be
+   * kept is made on a server that has replayed it (the primary, or a replica caught up), so a
+   * lagging replica's count is never cached as if it were new.
+   */
+  readonly #after = new Map<string, WalPosition>();
+  #subscribed = false;
 
-  constructor(db: Kysely<any>) {
+  /**
+   * `changes` (the database's `LISTEN/NOTIFY` channel) makes the `cached` strategy hold across
+   * processes: a write to a table through any process drops that table's counts in every
+   * process, and while the channel is not live no count is answered from memory.
+   */
+  constructor(db: Kysely<any>, changes?: ChangeNotifications) {
     this.#db = db;
+    this.#changes = changes;
   }
 
   /**
@@ -68,13 +87,22 @@ export class RecordCounts {
     const compiled = counting.compile();
     const key = statementKey(compiled.sql, compiled.parameters);
     if (key === undefined) return { count: await this.#exact(counting) };
+    this.#subscribe();
+    // The first cached count waits for the channel (a connection being made), so that it can be kept.
+    if (this.#changes && !this.#changes.live) await this.#changes.ready();
     const cached = this.#cache.get(key);
     const now = strategy.now();
-    if (cached && now - cached.startedAt <= strategy.maxAgeMs) return { count: cached.count, source: 'cached' };
+    // Not from memory while other processes' writes cannot be heard, nor to a request that must
+    // read after its own write (read-your-writes over replicas): those count afresh.
+    const mayReuse = (this.#changes === undefined || this.#changes.live) && currentReadConsistency()?.readAfter === undefined;
+    if (mayReuse && cached && now - cached.startedAt <= strategy.maxAgeMs) return { count: cached.count, source: 'cached' };
     const writes = this.#writes.get(table) ?? 0;
-    const count = await this.#exact(counting);
-    // A write through this process while the count ran may be missing from it: not kept then.
-    if ((this.#writes.get(table) ?? 0) !== writes) return { count };
+    const epoch = this.#epoch;
+    const after = this.#after.get(table);
+    const own = currentReadConsistency()?.readAfter;
+    const count = after === undefined ? await this.#exact(counting) : await runWithReadConsistency(own !== undefined && own > after ? own : after, () => this.#exact(counting));
+    // A write heard while the count ran may be missing from it: not kept then.
+    if ((this.#writes.get(table) ?? 0) !== writes || this.#epoch !== epoch) return { count };
     this.#cache.delete(key);
     this.#cache.set(key, { count, startedAt: now, table });
     for (const oldest of this.#cache.keys()) {
@@ -84,10 +112,42 @@ export class RecordCounts {
     return { count };
   }
 
+  /**
+   * After a write to `table`: drops its counts here and, when its strategy is `cached`, tells
+   * every other process to drop theirs (`{ kind: 'records', table }` on the change channel).
+   */
+  async written(table: string, strategy: CountStrategy): Promise<void> {
+    if (strategy.strategy !== 'cached' || !this.#changes) return this.forget(table);
+    try {
+      // The write's WAL position (read-your-writes over replicas), so that every process recounts at or after it.
+      const wrote = currentReadConsistency()?.wrote;
+      await this.#changes.publish({ kind: 'records', table, ...(wrote === undefined ? {} : { after: formatWalPosition(wrote) }) });
+    } catch {
+      // Delivered here already (publish does that first); the other processes' counts expire within maxAgeMs.
+    }
+  }
+
   /** Drops the cached counts of a table (after a write to it through this process). */
   forget(table: string): void {
     this.#writes.set(table, (this.#writes.get(table) ?? 0) + 1);
     for (const [key, cached] of this.#cache) if (cached.table === table) this.#cache.delete(key);
+  }
+
+  #subscribe(): void {
+    if (this.#subscribed || !this.#changes) return;
+    this.#subscribed = true;
+    this.#changes.subscribe({
+      change: (change) => {
+        if (change.kind !== 'records' || typeof change.table !== 'string') return;
+        const after = parseWalPosition(change.after);
+        if (after !== undefined && after > (this.#after.get(change.table) ?? 0n)) this.#after.set(change.table, after);
+        this.forget(change.table);
+      },
+      reset: () => {
+        this.#epoch += 1;
+        this.#cache.clear();
+      },
+    });
   }
 
   /** How many counts the `cached` strategy holds (for tests: bounded by `maxEntries`). */

@@ -9,6 +9,7 @@ import { ROW_ALIAS, loadSelectedValues, narrowsAssociations, selectRecords, } fr
 import type { RecordsQuery, ScopeFunction } from './records-query.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
 import { RecordCounts, type TotalCountSource } from './record-counts.js';
+import type { ChangeNotifications } from '../database/change-notifications.js';
 import { EXACT_COUNT, type CountStrategy } from './count-strategy.js';
 import { constraintViolation } from './constraint-errors.js';
 import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
@@ -85,9 +86,13 @@ export class RecordsRepository {
    * attachments alone. `options.count` is how a list's total is found unless the resource's
    * own `count` says otherwise (default the exact count).
    */
-  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy; counts?: RecordCounts } = {}) {
+  constructor(
+    db: Kysely<any>,
+    registry: ReadonlyMap<string, CompiledResource>,
+    options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy; counts?: RecordCounts; changes?: ChangeNotifications | undefined } = {},
+  ) {
     this.#db = db;
-    this.#counts = options.counts ?? new RecordCounts(db);
+    this.#counts = options.counts ?? new RecordCounts(db, options.changes);
     this.#countStrategy = options.count ?? EXACT_COUNT;
     this.#registry = registry;
     this.#attachments = options.attachments;
@@ -303,7 +308,7 @@ export class RecordsRepository {
     } finally {
       // The `cached` count strategy's counts of this table may be stale now (a failed write
       // may still have committed, as far as this process can tell).
-      this.#counts.forget(resource.table);
+      await this.#counts.written(resource.table, resource.count ?? this.#countStrategy);
     }
   }
 
@@ -377,7 +382,7 @@ export class RecordsRepository {
     } finally {
       // The `cached` count strategy's counts of this table may be stale now (a failed write
       // may still have committed, as far as this process can tell).
-      this.#counts.forget(resource.table);
+      await this.#counts.written(resource.table, resource.count ?? this.#countStrategy);
     }
   }
 }

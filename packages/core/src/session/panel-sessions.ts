@@ -31,8 +31,9 @@ export class PanelSessions implements SessionCodec {
   constructor(database: PanelDatabase, secrets: string | readonly string[], options: SessionOptions) {
     this.options = options;
     this.#codec = createSessionCodec(secrets, options);
-    this.revocations = new SessionRevocations(database.db, options.now);
-    this.throttle = new SignInThrottle(database.db, options);
+    // On the primary: a revocation or a failed sign-in counts at once, whatever a replica's lag.
+    this.revocations = new SessionRevocations(database.primary ?? database.db, options.now);
+    this.throttle = new SignInThrottle(database.primary ?? database.db, options);
   }
 
   /**

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { PanelConfigError, type Panel } from '@panel/core';
-import { apiErrorHandler } from '@panel/api';
-import type { ApiTokenService, ManageTokensIf, PanelApiTokensConfig } from '@panel/api-tokens';
+import { OneTimeReveals, PanelConfigError, type Panel } from '@panel/core';
+import { apiErrorHandler, readYourWrites } from '@panel/api';
+import { revealKey, type ApiTokenService, type ManageTokensIf, type PanelApiTokensConfig } from '@panel/api-tokens';
 import { COPY_SECRET_JS, PANEL_CSS } from '../assets/panel-assets.js';
 import { registerFormParser } from '../forms/form-body.js';
-import { RevealStore } from '../reveal/reveal-store.js';
 import { applySecurityHeaders } from '../security/security-headers.js';
 import { PageRenderer } from '../shell/page-renderer.js';
 import { panelViewer, usersTable, type LoadPanelUser } from '../shell/panel-viewer.js';
@@ -77,12 +76,14 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
     gate,
     loadUser: options.loadUser ?? usersTable(panel),
     renderer: new PageRenderer(SCREENS),
-    reveals: new RevealStore((options.revealTtlSeconds ?? 300) * 1000),
+    // In the database, sealed with a key derived from the pepper: any process can show it, once.
+    reveals: new OneTimeReveals({ database: panel.database, key: () => revealKey(options.tokens.pepper()), ttlMillis: (options.revealTtlSeconds ?? 300) * 1000 }),
     paths: screenPaths(panel.config.rootPath),
   };
   registerFormParser(app);
   // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }).
   app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
+  readYourWrites(app, panel.database, { cookie: 'always' });
   app.addHook('onSend', async (_request, reply, payload) => {
     applySecurityHeaders(reply);
     return payload;

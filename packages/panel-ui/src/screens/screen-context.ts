@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { secretsEqual, type Panel } from '@panel/core';
+import { secretsEqual, type OneTimeReveals, type Panel } from '@panel/core';
 import { BadRequestError, confirmPath, requireRecentConfirmation, signInPath } from '@panel/api';
 import type { ApiTokenService, ManageTokensIf } from '@panel/api-tokens';
 import type { PageRenderer, ScreenModel } from '../shell/page-renderer.js';
 import { panelViewer, takeFlash, type LoadPanelUser, type PanelViewer } from '../shell/panel-viewer.js';
-import type { RevealStore } from '../reveal/reveal-store.js';
 import { formField, formProblem } from '../forms/form-body.js';
 import { resourceLabels } from '../shell/resource-label.js';
 
@@ -15,7 +14,8 @@ export interface ScreenContext {
   readonly gate: ManageTokensIf;
   readonly loadUser: LoadPanelUser;
   readonly renderer: PageRenderer;
-  readonly reveals: RevealStore;
+  /** New tokens' secrets waiting for their reveal screen, in the database (`panel_one_time_reveals`). */
+  readonly reveals: OneTimeReveals;
   readonly paths: ScreenPaths;
 }
 

@@ -88,7 +88,7 @@ export function registerTokenScreens(app: FastifyInstance, context: ScreenContex
     if (Object.keys(errors).length === 0) {
       try {
         const { token, secret } = await tokens.create({ name: values.name, expiresAt: expiresAt ?? null, createdById: viewer.user!.id, grants: checked });
-        context.reveals.hold(token.id, secret, viewer.csrfToken);
+        await context.reveals.hold(`api_token:${token.id}`, secret, viewer.csrfToken);
         return seeOther(reply, tokenPath(token.id, 'reveal'));
       } catch (error) {
         if (error instanceof RecordInvalidError) for (const [field, messages] of Object.entries(error.errors)) errors[field] = messages.join(', ');
@@ -104,7 +104,7 @@ export function registerTokenScreens(app: FastifyInstance, context: ScreenContex
     if (!viewer) return reply;
     const token = await tokenOf(context, request, reply);
     if (!token) return reply;
-    const secret = context.reveals.take(token.id, viewer.csrfToken);
+    const secret = await context.reveals.take(`api_token:${token.id}`, viewer.csrfToken);
     const model = { token: { name: token.name }, secret, canRevoke: token.status !== 'Revoked', revokeAndNewPath: `${tokenPath(token.id, 'revoke')}?then=new`, listPath: paths.tokens };
     return sendPage(context, request, reply, viewer, 200, 'tokenReveal', { title: 'Your new API token', section: 'tokens', scripts: [`${paths.assets}/copy-secret.js`] }, model);
   });

@@ -1,0 +1,50 @@
+import type { AddressInfo } from 'node:net';
+import { buildDemoApp } from './build-app.js';
+
+/**
+ * The demo as one of several processes behind a load balancer (examples/deploy, and the
+ * load-balancer suite): Edition B (tokens and the token screens) on PostgreSQL, with read
+ * replicas. Every process is started the same way; they share nothing but the database and the
+ * secrets in the environment.
+ *
+ * - `DATABASE_URL` (required): the primary. `DATABASE_REPLICA_URLS`: replicas, comma-separated.
+ * - `DATABASE_REPLICA_MAX_LAG_MS`, `DATABASE_REPLICA_CHECK_MS`: the lag bound and check interval.
+ * - `PANEL_SESSION_SECRET` (or `PANEL_SESSION_SECRETS`) and `PANEL_API_TOKEN_PEPPER`: the same in every process.
+ * - `PANEL_COUNT_CACHED_MS`: index totals by the `cached` count strategy with this `maxAgeMs`.
+ * - `SEED_DEMO_TOKENS=0`: do not make the demo's tokens at start (the load-balancer suite makes its own).
+ */
+const env = process.env;
+const url = env.DATABASE_URL;
+if (!url) {
+  console.error('DATABASE_URL is not set: the cluster demo runs on PostgreSQL (set DATABASE_URL=postgres://…).');
+  process.exit(1);
+}
+const replicas = (env.DATABASE_REPLICA_URLS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const millis = (name: string) => (env[name] ? Number(env[name]) : undefined);
+const cachedMs = millis('PANEL_COUNT_CACHED_MS');
+
+const { app } = await buildDemoApp({
+  edition: 'B',
+  logger: env.LOG === '1',
+  database: {
+    url,
+    ...(replicas.length > 0 ? { replicas } : {}),
+    ...(millis('DATABASE_REPLICA_MAX_LAG_MS') === undefined ? {} : { replicaMaxLagMillis: millis('DATABASE_REPLICA_MAX_LAG_MS') }),
+    ...(millis('DATABASE_REPLICA_CHECK_MS') === undefined ? {} : { replicaCheckIntervalMillis: millis('DATABASE_REPLICA_CHECK_MS') }),
+  },
+  ...(cachedMs === undefined ? {} : { count: { strategy: 'cached', maxAgeMs: cachedMs } }),
+  seedTokens: env.SEED_DEMO_TOKENS !== '0',
+});
+await app.listen({ port: Number(env.PORT ?? 3000), host: env.HOST ?? '0.0.0.0' });
+const base = `http://${env.HOST ?? '0.0.0.0'}:${(app.server.address() as AddressInfo).port}`;
+console.log(`Panel API demo on ${base} (cluster process ${process.pid}; database: PostgreSQL, ${replicas.length} replica(s))`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    setTimeout(() => process.exit(1), 10_000).unref();
+    void app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

@@ -1,0 +1,76 @@
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
+import type pg from 'pg';
+import { PanelConfigError } from '../../errors/panel-errors.js';
+import { consoleDatabaseLogger } from '../database-logger.js';
+import type { DatabaseTimeouts } from '../database-timeouts.js';
+import type { OpenDatabaseOptions, PanelDatabase } from '../panel-database.js';
+import type { createPostgresPool } from '../postgres-pool.js';
+import { withUnavailableErrors } from '../unavailable-error-dialect.js';
+import { ReplicaSet, type Replica } from './replica-set.js';
+import { RoutingDriver, routingDialect } from './routing-dialect.js';
+
+const DEFAULT_MAX_LAG_MILLIS = 5_000;
+const DEFAULT_CHECK_INTERVAL_MILLIS = 500;
+
+/** What `openDatabase` has made already, and the options it was given. */
+export interface OpenWithReplicasInput extends OpenDatabaseOptions {
+  readonly url: string;
+  readonly replicas: readonly string[];
+  readonly pool: pg.Pool;
+  readonly timeouts: DatabaseTimeouts;
+  readonly log: (event: LogEvent) => void;
+  readonly onQuery: PanelDatabase['onQuery'];
+  readonly createPool: typeof createPostgresPool;
+}
+
+/** `host:port/database` of a URL: how a replica is named in logs and the health answer (never its password). */
+function replicaName(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.host}${parsed.pathname}`;
+}
+
+function checkMillis(name: string, value: number | undefined, fallback: number): number {
+  const millis = value ?? fallback;
+  if (!Number.isInteger(millis) || millis < 1) throw new PanelConfigError(`Database ${name} must be a whole number of milliseconds of 1 or more, instead got ${String(value)}. Fix: leave it out for ${fallback}.`);
+  return millis;
+}
+
+/**
+ * Opens a PostgreSQL primary with read replicas: one pool per server, a `ReplicaSet` that
+ * checks the replicas' lag, and two Kyselys over the same pools — `db`, which routes reads to
+ * the replicas, and `primary`, which never does. The first check runs before it returns, so
+ * reads start on the replicas that are healthy at boot.
+ */
+export async function openWithReplicas(input: OpenWithReplicasInput): Promise<PanelDatabase> {
+  if (!Array.isArray(input.replicas) || input.replicas.some((url) => typeof url !== 'string' || !/^postgres(ql)?:\/\//.test(url))) {
+    throw new PanelConfigError(`Database replicas must be a list of postgres:// URLs, instead got ${JSON.stringify(input.replicas)}. Fix: replicas: [process.env.DATABASE_REPLICA_URL].`);
+  }
+  const maxLagMillis = checkMillis('replicaMaxLagMillis', input.replicaMaxLagMillis, DEFAULT_MAX_LAG_MILLIS);
+  const checkIntervalMillis = checkMillis('replicaCheckIntervalMillis', input.replicaCheckIntervalMillis, DEFAULT_CHECK_INTERVAL_MILLIS);
+  if (checkIntervalMillis >= maxLagMillis) {
+    throw new PanelConfigError(`Database replicaCheckIntervalMillis (${checkIntervalMillis}) must be less than replicaMaxLagMillis (${maxLagMillis}): a replica is used only while its lag plus one check interval is within the bound. Fix: check more often, or allow more lag.`);
+  }
+  const logger = input.logger ?? consoleDatabaseLogger;
+  const poolOptions = { schema: input.schema, maxConnections: input.maxConnections ?? 10, applicationName: input.applicationName ?? 'panel', timeouts: input.timeouts, logger };
+  const replicaPools = input.replicas.map((url) => ({ name: replicaName(url), pool: input.createPool({ ...poolOptions, url }) }));
+  const set = new ReplicaSet({ primary: input.pool, replicas: replicaPools, maxLagMillis, checkIntervalMillis, logger });
+  const primaryDriver = new PostgresDialect({ pool: input.pool }).createDriver();
+  const replicaDrivers = new Map<Replica, ReturnType<PostgresDialect['createDriver']>>(set.replicas.map((replica) => [replica, new PostgresDialect({ pool: replica.pool }).createDriver()]));
+  const postgres = new PostgresDialect({ pool: input.pool });
+  const db = new Kysely<any>({ dialect: withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, replicaDrivers, set, true))), log: input.log });
+  const primary = new Kysely<any>({ dialect: withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, new Map(), set, false))), log: input.log });
+  await set.start();
+  return {
+    db,
+    primary,
+    kind: 'postgres',
+    schema: input.schema,
+    timeouts: input.timeouts,
+    replicas: { maxLagMillis, checkIntervalMillis, status: () => set.status(), check: () => set.check() },
+    onQuery: input.onQuery,
+    close: async () => {
+      set.stop();
+      await db.destroy();
+    },
+  };
+}
