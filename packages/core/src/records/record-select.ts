@@ -2,7 +2,7 @@ import { expressionBuilder, type AliasedExpression, type Kysely } from 'kysely';
 import type { CompiledResource, FieldLoadContext, ReadableRecords, RecordRow } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { associationKey } from '../fields/association-key.js';
-import type { RecordsQuery, ScopeFunction } from './records-query.js';
+import type { RecordsQuery } from './records-query.js';
 
 export type { RecordsQuery, ScopeFunction } from './records-query.js';
 export { associationKey };
