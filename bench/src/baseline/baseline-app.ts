@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { BaselineTables } from './baseline-database.js';
-import { SORTABLE, deletePost, findPost, insertPost, listPosts, loadExtras, updatePost, userExists, type FullPostRow } from './blog-post-queries.js';
+import { SORTABLE, deletePost, findPost, insertPost, listPosts, loadExtras, updatePost, userExists, type FullPostRow, type PostFilters } from './blog-post-queries.js';
 import { apiKeyOf, keyDigest, type BenchUser } from '../auth/bench-keys.js';
 import { indexJson, paginationJson, showJson } from './blog-post-json.js';
 import { parsePostInput } from './blog-post-input.js';
@@ -19,6 +19,24 @@ const MAX_PER_PAGE = 100;
 function positiveInteger(raw: unknown, fallback: number): number | undefined {
   if (raw === undefined) return fallback;
   return typeof raw === 'string' && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 1_000_000_000 ? Number(raw) : undefined;
+}
+
+/** The bench's filters, parsed by hand as a developer would for these endpoints; undefined when one is malformed. */
+function postFilters(query: Record<string, unknown>): PostFilters | undefined {
+  const published = query['filter[published]'];
+  const author = query['filter[author_id]'];
+  const from = query['filter[published_on][gte]'];
+  const q = query.q;
+  if (published !== undefined && published !== 'true' && published !== 'false') return undefined;
+  if (author !== undefined && (typeof author !== 'string' || !/^[1-9]\d{0,9}$/.test(author))) return undefined;
+  if (from !== undefined && (typeof from !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(from))) return undefined;
+  if (q !== undefined && (typeof q !== 'string' || q.length > 200)) return undefined;
+  return {
+    ...(published === undefined ? {} : { published: published === 'true' }),
+    ...(author === undefined ? {} : { authorId: Number(author) }),
+    ...(from === undefined ? {} : { publishedOnFrom: from as string }),
+    ...(q === undefined ? {} : { words: (q as string).split(/\s+/).filter(Boolean) }),
+  };
 }
 
 const recordId = (raw: string): number | undefined => (/^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : undefined);
@@ -54,7 +72,10 @@ export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string
     if ((sortBy !== 'created_at' && !SORTABLE.has(sortBy as string)) || (direction !== 'asc' && direction !== 'desc')) {
       return reply.code(400).send({ error: 'bad sort' });
     }
+    const filters = postFilters(query);
+    if (filters === undefined) return reply.code(400).send({ error: 'bad filter' });
     const { rows, total, extras } = await listPosts(db, {
+      filters,
       user: request.benchUser!,
       page,
       perPage: Math.min(perPage, MAX_PER_PAGE),

@@ -38,18 +38,42 @@ function visibleTo<Q extends { where: (...args: any[]) => Q }>(query: Q, user: B
   return query.where((eb: any) => eb.or([eb('published', '=', true), eb('author_id', '=', user.id)]));
 }
 
+/** The filters the bench's filtered endpoints send, parsed by hand: `filter[published]`, `filter[author_id]`, `filter[published_on][gte]`, `q`. */
+export interface PostFilters {
+  readonly published?: boolean;
+  readonly authorId?: number;
+  readonly publishedOnFrom?: string;
+  /** The words of `q`: each in the title or the body, case-insensitively. */
+  readonly words?: readonly string[];
+}
+
+const escapeLike = (word: string) => word.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+function filtered<Q extends { where: (...args: any[]) => Q }>(query: Q, filters: PostFilters | undefined): Q {
+  if (!filters) return query;
+  let narrowed = query;
+  if (filters.published !== undefined) narrowed = narrowed.where('published', '=', filters.published);
+  if (filters.authorId !== undefined) narrowed = narrowed.where('author_id', '=', filters.authorId);
+  if (filters.publishedOnFrom !== undefined) narrowed = narrowed.where('published_on', '>=', filters.publishedOnFrom);
+  for (const word of filters.words ?? []) {
+    const pattern = `%${escapeLike(word)}%`;
+    narrowed = narrowed.where((eb: any) => eb.or([eb('title', 'ilike', pattern), eb('body', 'ilike', pattern)]));
+  }
+  return narrowed;
+}
+
 /**
  * One page and the total, then the page's author names, comment counts and files: the page
  * query and the count in parallel, then the three batched look-ups in parallel (two round trips).
  */
 export async function listPosts(
   db: Kysely<BaselineTables>,
-  input: { user: BaselineUser; page: number; perPage: number; sortBy: string; direction: 'asc' | 'desc' },
+  input: { user: BaselineUser; page: number; perPage: number; sortBy: string; direction: 'asc' | 'desc'; filters?: PostFilters },
 ): Promise<{ rows: PostRow[]; total: number; extras: PostExtras }> {
-  const { user, page, perPage, sortBy, direction } = input;
-  let pageQuery = visibleTo(db.selectFrom('blog_posts').select(INDEX_COLUMNS), user).orderBy(sortBy as 'id', direction);
+  const { user, page, perPage, sortBy, direction, filters } = input;
+  let pageQuery = filtered(visibleTo(db.selectFrom('blog_posts').select(INDEX_COLUMNS), user), filters).orderBy(sortBy as 'id', direction);
   if (sortBy !== 'id') pageQuery = pageQuery.orderBy('id', direction);
-  const countQuery = visibleTo(db.selectFrom('blog_posts').select((eb) => eb.fn.countAll<number>().as('count')), user);
+  const countQuery = filtered(visibleTo(db.selectFrom('blog_posts').select((eb) => eb.fn.countAll<number>().as('count')), user), filters);
   const [rows, count] = await Promise.all([pageQuery.limit(perPage).offset((page - 1) * perPage).execute(), countQuery.executeTakeFirstOrThrow()]);
   return { rows, total: Number(count.count), extras: await loadExtras(db, rows) };
 }

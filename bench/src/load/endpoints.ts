@@ -52,6 +52,8 @@ export function requestHeaders(request: BenchRequest): Record<string, string> {
 }
 
 const POSTS = '/api/resources/v1/blog_posts';
+/** Words of the seeded titles (`Post <i>: Gardens` …) that `q` searches for. */
+const SEARCH_WORDS = ['gardens', 'Trains', 'rivers', 'KITCHENS', 'games'];
 
 /** The endpoints of the issue, on the blog posts resource of the data set. */
 export function benchEndpoints(dataset: Dataset): Endpoint[] {
@@ -62,6 +64,11 @@ export function benchEndpoints(dataset: Dataset): Endpoint[] {
     { name: 'index_page_1', title: 'index, page 1', request: get(POSTS), compare: 'body', checks: [0], target: 1.2, writes: false, census: true, against: 'baseline' },
     { name: 'index_page_2000', title: 'index, page 2000', request: get(`${POSTS}?page=2000`), compare: 'body', checks: [0], target: 2, writes: false, census: true, against: 'baseline' },
     { name: 'index_sorted', title: 'index, sort_by=view_count (no index)', request: get(`${POSTS}?sort_by=view_count&sort_direction=desc`), compare: 'body', checks: [0], target: null, writes: false, census: true, against: 'baseline' },
+    // Querying (docs/querying.md): the same filters by hand in the baseline. `published_on` stands for
+    // a date filter: `created_at` is not on the index view, so a list cannot filter it.
+    { name: 'index_filtered', title: 'index, filter[published]=true&filter[author_id]', request: (n) => ({ method: 'GET', path: `${POSTS}?filter[published]=true&filter[author_id]=${1 + (n % dataset.users)}` }), compare: 'body', checks: [0, 1], target: 1.5, writes: false, census: true, against: 'baseline' },
+    { name: 'index_search', title: 'index, q=<word>', request: (n) => ({ method: 'GET', path: `${POSTS}?q=${SEARCH_WORDS[n % SEARCH_WORDS.length]}` }), compare: 'body', checks: [0, 1], target: 1.5, writes: false, census: true, against: 'baseline' },
+    { name: 'index_date_sorted', title: 'index, filter[published_on][gte]&sort_by=view_count', request: (n) => ({ method: 'GET', path: `${POSTS}?filter[published_on][gte]=2024-0${1 + (n % 9)}-01&sort_by=view_count` }), compare: 'body', checks: [0, 1], target: 1.5, writes: false, census: true, against: 'baseline' },
     { name: 'show', title: 'show', request: (n) => ({ method: 'GET', path: `${POSTS}/${showId(n)}` }), compare: 'body', checks: [0, 1, 2, 3, 9], target: 0.95, writes: false, census: true, against: 'baseline' },
     {
       name: 'create',

@@ -212,6 +212,23 @@ describeOnEachDatabase('querying a list: filter[…], q and fields', (demo) => {
     expect(await error(`${V1}/blog_posts?filter[id][in]=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`)).toBe('filter[id][in] takes at most 100 values, instead got 101');
   });
 
+  it('"filtering on body (hidden on index) and users.email (filterable: false) gives the same 400 as an unknown field"', async () => {
+    const same = async (resource: string, refused: string, unknown: string) => {
+      const a = await get(`${V1}/${resource}?filter[${refused}][contains]=a`);
+      const b = await get(`${V1}/${resource}?filter[${unknown}][contains]=a`);
+      expect([a.statusCode, b.statusCode]).toEqual([400, 400]);
+      expect(a.headers['content-type']).toBe(b.headers['content-type']);
+      expect(a.json().error.replaceAll(refused, '<name>')).toBe(b.json().error.replaceAll(unknown, '<name>'));
+    };
+    await same('blog_posts', 'body', 'no_such_field');
+    await same('users', 'email', 'no_such_field');
+    await same('users', 'password', 'no_such_field');
+    // The same for fields= and a hidden field on index.
+    const hidden = await get(`${V1}/blog_posts?fields=body`);
+    const unknown = await get(`${V1}/blog_posts?fields=no_such_field`);
+    expect(hidden.json().error.replaceAll('body', '<name>')).toBe(unknown.json().error.replaceAll('no_such_field', '<name>'));
+  });
+
   it('"every spelling of a field name" is checked against the allow-list: prefixes, case, look-alikes, SQL', async () => {
     for (const name of ['r.title', 't1.title', 'Title', 'TITLE', 'tіtle', 'title ', '"title"', 'title--', 'title)', 'blog_posts.title']) {
       const response = await get(`${V1}/blog_posts?filter[${encodeURIComponent(name)}]=x`);
