@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { s3Storage } from '@panel/core';
 import { buildDemoApp } from './build-app.js';
 
 /**
@@ -12,6 +13,8 @@ import { buildDemoApp } from './build-app.js';
  * - `PANEL_SESSION_SECRET` (or `PANEL_SESSION_SECRETS`) and `PANEL_API_TOKEN_PEPPER`: the same in every process.
  * - `PANEL_COUNT_CACHED_MS`: index totals by the `cached` count strategy with this `maxAgeMs`.
  * - `SEED_DEMO_TOKENS=0`: do not make the demo's tokens at start (the load-balancer suite makes its own).
+ * - `S3_BUCKET`, `S3_ENDPOINT`, `S3_REGION`, `S3_ACCESS_KEY_ID`, `S3_SECRET_ACCESS_KEY`: files in an
+ *   S3-compatible store (MinIO in examples/deploy), so that every process finds every blob.
  */
 const env = process.env;
 const url = env.DATABASE_URL;
@@ -34,6 +37,17 @@ const { app } = await buildDemoApp({
   },
   ...(cachedMs === undefined ? {} : { count: { strategy: 'cached', maxAgeMs: cachedMs } }),
   seedTokens: env.SEED_DEMO_TOKENS !== '0',
+  ...(env.S3_BUCKET
+    ? {
+        storage: s3Storage({
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION ?? 'us-east-1',
+          accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+          ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT, forcePathStyle: true } : {}),
+        }),
+      }
+    : {}),
 });
 await app.listen({ port: Number(env.PORT ?? 3000), host: env.HOST ?? '0.0.0.0' });
 const base = `http://${env.HOST ?? '0.0.0.0'}:${(app.server.address() as AddressInfo).port}`;

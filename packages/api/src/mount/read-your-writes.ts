@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { formatWalPosition, parseWalPosition, runWithReadConsistency, type PanelDatabase, type ReadConsistency } from '@panel/core';
+import { formatWalPosition, parseWalPosition, runWithReadConsistency, type PanelDatabase, type ReadConsistency, type WalPosition } from '@panel/core';
 
 /** The header a write's answer carries, and a later request sends back: the WAL position its reads must see. */
 export const READ_AFTER_HEADER = 'Panel-Read-After';
@@ -45,7 +45,7 @@ export function readYourWrites(app: FastifyInstance, database: PanelDatabase, op
   // preValidation: after the body is read, so the handler and its hooks run inside the record.
   app.addHook('preValidation', (request, reply, done) => {
     const header = request.headers['panel-read-after'];
-    let readAfter = undefined;
+    let readAfter: WalPosition | undefined;
     if (header !== undefined) {
       readAfter = typeof header === 'string' ? parseWalPosition(header) : undefined;
       if (readAfter === undefined) {

@@ -176,8 +176,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     const listener = { connect: () => connectListener({ url, applicationName: options.applicationName ?? 'panel', timeouts }), schema: options.schema, logger: options.logger ?? consoleDatabaseLogger };
     if (options.replicas !== undefined) {
       const { openWithReplicas } = await import('./replicas/open-with-replicas.js');
-      const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, onQuery, createPool: createPostgresPool });
-      return withChanges(opened, listener);
+      const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, createPool: createPostgresPool });
+      return withChanges({ ...opened, kind: 'postgres', schema: options.schema, timeouts, onQuery }, listener);
     }
     const db = new Kysely<any>({ dialect: withUnavailableErrors(new PostgresDialect({ pool })), log });
     return withChanges({ db, primary: db, kind: 'postgres', schema: options.schema, timeouts, onQuery, close: () => db.destroy() }, listener);

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { PanelConfigError } from '../../errors/panel-errors.js';
 import { consoleDatabaseLogger } from '../database-logger.js';
 import type { DatabaseTimeouts } from '../database-timeouts.js';
-import type { OpenDatabaseOptions, PanelDatabase } from '../panel-database.js';
+import type { DatabaseLogger } from '../database-logger.js';
 import type { createPostgresPool } from '../postgres-pool.js';
 import { withUnavailableErrors } from '../unavailable-error-dialect.js';
 import { ReplicaSet, type Replica } from './replica-set.js';
@@ -12,15 +12,28 @@ import { RoutingDriver, routingDialect } from './routing-dialect.js';
 const DEFAULT_MAX_LAG_MILLIS = 5_000;
 const DEFAULT_CHECK_INTERVAL_MILLIS = 500;
 
-/** What `openDatabase` has made already, and the options it was given. */
-export interface OpenWithReplicasInput extends OpenDatabaseOptions {
+/** What `openDatabase` has made already (the primary's pool), and the options it was given. */
+export interface OpenWithReplicasInput {
   readonly url: string;
   readonly replicas: readonly string[];
+  readonly replicaMaxLagMillis?: number | undefined;
+  readonly replicaCheckIntervalMillis?: number | undefined;
+  readonly schema?: string | undefined;
+  readonly maxConnections?: number | undefined;
+  readonly applicationName?: string | undefined;
+  readonly logger?: DatabaseLogger | undefined;
   readonly pool: pg.Pool;
   readonly timeouts: DatabaseTimeouts;
   readonly log: (event: LogEvent) => void;
-  readonly onQuery: PanelDatabase['onQuery'];
   readonly createPool: typeof createPostgresPool;
+}
+
+/** The two Kyselys over the primary and replica pools, the replicas' status, and how to close them. */
+export interface OpenedWithReplicas {
+  readonly db: Kysely<any>;
+  readonly primary: Kysely<any>;
+  readonly replicas: { maxLagMillis: number; checkIntervalMillis: number; status: ReplicaSet['status']; check: ReplicaSet['check'] };
+  close(): Promise<void>;
 }
 
 /** `host:port/database` of a URL: how a replica is named in logs and the health answer (never its password). */
@@ -41,7 +54,7 @@ function checkMillis(name: string, value: number | undefined, fallback: number):
  * the replicas, and `primary`, which never does. The first check runs before it returns, so
  * reads start on the replicas that are healthy at boot.
  */
-export async function openWithReplicas(input: OpenWithReplicasInput): Promise<PanelDatabase> {
+export async function openWithReplicas(input: OpenWithReplicasInput): Promise<OpenedWithReplicas> {
   if (!Array.isArray(input.replicas) || input.replicas.some((url) => typeof url !== 'string' || !/^postgres(ql)?:\/\//.test(url))) {
     throw new PanelConfigError(`Database replicas must be a list of postgres:// URLs, instead got ${JSON.stringify(input.replicas)}. Fix: replicas: [process.env.DATABASE_REPLICA_URL].`);
   }
@@ -63,11 +76,7 @@ export async function openWithReplicas(input: OpenWithReplicasInput): Promise<Pa
   return {
     db,
     primary,
-    kind: 'postgres',
-    schema: input.schema,
-    timeouts: input.timeouts,
     replicas: { maxLagMillis, checkIntervalMillis, status: () => set.status(), check: () => set.check() },
-    onQuery: input.onQuery,
     close: async () => {
       set.stop();
       await db.destroy();
