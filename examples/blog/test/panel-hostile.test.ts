@@ -56,7 +56,7 @@ describeOnEachDatabase('the panel under attack', (demo) => {
     expect(unknown.statusCode).toBe(404);
     const names = (headers: Record<string, unknown>) => Object.keys(headers).filter((name) => !['date', 'x-request-id'].includes(name)).sort();
     expect(names(refused.headers)).toEqual(names(unknown.headers));
-    expect(refused.body).toBe(unknown.body);
+    expect(refused.body.replace('/panel/api_tokens', '<url>')).toBe(unknown.body.replace('/panel/no-such-page', '<url>'));
     for (const [name, value] of Object.entries(PANEL_SECURITY_HEADERS)) expect(unknown.headers[name], name).toBe(value);
   });
 
