@@ -1,7 +1,7 @@
 // Requests an attacker crafts byte by byte: duplicated headers, transfer codings, bytes that are not UTF-8, text the database refuses; and a fuzz pass (0 × 5xx).
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, describeOnEachDatabase } from './demo-app-support.js';
 
 const V1 = '/api/resources/v1';
@@ -28,11 +28,9 @@ describeOnEachDatabase('hostile input', (demo) => {
   const secret = (name: string) => demo().tokenSecrets!.get(name)!;
   let port = 0;
   beforeAll(async () => {
+    // A real socket: Node's own parser sees the duplicated headers; the suite's afterAll closes the server.
     await demo().app.listen({ port: 0, host: '127.0.0.1' });
     port = (demo().app.server.address() as AddressInfo).port;
-  });
-  afterAll(async () => {
-    // The suite's own afterAll closes the app.
   });
 
   it('two Authorization headers are refused with 400, whichever comes first (Node reads the first, a proxy may read the last)', async () => {
