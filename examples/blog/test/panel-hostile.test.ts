@@ -26,7 +26,7 @@ describeOnEachDatabase('the panel under attack', (demo) => {
     it('a NUL byte in the sign-in form is 400 naming the field, never a 500 with the database\'s message', async () => {
       const response = await post('/panel/login', 'email=rita%40example.com%00&password=x');
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Form field "email" must not contain NUL characters' });
+      expect(response.json()).toEqual({ error: 'Form field "email" must not contain a NUL character' });
       expect(response.body).not.toContain('22021');
     });
 
@@ -34,7 +34,7 @@ describeOnEachDatabase('the panel under attack', (demo) => {
       const { cookie, csrf } = await signIn();
       const response = await post('/panel/api_tokens', `name=%00abc&csrf_token=${csrf}`, { cookie });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Form field "name" must not contain NUL characters' });
+      expect(response.json()).toEqual({ error: 'Form field "name" must not contain a NUL character' });
       const anonymous = await post('/panel/api_tokens', 'name=%00abc');
       expect(anonymous.statusCode).toBe(404);
     });
@@ -56,7 +56,7 @@ describeOnEachDatabase('the panel under attack', (demo) => {
     expect(unknown.statusCode).toBe(404);
     const names = (headers: Record<string, unknown>) => Object.keys(headers).filter((name) => !['date', 'x-request-id'].includes(name)).sort();
     expect(names(refused.headers)).toEqual(names(unknown.headers));
-    expect(refused.body).toBe(unknown.body);
+    expect(refused.body.replace('/panel/api_tokens', '<url>')).toBe(unknown.body.replace('/panel/no-such-page', '<url>'));
     for (const [name, value] of Object.entries(PANEL_SECURITY_HEADERS)) expect(unknown.headers[name], name).toBe(value);
   });
 

@@ -143,8 +143,13 @@ export class ApiTokenService {
     const pepper = this.pepper();
     const publicId = parseToken(secret);
     if (publicId === undefined) return undefined;
-    const row = await this.#select(this.#primary).where('t.public_id', '=', publicId).executeTakeFirst();
-    const matches = digestsEqual(tokenDigest(secret, pepper), row?.token_digest ?? DUMMY_DIGEST);
+    const digest = tokenDigest(secret, pepper);
+    // The digest is part of the lookup: an unknown id and a known id with a wrong secret send
+    // the same statement and both get no row, so neither their time nor their work tells them
+    // apart (a row read and then refused cost more). Comparing keyed digests in SQL discloses
+    // nothing: without the pepper, no one can aim at a digest's first bytes.
+    const row = await this.#select(this.#primary).where('t.public_id', '=', publicId).where('t.token_digest', '=', digest).executeTakeFirst();
+    const matches = digestsEqual(digest, row?.token_digest ?? DUMMY_DIGEST);
     if (!row || !matches) return undefined;
     const now = this.#now();
     if (tokenStatus(row.status, row.expires_at, now) !== 'Active') return undefined;

@@ -7,12 +7,12 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * `tags` or `key_value` value is judged as a whole. Undefined when the value is fine.
  *
  * @example
- * textProblem('a\u0000b'); // 'must not contain NUL characters'
+ * textProblem('a\u0000b'); // 'must not contain a NUL character'
  * textProblem({ colour: 'red' }); // undefined
  */
 export function textProblem(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) return 'must not contain NUL characters';
+    if (value.includes('\u0000')) return 'must not contain a NUL character';
     return !LONE_SURROGATE.test(value) ? undefined : 'must be valid Unicode text (it has a lone surrogate)';
   }
   if (depth > 32 || value === null || typeof value !== 'object') return undefined;
