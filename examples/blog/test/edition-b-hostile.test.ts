@@ -85,25 +85,25 @@ describeOnEachDatabase('Edition B under attack', (demo) => {
   });
 
   describe('foreign keys to records the actor cannot read', () => {
-    const NO_SUCH_CATEGORY = 424242;
+    const NO_SUCH_POST = 424242;
     // The owner keys (blog_posts.author_id, comments.user_id, profiles.user_id) are readonly for
     // non-admin actors (the field rules), so the attack goes through a key a token may write:
-    // products.product_category_id, with a token that has products' grants and none on categories.
-    it('"writing <association>_id requires a read grant on the target": a token without a grant on product_categories gets the same 422 for an existing category as for a missing one', async () => {
-      const { secret: productsOnly } = await demo().tokens!.create({ name: 'products only', grants: ['products:index', 'products:show', 'products:create', 'products:update'], expiresAt: null, createdById: 1 });
-      const headers = { authorization: `Bearer ${productsOnly}` };
-      expect((await get(`${V1}/product_categories/1`, headers)).statusCode).toBe(403);
-      const existing = await patch(`${V1}/products/1`, headers, { product: { product_category_id: 1 } });
-      const missing = await patch(`${V1}/products/1`, headers, { product: { product_category_id: NO_SUCH_CATEGORY } });
+    // comments.blog_post_id, with a token that has comments' grants and none on blog_posts.
+    it('"writing <association>_id requires a read grant on the target": a token without a grant on blog_posts gets the same 422 for an existing post as for a missing one', async () => {
+      const { secret: commentsOnly } = await demo().tokens!.create({ name: 'comments only', grants: ['comments:index', 'comments:show', 'comments:create', 'comments:update'], expiresAt: null, createdById: 1 });
+      const headers = { authorization: `Bearer ${commentsOnly}` };
+      expect((await get(`${V1}/blog_posts/1`, headers)).statusCode).toBe(403);
+      const existing = await patch(`${V1}/comments/1`, headers, { comment: { blog_post_id: 1 } });
+      const missing = await patch(`${V1}/comments/1`, headers, { comment: { blog_post_id: NO_SUCH_POST } });
       expect(existing.statusCode).toBe(422);
-      expect(existing.json()).toEqual({ errors: { product_category: ['must exist'] }, message: 'Failed to update Product' });
+      expect(existing.json()).toEqual({ errors: { blog_post: ['must exist'] }, message: 'Failed to update Comment' });
       expect(existing.body).toBe(missing.body);
     });
 
     it('a token with a read grant on the target assigns it (the grant matrix is authoritative on the token path)', async () => {
-      const response = await patch(`${V1}/products/1`, bearer('all'), { product: { product_category_id: 2 } });
+      const response = await patch(`${V1}/comments/1`, bearer('all'), { comment: { blog_post_id: 2 } });
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().record.product_category.id).toBe(2);
+      expect(response.json().record.blog_post.id).toBe(2);
     });
   });
 }, { edition: 'B' });
