@@ -123,6 +123,26 @@ describeOnEachDatabase('field rules per actor (unpermittedAttributes: ignore, th
     expect(admin.every((r: object) => 'view_count' in r)).toBe(true);
   });
 
+  it('"a field that is not visible … cannot be filtered, sorted, searched, selected with `fields`": the reader\'s filter[view_count] and fields=view_count (and users.created_at) answer exactly as an unknown field; the admin\'s work', async () => {
+    const body = async (url: string, headers: Record<string, string>) => {
+      const response = await inject('GET', url, headers);
+      return { status: response.statusCode, error: response.json().error as string | undefined };
+    };
+    // The messages name the field asked for; with its name swapped for the unknown one, they are the same bytes.
+    const filterHidden = await body('/blog_posts?filter[view_count][gte]=0', READER);
+    const filterUnknown = await body('/blog_posts?filter[no_such_field][gte]=0', READER);
+    expect(filterHidden.status).toBe(400);
+    expect(filterHidden).toEqual({ status: filterUnknown.status, error: filterUnknown.error!.replaceAll('no_such_field', 'view_count') });
+    const fieldsHidden = await body('/blog_posts?fields=title,view_count', READER);
+    const fieldsUnknown = await body('/blog_posts?fields=title,no_such_field', READER);
+    expect(fieldsHidden.status).toBe(400);
+    expect(fieldsHidden).toEqual({ status: fieldsUnknown.status, error: fieldsUnknown.error!.replaceAll('no_such_field', 'view_count') });
+    const createdHidden = await body('/users?filter[created_at][gte]=2000-01-01T00:00:00Z', READER);
+    const createdUnknown = await body('/users?filter[no_such_field][gte]=2000-01-01T00:00:00Z', READER);
+    expect(createdHidden).toEqual({ status: 400, error: createdUnknown.error!.replaceAll('no_such_field', 'created_at') });
+    expect((await inject('GET', '/blog_posts?filter[view_count][gte]=0&fields=title,view_count', ADMIN)).statusCode).toBe(200);
+  });
+
   it('"Association values follow the target\'s scope": a belongs_to whose target the reader cannot read keeps its id and answers label null, in the same number of statements as the admin\'s page', async () => {
     const census = (headers: Record<string, string>) => countQueries(demo().database, () => inject('GET', '/comments?per_page=100&sort_by=id&sort_direction=asc', headers));
     const reader = await census(READER);
