@@ -1,3 +1,4 @@
+// Over 250 lines: authentication, the token lifecycle, grants, rate limits and the default list share one service and its statements; issue 21 splits it.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { RecordInvalidError, TOKEN_RATE_LIMITS_TABLE, type ErrorMessages, type PanelDatabase } from '@panel/core';
 import { digestsEqual, mintToken, parseToken, tokenDigest } from '../secret/token-secret.js';

@@ -1,3 +1,4 @@
+// Over 250 lines: the request lifecycle, CSRF, the panel session, the Edition B gate and the HTTP semantics hooks; issue 21 splits it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Current, NotAuthorizedError, isPanelError, type CompiledResource, type OpenedSession, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
 import { AuthenticationError, ConfirmationRequiredError, ForbiddenError } from '../errors/api-errors.js';

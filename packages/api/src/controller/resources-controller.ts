@@ -1,3 +1,4 @@
+// Over 250 lines: the actions, their callbacks, the serializer, traversal and the list parameters; issue 21 splits it.
 import { Current, fieldAccess, isPanelError, NO_RECORDS, operations, type CompiledField, type FieldAccess, type CompiledResource, type ErrorMessages, type OperationInput, type ReadableRecords, type RecordRow, type RecordsSort, type View } from '@panel/core';
 import { RecordNotFoundError } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';

@@ -1,3 +1,4 @@
+// Over 250 lines: opening PGlite or PostgreSQL, timeouts, the read replicas' routing and read-your-writes share one handle; issue 21 splits it.
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';

@@ -1,3 +1,4 @@
+// Over 250 lines: reads, writes, deletes, the statement cache and file URLs of one records layer; issue 21 splits it.
 import { CompiledQuery, sql, type InsertQueryBuilder, type Kysely, type QueryCreator, type SqlBool, type Expression, type Transaction, type UpdateQueryBuilder } from 'kysely';
 import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';

@@ -1,3 +1,4 @@
+// Over 250 lines: every type the compiled resources and the field type contract share, in one leaf module that imports types only.
 /**
  * The types a compiled resource is made of, and the contract of a field type module. A type
  * hub, kept in one leaf module (it imports types only, from leaves) because the resources, the
