@@ -10,12 +10,13 @@ export interface UpdateInput extends OperationInput {
 }
 
 /**
- * Updates a record found through the policy scope: the record is read, `update` is authorized
- * on it (the policy answers first: a refused actor never learns what is wrong with the values),
- * the fields this actor may write on it are decided (`fieldAccess`, with the stored record),
- * sensitive fields are confirmed (`confirmFields`), the values are judged, then written, with
- * the scope applied again (see `RecordsRepository.update`). Returns the record on the show
- * view; throws `RecordNotFoundError`, `NotAuthorizedError` or `RecordInvalidError`.
+ * Updates a record, as a straight line: find it through the policy scope (outside it:
+ * `RecordNotFoundError`), authorize `update` on it (the policy answers first: a refused actor
+ * never learns what is wrong with the values), decide the fields this actor may write on it
+ * (`fieldAccess`, with the stored record), confirm sensitive fields (`confirmFields`), judge the
+ * values, then write them on the row found, with the scope applied again (see
+ * `RecordsRepository.update`). Returns the record on the show view; throws
+ * `RecordNotFoundError`, `NotAuthorizedError` or `RecordInvalidError`.
  *
  * @example
  * await update({ panel, resource: 'Product', actor: admin, id: 3, attributes: { status: 'archived' } });
@@ -23,12 +24,10 @@ export interface UpdateInput extends OperationInput {
 export async function update(input: UpdateInput): Promise<RecordRow> {
   const context = operationContext(input);
   const { resource, authorize, scope, readable, records } = context;
-  const beforeWrite = async ({ record }: { record: RecordRow }) => {
-    await authorize('update', record);
-    const { values, errors, confirming } = await writeAttributes({ input, context, action: 'update', record });
-    if (confirming.length > 0) await input.confirmFields?.(confirming);
-    throwIfInvalid(errors);
-    return values;
-  };
-  return records.update({ resource, view: 'show', id: input.id, values: {}, scope, beforeWrite, readable });
+  const existing = await records.find({ resource, view: 'edit', id: input.id, scope });
+  await authorize('update', existing);
+  const { values, errors, confirming } = await writeAttributes({ input, context, action: 'update', record: existing });
+  if (confirming.length > 0) await input.confirmFields?.(confirming);
+  throwIfInvalid(errors);
+  return records.update({ resource, view: 'show', id: input.id, values, existing, scope, readable });
 }

@@ -206,25 +206,28 @@ export class RecordsRepository {
 
   /**
    * Updates a record visible through `scope` and returns it on `view`, with the same checks as
-   * `create`. The record is read first (every column, through the scope), and `beforeWrite`
-   * runs with it before the checks and the write; it may throw to refuse the update (nothing
-   * has been written then), or return the values to write instead of `values` (the fields an
-   * actor may write can depend on the stored record). Values are prepared (a password
-   * digested) after it, so a refused write costs no digest. The API's update authorizes there, so that the policy answers
-   * before the values are judged. The update re-applies the scope (`where id = $1 and id in
-   * (<scope>)`): a record that left the scope since it was read is not written (404).
+   * `create`. `existing` is the stored row (every column, read through the scope on the `edit`
+   * view) when the caller already found it, as the `update` operation does before it
+   * authorizes; without it the row is read first. `beforeWrite`, when given, runs with the row
+   * before the checks and the write; it may throw to refuse the update (nothing has been
+   * written then), or return the values to write instead of `values`. Values are prepared (a
+   * password digested) after it, so a refused write costs no digest. The update re-applies the
+   * scope (`where id = $1 and id in (<scope>)`): a record that left the scope since it was read
+   * is not written (404).
    */
   async update(input: {
     resource: CompiledResource;
     view: View;
     id: number;
     values: ColumnValues;
+    /** The stored row, when the caller found it (through the same scope, on the `edit` view). */
+    existing?: RecordRow | undefined;
     scope?: ScopeFunction | undefined;
     beforeWrite?: ((context: { record: RecordRow }) => void | ColumnValues | Promise<void> | Promise<ColumnValues>) | undefined;
     readable?: ReadableRecords | undefined;
   }): Promise<RecordRow> {
     const { resource, view, id, scope, beforeWrite, readable } = input;
-    const existing = await this.find({ resource, view: 'edit', id, scope });
+    const existing = input.existing ?? (await this.find({ resource, view: 'edit', id, scope }));
     const replaced = beforeWrite ? await beforeWrite({ record: existing }) : undefined;
     const values = await prepareValues(resource, replaced ?? input.values);
     const write: WriteBuilder | undefined =
