@@ -14,7 +14,7 @@ export type ErrorMatcher = (abstract new (...args: never[]) => Error) | string;
 export type RescueHandler<C> = (this: C, error: Error) => unknown;
 
 type Declaration =
-  | { kind: 'before'; name: string; conditions: CallbackConditions }
+  | { kind: 'before'; name: string; conditions: CallbackConditions; authenticates: boolean }
   | { kind: 'skip'; name: string; conditions: CallbackConditions };
 
 interface ClassDeclarations {
@@ -48,9 +48,13 @@ function applies(conditions: CallbackConditions, action: ActionName): boolean {
   return (only === undefined || only.includes(action)) && !(except?.includes(action) ?? false);
 }
 
-/** Declares a before-action on a controller class (appended to what it inherits). */
-export function declareBeforeAction(cls: object, name: string, conditions: CallbackConditions): void {
-  own(cls).callbacks.push({ kind: 'before', name, conditions });
+/**
+ * Declares a before-action on a controller class (appended to what it inherits).
+ * `authenticates` marks the controller's authentication step (`setupAuthentication`), around
+ * which a mount's gate runs (see `RequestGate`).
+ */
+export function declareBeforeAction(cls: object, name: string, conditions: CallbackConditions, authenticates = false): void {
+  own(cls).callbacks.push({ kind: 'before', name, conditions, authenticates });
 }
 
 /** Declares `skipBeforeAction` on a controller class: the callback no longer runs for the actions named. */
@@ -63,23 +67,38 @@ export function declareRescue(cls: object, matcher: ErrorMatcher, handler: Rescu
   own(cls).rescues.push({ matcher, handler });
 }
 
+/** A declared before-action, as it stands for one action. */
+export interface BeforeActionEntry {
+  readonly name: string;
+  /** Whether it is the controller's authentication step. */
+  readonly authenticates: boolean;
+  /** Whether it runs for the action (its `only` / `except` apply and no `skipBeforeAction` removed it). */
+  readonly runs: boolean;
+}
+
 /**
- * The before-action method names that run for an action, walking the class chain from the
- * root: each class's `beforeAction` appends, its `skipBeforeAction` removes.
+ * Every before-action declared for a controller class, in order, walking the class chain from
+ * the root (each class's `beforeAction` appends, its `skipBeforeAction` removes), each with
+ * whether it runs for `action`.
  */
-export function beforeActionsFor(cls: object, action: ActionName): string[] {
-  const chain: { name: string; conditions: CallbackConditions; skips: CallbackConditions[] }[] = [];
+export function beforeActionEntries(cls: object, action: ActionName): BeforeActionEntry[] {
+  const chain: { name: string; conditions: CallbackConditions; authenticates: boolean; skips: CallbackConditions[] }[] = [];
   for (const current of lineage(cls)) {
     for (const declaration of declarations.get(current)?.callbacks ?? []) {
       if (declaration.kind === 'before') {
-        chain.push({ name: declaration.name, conditions: declaration.conditions, skips: [] });
+        chain.push({ name: declaration.name, conditions: declaration.conditions, authenticates: declaration.authenticates, skips: [] });
         continue;
       }
       for (const entry of chain) if (entry.name === declaration.name) entry.skips.push(declaration.conditions);
     }
   }
-  return chain
-    .filter(({ conditions, skips }) => applies(conditions, action) && !skips.some((skip) => applies(skip, action)))
+  return chain.map(({ name, authenticates, conditions, skips }) => ({ name, authenticates, runs: applies(conditions, action) && !skips.some((skip) => applies(skip, action)) }));
+}
+
+/** The before-action method names that run for an action (see `beforeActionEntries`). */
+export function beforeActionsFor(cls: object, action: ActionName): string[] {
+  return beforeActionEntries(cls, action)
+    .filter(({ runs }) => runs)
     .map(({ name }) => name);
 }
 

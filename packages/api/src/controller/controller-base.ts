@@ -1,66 +1,24 @@
-// Over 250 lines: the request lifecycle, CSRF, the panel session, the Edition B gate and the HTTP semantics hooks; issue 21 splits it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Current, NotAuthorizedError, isPanelError, type CompiledResource, type OpenedSession, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
-import { AuthenticationError, ConfirmationRequiredError, ForbiddenError } from '../errors/api-errors.js';
-import type { AuthenticatedToken, GrantVerb } from '@panel/api-tokens';
-import { bearerToken } from '../edition-b/bearer-token.js';
-import { tokenGrants, type EditionB, type GrantSet } from '../edition-b/edition-b.js';
-import { loadPanelSession } from '../session/session-cookie.js';
-import {
-  beforeActionsFor,
-  declareBeforeAction,
-  declareRescue,
-  declareSkipBeforeAction,
-  rescueHandlerFor,
-  type ActionName,
-  type CallbackConditions,
-  type ErrorMatcher,
-  type RescueHandler,
-} from './callback-chain.js';
-import { declareCsrfStrategy, verifyAuthenticity, type CsrfStrategy } from './csrf-protection.js';
-import { logUserIdentity } from './request-log-identity.js';
+import { Current, NotAuthorizedError, type CompiledResource, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
+import type { AuthenticatedToken } from '@panel/api-tokens';
 import type { Transaction } from 'kysely';
+import { AuthenticationError, ConfirmationRequiredError } from '../errors/api-errors.js';
+import { declareBeforeAction, declareRescue, declareSkipBeforeAction, rescueHandlerFor, type ActionName, type CallbackConditions, type ErrorMatcher, type RescueHandler } from './callback-chain.js';
+import { beforeActionChain } from './before-action-chain.js';
+import { declareCsrfStrategy, type CsrfStrategy } from './csrf-protection.js';
+import type { ControllerContext, Rendered } from './controller-context.js';
+import { POLICY_ACTOR, type RequestActor, type RequestGate } from './request-gate.js';
+import { RequestSession } from './request-session.js';
+import { logUserIdentity } from './request-log-identity.js';
 import { runAction, spendRateLimit, type HttpSemantics } from '../http-semantics/http-semantics.js';
 
-/** What the runtime gives a controller for one request. */
-export interface ControllerContext {
-  readonly request: FastifyRequest;
-  readonly reply: FastifyReply;
-  readonly panel: Panel;
-  readonly resource: CompiledResource;
-  readonly action: ActionName;
-  /** The path of the API mount (`/api`), where the `per_page` cookie lives. */
-  readonly mountPath: string;
-  /** Default query parameters of the mount (`defaults:`). */
-  readonly defaults?: Readonly<Record<string, string>>;
-  /** The mount's `unpermittedAttributes` (default `ignore`). */
-  readonly unpermittedAttributes?: 'ignore' | 'reject' | undefined;
-  /** Edition B (built-in tokens and grants), when the mount has `tokens`; undefined is Edition A. */
-  readonly edition?: EditionB | undefined;
-  /** For `related`: the association traversed. */
-  readonly association?: string | undefined;
-  /**
-   * For `related`: the controller that serves the association's target resource in the same
-   * version. A traversal answers with the target's rules: this controller's before-actions
-   * (authentication, the permission gate), current user, policy and serialization.
-   */
-  readonly targetController?: (new (context: ControllerContext) => ControllerBase) | undefined;
-  /** Set on the target's controller of a traversal: its gate asks for `index` or `show`. */
-  readonly traversing?: boolean | undefined;
-  /** The mount's HTTP semantics (rate limit, `If-Match`, `Idempotency-Key`); undefined runs actions bare. */
-  readonly semantics?: HttpSemantics | undefined;
-}
-
-/** A response an action rendered, not sent yet. */
-export interface Rendered {
-  status: number;
-  body: unknown;
-}
+export type { ControllerContext, Rendered } from './controller-context.js';
 
 /**
  * The request lifecycle under every resources controller: the class-level callback chain
- * (`beforeAction`, `skipBeforeAction`, `rescueFrom`, CSRF), authentication, the current user,
- * the session, authorization, and deferred rendering. `ResourcesController` adds the actions.
+ * (`beforeAction`, `skipBeforeAction`, `rescueFrom`, CSRF), authentication (the mount's gate
+ * around it, when there is one), the current user, the session, authorization, and deferred
+ * rendering. `ResourcesController` adds the actions.
  */
 export class ControllerBase {
   /** The resource this controller serves (`BlogPost`); set by each generated controller. */
@@ -101,12 +59,16 @@ export class ControllerBase {
     declareCsrfStrategy(this, options.with);
   }
 
+  /**
+   * Whether the mount's gate (Edition B: the Bearer token and the permission grants) guards
+   * this controller's actions. `PublicResourcesController` sets false.
+   */
+  static gated = true;
+
   static {
     this.beforeAction('verifyAuthenticityToken');
-    // Edition B: a Bearer token is checked first; without `tokens` on the mount these two do nothing.
-    this.beforeAction('authenticateApiToken');
-    this.beforeAction('setupAuthentication');
-    this.beforeAction('requirePermissionGrant');
+    // The authentication step: a mount's gate runs around it (see `RequestGate`).
+    declareBeforeAction(this, 'setupAuthentication', {}, true);
   }
 
   readonly request: FastifyRequest;
@@ -118,16 +80,17 @@ export class ControllerBase {
   protected readonly mountPath: string;
   /** The mount's default query parameters (`defaults:`). */
   protected readonly defaults: Readonly<Record<string, string>>;
-  /** Edition B, when the mount has `tokens`; undefined in Edition A. */
-  protected readonly edition: EditionB | undefined;
   /** For `related`: the name of the association traversed. */
   protected readonly association: string | undefined;
   /** The mount's `unpermittedAttributes`; the class's `static unpermittedAttributes` wins over it. */
   protected readonly mountUnpermittedAttributes: 'ignore' | 'reject';
-  /** Edition B: the token that authenticated this request (the token path); undefined on the code-hook path. */
-  apiToken: AuthenticatedToken | undefined;
-  /** Edition B: what this request's actor may do, once `requirePermissionGrant` has run. */
-  protected grants: GrantSet | undefined;
+  /** The mount's gate; undefined in Edition A. */
+  readonly #gate: RequestGate | undefined;
+  /** The actor the gate's `authenticate` made (then `setupAuthentication` did not run). */
+  #authenticated: RequestActor | undefined;
+  /** The actor once the before-actions ran. */
+  #actor: RequestActor | undefined;
+  #session = new RequestSession();
   readonly #context: ControllerContext;
   /** The mount's HTTP semantics. */
   protected readonly semantics: HttpSemantics | undefined;
@@ -143,51 +106,23 @@ export class ControllerBase {
     this.actionName = context.action;
     this.mountPath = context.mountPath;
     this.defaults = context.defaults ?? {};
-    this.edition = context.edition;
+    this.#gate = context.gate;
     this.association = context.association;
     this.mountUnpermittedAttributes = context.unpermittedAttributes ?? 'ignore';
     this.semantics = context.semantics;
   }
 
   /**
-   * Edition B's first check (spec "Order of checks"): a Bearer token in `Authorization` is
-   * authenticated before `setupAuthentication`, and a present Bearer token always wins: a
-   * malformed, unknown, disabled, expired or revoked one is the same 401 and never falls
-   * through to the hook. Without a Bearer header the request goes on to `setupAuthentication`.
-   * Does nothing in Edition A.
+   * The Bearer token the mount's gate verified for this request (Edition B's token path), which
+   * a `currentUser()` may look at; undefined otherwise.
    */
-  async authenticateApiToken(): Promise<void> {
-    // A traversal's target controller is given the token its parent already verified.
-    if (!this.edition || this.apiToken) return;
-    const presented = bearerToken(this.request.headers.authorization);
-    if (presented === undefined) return;
-    const token = await this.edition.tokens.authenticate(presented);
-    if (!token) throw new AuthenticationError();
-    this.apiToken = token;
+  get apiToken(): AuthenticatedToken | undefined {
+    return this.#authenticated?.credential as AuthenticatedToken | undefined;
   }
 
-  /** The grant verb this request needs on its own resource: the action's, `show` for `related`. */
-  protected grantVerb(): GrantVerb {
-    return this.actionName === 'related' ? 'show' : this.actionName;
-  }
-
-  /**
-   * Edition B's permission gate, before any record is loaded (so a client cannot probe record
-   * existence): on the token path the token's grants decide; on the code-hook path the default
-   * permissions list does, and writes always need a Bearer token. No grant: 403
-   * `{ "error": "Forbidden" }`. A traversal's target (`related`) is gated by its own
-   * controller's gate, which asks for `index` or `show` on the target resource.
-   * Does nothing in Edition A.
-   */
-  async requirePermissionGrant(): Promise<void> {
-    if (!this.edition) return;
-    const verb = this.grantVerb();
-    if (!this.apiToken && verb !== 'index' && verb !== 'show') throw new ForbiddenError();
-    const grants = this.apiToken ? tokenGrants(this.apiToken) : await this.edition.defaultGrants();
-    const routeKey = this.resource.naming.routeKey;
-    const allowed = this.#context.traversing ? grants.allows(routeKey, 'index') || grants.allows(routeKey, 'show') : grants.allows(routeKey, verb);
-    if (!allowed) throw new ForbiddenError();
-    this.grants = grants;
+  /** Who this request acts as (see `RequestActor`): what the gate permitted, else the panel's policies govern it. */
+  protected get actor(): RequestActor {
+    return this.#actor ?? this.#authenticated ?? POLICY_ACTOR;
   }
 
   /**
@@ -198,12 +133,13 @@ export class ControllerBase {
    * `Current.user` is the target's user afterwards.
    */
   protected async traversalTarget(): Promise<ControllerBase | undefined> {
-    const Target = this.#context.targetController;
+    const Target = this.#context.targetController as (new (context: ControllerContext) => ControllerBase) | undefined;
     const field = this.resource.fieldsByName.get(this.association!);
     if (!Target || !field?.target) throw new TypeError(`${this.constructor.name}: related needs the target resource's controller.`);
     const target = new Target({ ...this.#context, resource: this.panel.resource(field.target), action: 'index', association: undefined, targetController: undefined, traversing: true });
-    target.apiToken = this.apiToken;
-    target.#opened = this.#opened;
+    // The target is given the credential this request's gate already verified, and the session cookie already loaded.
+    target.#authenticated = this.#authenticated;
+    target.#session = this.#session.share();
     if (await target.#runBeforeActions()) {
       this.rendered = target.rendered;
       return undefined;
@@ -212,21 +148,22 @@ export class ControllerBase {
     return target;
   }
 
-  /** Runs the before-actions of this request's action; whether one of them rendered (or sent) an answer. */
+  /**
+   * Runs the before-action chain of this request's action (built once per class and action,
+   * see `beforeActionChain`); whether one of its steps rendered (or sent) an answer.
+   */
   async #runBeforeActions(): Promise<boolean> {
     const cls = this.constructor as typeof ControllerBase;
-    for (const method of beforeActionsFor(cls, this.actionName)) {
-      // Edition B: a valid Bearer token authenticated the request; the code hook does not run.
-      if (method === 'setupAuthentication' && this.apiToken) continue;
-      await this.#call(method);
+    const gate = cls.gated ? this.#gate : undefined;
+    for (const step of beforeActionChain(cls, this.actionName, gate !== undefined)) {
+      if (step.kind === 'authenticate') this.#authenticated ??= await gate!.authenticate(this.request);
+      else if (step.kind === 'permit') this.#actor = await gate!.permit({ request: this.request, resource: this.resource, action: this.actionName, traversing: this.#context.traversing === true, authenticated: this.#authenticated });
+      // The request was authenticated by the gate: the controller's own authentication does not run.
+      else if (!(step.authenticates && this.#authenticated)) await this.#call(step.name);
       if (this.rendered !== undefined || this.reply.sent) return true;
     }
     return false;
   }
-
-  #session: SessionData | null | undefined;
-  /** The session cookie as loaded before the callbacks: checked for expiry, rotation and revocation. */
-  #opened: OpenedSession | null = null;
 
   /**
    * The panel's session for this request (read from its sealed cookie): empty when there is
@@ -234,18 +171,12 @@ export class ControllerBase {
    * unsafe request came without a valid CSRF token (the null session).
    */
   get session(): SessionData {
-    if (this.#session === undefined) this.#session = this.#readSession();
-    return this.#session ?? {};
-  }
-
-  #readSession(): SessionData | null {
-    return this.#opened?.data ?? null;
+    return this.#session.data;
   }
 
   /** The before-action that applies the class's CSRF strategy (see `setupCsrfProtection`). */
   verifyAuthenticityToken(): void {
-    const session = this.#readSession();
-    this.#session = verifyAuthenticity(this.constructor, this.request, session) ? session : null;
+    this.#session.verifyAuthenticity(this.constructor, this.request);
   }
 
   /**
@@ -258,8 +189,7 @@ export class ControllerBase {
    * static { this.beforeAction('requireRecentConfirmation', { only: ['create'] }); }
    */
   requireRecentConfirmation(): void {
-    const sessions = this.panel.sessions;
-    if (!sessions || this.session.userId === undefined || !sessions.isRecentlyConfirmed(this.#opened)) throw new ConfirmationRequiredError();
+    if (!this.#session.isRecentlyConfirmed(this.panel)) throw new ConfirmationRequiredError();
   }
 
   /**
@@ -301,7 +231,7 @@ export class ControllerBase {
   async process(): Promise<FastifyReply> {
     return Current.run(async () => {
       try {
-        if (this.panel.sessions) this.#opened = await loadPanelSession(this.panel, this.request, this.reply);
+        await this.#session.load(this.panel, this.request, this.reply);
         if (!(await this.#runBeforeActions())) {
           await this.#assignCurrentUser();
           const requireIfMatch = (this.constructor as typeof ControllerBase).requireIfMatch;
@@ -311,9 +241,8 @@ export class ControllerBase {
         // A refused request spends too: the token's budget when one authenticated it, else its address's (a 401).
         await spendRateLimit(this as never, this.semantics);
         const handler = error instanceof Error ? rescueHandlerFor(this.constructor, error) : undefined;
-        // Edition B answers a refused policy with 403 JSON, not the panel's redirect.
-        if (!handler && this.edition && isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')) throw new ForbiddenError();
-        if (!handler) throw error;
+        // A gate may answer an error its own way (Edition B: a refused policy is 403 JSON, not the panel's redirect).
+        if (!handler) throw this.#gate && error instanceof Error ? this.#gate.refusal(error) : error;
         this.rendered = undefined;
         await handler.call(this, error as Error);
       }
@@ -337,22 +266,26 @@ export class ControllerBase {
     logUserIdentity(this.request, this.reply, Current.user);
   }
 
+  /** The authorization client whose policies govern this request's actor: the panel's, unless the actor's grants are authoritative. */
+  protected policyClient(): Panel['authorization'] {
+    return this.actor.followsPolicies ? this.panel.authorization : null;
+  }
+
   /**
    * The policy scope applied to every records query of this request: the authorization
    * client's, with `Current.user`; none when authorization is not in force.
    */
   protected policyScope(): ScopeFunction | undefined {
-    const client = this.panel.authorization;
-    // Edition B's token path: the grant matrix is authoritative and policy row-scoping is bypassed.
-    if (!client || this.apiToken) return undefined;
+    const client = this.policyClient();
+    if (!client) return undefined;
     const user = Current.user;
     return (query) => client.scope({ user, resource: this.resource, query });
   }
 
   /** Asks the policy whether `Current.user` may run `action`; throws `NotAuthorizedError` when not. */
   protected async authorize(action: PolicyAction, record: unknown = null): Promise<void> {
-    const client = this.panel.authorization;
-    if (!client || this.apiToken) return;
+    const client = this.policyClient();
+    if (!client) return;
     if ((await client.authorize({ user: Current.user, resource: this.resource, action, record })) !== true) {
       throw new NotAuthorizedError(action, this.resource.naming.humanName);
     }

@@ -15,10 +15,11 @@ import { ResourcesController } from './resources-controller.js';
  * }
  */
 export class PublicResourcesController extends ResourcesController {
+  /** No gate: neither the Bearer token nor the permission grants are checked. */
+  static override gated = false;
+
   static {
-    this.skipBeforeAction('authenticateApiToken');
     this.skipBeforeAction('setupAuthentication');
-    this.skipBeforeAction('requirePermissionGrant');
   }
 
   /** No policy scope: every record. */

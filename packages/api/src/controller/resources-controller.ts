@@ -7,7 +7,6 @@ import { recordId, recordParams } from '../params/record-params.js';
 import { fieldJson, type FieldValue } from '../serialization/field-value.js';
 import { ControllerBase } from './controller-base.js';
 import { associationFilter } from '../edition-b/association-filter.js';
-import { signFileUrls } from '../edition-b/signed-file-urls.js';
 import { BadRequestError } from '../errors/api-errors.js';
 import { queryableFields, type QueryableFields } from '../querying/queryable-fields.js';
 import { listQuery, type ListQuery } from '../querying/list-query.js';
@@ -16,11 +15,6 @@ import { queryValues } from '../querying/query-values.js';
 import type { Transaction } from 'kysely';
 import { PreconditionFailedError } from '../errors/api-errors.js';
 import { entityTag, ifMatchHolds } from '../http-semantics/entity-tag.js';
-
-/** The association field types whose key Edition B omits without a read grant on the target. */
-const ASSOCIATION_TYPES: ReadonlySet<string> = new Set(['belongs_to', 'has_many', 'has_one', 'has_and_belongs_to_many']);
-/** The field types whose URLs are signed for token actors. */
-const FILE_TYPES: ReadonlySet<string> = new Set(['file', 'files']);
 
 export type { ControllerContext, Rendered } from './controller-base.js';
 
@@ -214,14 +208,12 @@ export class ResourcesController extends ControllerBase {
   }
 
   /**
-   * Edition B: whether an association key is left out ("omitted entirely when the actor has no
-   * read grant on the target resource"). Never in Edition A, nor for a controller that skipped
-   * the permission gate.
+   * Whether a field's key is left out of this actor's records: the actor's answer (Edition B:
+   * "omitted entirely when the actor has no read grant on the target resource"). Never in
+   * Edition A, nor for a controller the gate does not guard.
    */
   protected hidesAssociation(field: CompiledField): boolean {
-    if (!this.grants || field.target === undefined || !ASSOCIATION_TYPES.has(field.type)) return false;
-    const target = this.panel.resource(field.target).naming.routeKey;
-    return !this.grants.allows(target, 'index') && !this.grants.allows(target, 'show');
+    return this.actor.omits(field);
   }
 
   /**
@@ -263,13 +255,12 @@ export class ResourcesController extends ControllerBase {
    * target's policy scope for `Current.user`. Undefined (every record) when neither applies.
    */
   protected readableRecords(): ReadableRecords | undefined {
-    const grants = this.grants;
-    const client = this.apiToken ? undefined : this.panel.authorization;
-    if (!grants && !client) return undefined;
+    const mayRead = this.actor.mayRead;
+    const client = this.policyClient();
+    if (!mayRead && !client) return undefined;
     const user = Current.user;
     return (target) => {
-      const key = target.naming.routeKey;
-      if (grants && !grants.allows(key, 'index') && !grants.allows(key, 'show')) return NO_RECORDS;
+      if (mayRead && !mayRead(target)) return NO_RECORDS;
       return client ? (query) => client.scope({ user, resource: target, query }) : undefined;
     };
   }
@@ -352,9 +343,8 @@ export class ResourcesController extends ControllerBase {
 
   /** The JSON value of one field of one record. */
   serializeFieldValue(value: FieldValue): unknown {
-    const json = fieldJson(value);
-    // Edition B: a token actor gets signed, expiring file URLs; everyone else the standard one.
-    return this.apiToken && this.edition && FILE_TYPES.has(value.field.type) ? signFileUrls(json, this.edition) : json;
+    // As this request's actor receives it (Edition B: a token gets signed, expiring file URLs).
+    return this.actor.presents(value.field, fieldJson(value));
   }
 }
 

@@ -16,6 +16,7 @@ import { addPanelRootFallback } from './panel-root-fallback.js';
 import { createEditionB } from '../edition-b/edition-b.js';
 import type { ApiTokenService } from '@panel/api-tokens';
 import { withCatchAllControllers } from '../edition-b/catch-all-controllers.js';
+import { tokenGate } from '../edition-b/token-gate.js';
 import { warnAboutEmptyDefaultPermissions, warnAboutMissingControllers } from './missing-controllers-warning.js';
 import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
 import { serveOpenApi } from '../openapi/serve-openapi.js';
@@ -85,7 +86,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath, ...(wwwAuthenticate ? { wwwAuthenticate } : {}) }));
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
       const semantics = await httpSemanticsFor(api, options, edition);
-      const table = drawRoutes(api, panel, controllers, { ...options, edition, semantics });
+      const table = drawRoutes(api, panel, controllers, { ...options, edition, semantics, gate: edition ? tokenGate(panel, edition) : undefined });
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
       // The app's routes declared with a schema are in the OpenAPI document.
       const customRoutes: CustomRoute[] = [];

@@ -12,6 +12,7 @@ import { responseSchemas } from '../serialization/response-schemas.js';
 import type { EditionB } from '../edition-b/edition-b.js';
 import { isTraversable } from '../edition-b/association-filter.js';
 import type { HttpSemantics } from '../http-semantics/http-semantics.js';
+import type { RequestGate } from '../controller/request-gate.js';
 import { conditionalGetHooks } from '../http-semantics/conditional-get.js';
 
 /** One route the runtime draws. */
@@ -112,11 +113,13 @@ export interface DrawOptions {
   readonly edition?: EditionB | undefined;
   /** The mount's HTTP semantics (rate limit, `If-Match`, `Idempotency-Key`). */
   readonly semantics?: HttpSemantics | undefined;
+  /** The mount's gate around authentication (Edition B's token gate). */
+  readonly gate?: RequestGate | undefined;
 }
 
 /** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
-  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes, semantics } = options;
+  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes, semantics, gate } = options;
   const table = [...routeTable(panel, controllers), ...(edition ? relatedRoutes(panel, controllers) : [])].filter((route) => via === undefined || via.has(route.method));
   for (const { controller, file } of controllers) {
     settleCsrfStrategy(controller);
@@ -135,7 +138,7 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       ...conditionalGetHooks(route.action),
       config: { panelApiResource: true },
       handler: (request, reply) =>
-        new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, unpermittedAttributes, edition, association: route.association, targetController: route.targetController, semantics }).process(),
+        new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, unpermittedAttributes, gate, association: route.association, targetController: route.targetController, semantics }).process(),
     });
   }
   return table;

@@ -1,0 +1,59 @@
+import type { FastifyRequest } from 'fastify';
+import type { CompiledField, CompiledResource } from '@panel/core';
+import type { ActionName } from './callback-chain.js';
+
+/**
+ * Who a request acts as, in the terms the controller asks: whether the panel's policies govern
+ * it, which other resources it may read, and how its records are presented. A controller asks
+ * its actor; it never asks how the request was authenticated. Edition A's actor is
+ * `POLICY_ACTOR`; a mount's gate (Edition B's `edition-b/token-gate.ts`) makes others.
+ */
+export interface RequestActor {
+  /**
+   * The credential the mount's gate verified before the controller ran (Edition B's Bearer
+   * token), which rate limits and `currentUser()` may look at; undefined otherwise.
+   */
+  readonly credential?: { readonly id: number } | undefined;
+  /** Whether the panel's policies (`authorize`, the row scope) govern this actor; false where a grant matrix is authoritative. */
+  readonly followsPolicies: boolean;
+  /** Whether the actor may read the records of `target` at all (a read grant); undefined: no rule besides the policy. */
+  readonly mayRead?: ((target: CompiledResource) => boolean) | undefined;
+  /** Whether a field's key is left out of this actor's records (an association whose target it may not read). */
+  omits(field: CompiledField): boolean;
+  /** A field's JSON value as this actor receives it (a token gets signed, expiring file URLs). */
+  presents(field: CompiledField, json: unknown): unknown;
+}
+
+/** The actor of a request no gate looked at: the panel's policies govern it, its records are presented as they are. */
+export const POLICY_ACTOR: RequestActor = {
+  followsPolicies: true,
+  omits: () => false,
+  presents: (_field, json) => json,
+};
+
+/** What a gate decides a request may do, once its authentication ran. */
+export interface PermitInput {
+  readonly request: FastifyRequest;
+  readonly resource: CompiledResource;
+  readonly action: ActionName;
+  /** The target's controller of a traversal (`related`) asks for `index` or `show` on its resource. */
+  readonly traversing: boolean;
+  /** The actor the gate's `authenticate` made; undefined when the controller's own authentication ran. */
+  readonly authenticated: RequestActor | undefined;
+}
+
+/**
+ * A mount-wide check around each gated controller's authentication step (Edition B's token
+ * gate); Edition A has none. The controller runs `authenticate` before its authentication step
+ * (`setupAuthentication`), which is skipped when it made an actor, and `permit` right after it,
+ * before any other before-action and before any record is loaded. A controller with
+ * `static gated = false` (`PublicResourcesController`) is not checked.
+ */
+export interface RequestGate {
+  /** The actor a credential of the request proves, or undefined to let the controller authenticate; throws 401 for a bad credential. */
+  authenticate(request: FastifyRequest): Promise<RequestActor | undefined>;
+  /** The actor with what it may do on the resource; throws 403 when it may not run the action. */
+  permit(input: PermitInput): Promise<RequestActor>;
+  /** What an error the controller did not rescue is answered as under this gate (Edition B: a refused policy is a 403, not the panel's redirect). */
+  refusal(error: Error): Error;
+}

@@ -1,0 +1,48 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OpenedSession, Panel, SessionData } from '@panel/core';
+import { loadPanelSession } from '../session/session-cookie.js';
+import { verifyAuthenticity } from './csrf-protection.js';
+
+/**
+ * The panel session of one request as a controller sees it: the cookie as loaded before the
+ * callbacks (checked for expiry, rotation and revocation), and the session the actions read,
+ * which is empty when there is none, when sessions are off, when the cookie expired, went idle
+ * or was revoked, or when an unsafe request came without a valid CSRF token (the null session).
+ */
+export class RequestSession {
+  /** The session cookie as loaded, or null. */
+  #opened: OpenedSession | null;
+  #data: SessionData | null | undefined;
+
+  constructor(opened: OpenedSession | null = null) {
+    this.#opened = opened;
+  }
+
+  /** Loads the request's session cookie (once per request; nothing when the panel has sessions off). */
+  async load(panel: Panel, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (panel.sessions) this.#opened = await loadPanelSession(panel, request, reply);
+  }
+
+  /** The same loaded cookie for another controller of the request (a traversal's target), which checks CSRF by its own strategy. */
+  share(): RequestSession {
+    return new RequestSession(this.#opened);
+  }
+
+  /** The session the actions read (see the class). */
+  get data(): SessionData {
+    if (this.#data === undefined) this.#data = this.#opened?.data ?? null;
+    return this.#data ?? {};
+  }
+
+  /** Applies the CSRF strategy of the controller class `cls`: the request keeps its session, or gets the null session, or (`exception`) is refused. */
+  verifyAuthenticity(cls: object, request: FastifyRequest): void {
+    const session = this.#opened?.data ?? null;
+    this.#data = verifyAuthenticity(cls, request, session) ? session : null;
+  }
+
+  /** Whether the session's user typed their password within `session.confirmWindow` seconds (false without a session, or with the null session). */
+  isRecentlyConfirmed(panel: Panel): boolean {
+    const sessions = panel.sessions;
+    return sessions !== null && this.data.userId !== undefined && sessions.isRecentlyConfirmed(this.#opened);
+  }
+}

@@ -1,0 +1,76 @@
+import type { FastifyRequest } from 'fastify';
+import { isPanelError, type CompiledField, type CompiledResource, type Panel } from '@panel/core';
+import type { AuthenticatedToken, GrantVerb } from '@panel/api-tokens';
+import { AuthenticationError, ForbiddenError } from '../errors/api-errors.js';
+import type { PermitInput, RequestActor, RequestGate } from '../controller/request-gate.js';
+import { bearerToken } from './bearer-token.js';
+import { tokenGrants, type EditionB, type GrantSet } from './edition-b.js';
+import { signFileUrls } from './signed-file-urls.js';
+
+/** The association field types whose key Edition B omits without a read grant on the target. */
+const ASSOCIATION_TYPES: ReadonlySet<string> = new Set(['belongs_to', 'has_many', 'has_one', 'has_and_belongs_to_many']);
+/** The field types whose URLs are signed for token actors. */
+const FILE_TYPES: ReadonlySet<string> = new Set(['file', 'files']);
+
+/** Edition B's actor: on the token path, the token and its grants; on the code-hook path, the default permissions list. */
+interface TokenActor extends RequestActor {
+  readonly credential: AuthenticatedToken | undefined;
+}
+
+/** Whether `grants` lets the actor read a resource (`index` or `show`). */
+const reads = (grants: GrantSet, routeKey: string) => grants.allows(routeKey, 'index') || grants.allows(routeKey, 'show');
+
+/**
+ * The actor of an Edition B request. `grants` undefined: authenticated, not yet permitted (a
+ * traversal's public target keeps this one). On the token path the grant matrix is
+ * authoritative (the policies do not govern it) and file URLs are signed.
+ */
+function tokenActor(panel: Panel, edition: EditionB, token: AuthenticatedToken | undefined, grants: GrantSet | undefined): TokenActor {
+  return {
+    credential: token,
+    followsPolicies: token === undefined,
+    mayRead: grants ? (target: CompiledResource) => reads(grants, target.naming.routeKey) : undefined,
+    // "Omitted entirely when the actor has no read grant on the target resource."
+    omits: (field: CompiledField) => grants !== undefined && field.target !== undefined && ASSOCIATION_TYPES.has(field.type) && !reads(grants, panel.resource(field.target).naming.routeKey),
+    presents: (field: CompiledField, json: unknown) => (token && FILE_TYPES.has(field.type) ? signFileUrls(json, edition) : json),
+  };
+}
+
+/**
+ * Edition B's gate, the one place the API knows tokens exist (spec "Order of checks" and
+ * "Permissions"); `mountPanelApi` hands it to the controllers only when the mount has `tokens`.
+ *
+ * - `authenticate`: a Bearer token in `Authorization` is checked before `setupAuthentication`,
+ *   and a present Bearer token always wins: a malformed, unknown, disabled, expired or revoked
+ *   one is the same 401 and never falls through to the hook. Without a Bearer header the
+ *   controller's `setupAuthentication` runs.
+ * - `permit`, before any record is loaded (so a client cannot probe record existence): on the
+ *   token path the token's grants decide; on the code-hook path the default permissions list
+ *   does, and writes always need a Bearer token. No grant: 403 `{ "error": "Forbidden" }`. The
+ *   target's controller of a traversal asks for `index` or `show` on the target resource;
+ *   `related` itself needs `show` on its own.
+ * - `refusal`: a refused policy is 403 JSON, not the panel's redirect.
+ */
+export function tokenGate(panel: Panel, edition: EditionB): RequestGate {
+  return {
+    async authenticate(request: FastifyRequest) {
+      const presented = bearerToken(request.headers.authorization);
+      if (presented === undefined) return undefined;
+      const token = await edition.tokens.authenticate(presented);
+      if (!token) throw new AuthenticationError();
+      return tokenActor(panel, edition, token, undefined);
+    },
+    async permit({ resource, action, traversing, authenticated }: PermitInput) {
+      const token = (authenticated as TokenActor | undefined)?.credential;
+      const verb: GrantVerb = action === 'related' ? 'show' : action;
+      if (!token && verb !== 'index' && verb !== 'show') throw new ForbiddenError();
+      const grants = token ? tokenGrants(token) : await edition.defaultGrants();
+      const routeKey = resource.naming.routeKey;
+      if (!(traversing ? reads(grants, routeKey) : grants.allows(routeKey, verb))) throw new ForbiddenError();
+      return tokenActor(panel, edition, token, grants);
+    },
+    refusal(error: Error) {
+      return isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED') ? new ForbiddenError() : error;
+    },
+  };
+}
