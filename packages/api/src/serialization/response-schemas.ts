@@ -2,9 +2,12 @@ import { BUILTIN_FIELD_TYPES, recordSchema, type CompiledResource, type JsonSche
 import type { ActionName } from '../controller/callback-chain.js';
 import { ResourcesController } from '../controller/resources-controller.js';
 
+/** A method of the runtime controller an app may override. */
+type ControllerMethod = keyof ResourcesController;
+
 /** The methods whose default implementations produce the bodies the schemas describe. */
-const SERIALIZING_METHODS = ['serializeRecords', 'serializeRecord', 'serializeFieldValue', 'render'] as const;
-const SUCCESS_CALLBACKS: Readonly<Record<ActionName, readonly string[]>> = {
+const SERIALIZING_METHODS: readonly ControllerMethod[] = ['serializeRecords', 'serializeRecord', 'serializeFieldValue', 'render'];
+const SUCCESS_CALLBACKS: Readonly<Record<ActionName, readonly ControllerMethod[]>> = {
   index: [],
   show: [],
   create: ['createSuccessAction'],
@@ -12,7 +15,7 @@ const SUCCESS_CALLBACKS: Readonly<Record<ActionName, readonly string[]>> = {
   destroy: ['destroySuccessAction'],
   related: [],
 };
-const FAIL_CALLBACKS: Readonly<Record<ActionName, readonly string[]>> = {
+const FAIL_CALLBACKS: Readonly<Record<ActionName, readonly ControllerMethod[]>> = {
   index: [],
   show: [],
   create: ['createFailAction'],
@@ -23,12 +26,12 @@ const FAIL_CALLBACKS: Readonly<Record<ActionName, readonly string[]>> = {
 
 const BUILTIN = new Set(BUILTIN_FIELD_TYPES);
 
-/** Whether a controller class, or a class between it and `ResourcesController`, defines one of `methods`. */
-function overrides(controller: typeof ResourcesController, methods: readonly string[]): boolean {
-  for (let proto = controller.prototype; proto && proto !== ResourcesController.prototype; proto = Object.getPrototypeOf(proto)) {
-    if (methods.some((method) => Object.hasOwn(proto, method))) return true;
-  }
-  return false;
+/**
+ * Whether a controller class answers one of `methods` with its own implementation (its own, or
+ * a class's between it and `ResourcesController`) instead of the runtime's default.
+ */
+function overrides(controller: typeof ResourcesController, methods: readonly ControllerMethod[]): boolean {
+  return methods.some((method) => controller.prototype[method] !== ResourcesController.prototype[method]);
 }
 
 /**
