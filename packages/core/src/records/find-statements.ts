@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { CompiledResource } from '../resources/compiled-types.js';
+import type { View } from '../fields/field-types.js';
+import { ROW_ALIAS, selectRecords } from './record-select.js';
+import type { RecordsQuery } from './records-query.js';
+
+/** The select of one record on a view, and its statement compiled with the primary key's value at `idAt` among the parameters. */
+export interface FindStatement {
+  readonly query: RecordsQuery;
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly idAt: number;
+}
+
+/**
+ * The statement cache of the records layer: the select of one record on a view (every column
+ * and the view's associations), built and compiled once per resource and view, so that a find
+ * through a scope that lets every record through sends the compiled statement with its id.
+ */
+export class FindStatements {
+  readonly #db: Kysely<any>;
+  readonly #registry: ReadonlyMap<string, CompiledResource>;
+  readonly #statements = new Map<string, FindStatement>();
+
+  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>) {
+    this.#db = db;
+    this.#registry = registry;
+  }
+
+  /** The statement of one record of `resource` on `view`. */
+  statement(resource: CompiledResource, view: View): FindStatement {
+    const key = `${resource.name}\u0000${view}`;
+    let found = this.#statements.get(key);
+    if (!found) {
+      const query = selectRecords(this.#db, resource, view, this.#registry, 'all');
+      // Where the id's value sits among the compiled parameters: the query is compiled with a
+      // unique marker in its place (Kysely's types ask for the column's type; the marker is
+      // never sent, it is replaced by the id before each execution).
+      const marker = Symbol('id');
+      const compiled = query.where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', marker as unknown as number).compile();
+      found = { query, sql: compiled.sql, parameters: compiled.parameters, idAt: compiled.parameters.indexOf(marker) };
+      this.#statements.set(key, found);
+    }
+    return found;
+  }
+}

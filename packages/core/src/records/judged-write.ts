@@ -1,0 +1,130 @@
+import { sql, type Expression, type InsertQueryBuilder, type Kysely, type QueryCreator, type SqlBool, type UpdateQueryBuilder } from 'kysely';
+import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
+import type { View } from '../fields/field-types.js';
+import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.js';
+import { WriteChecks } from '../validation/write-checks.js';
+import type { RecordErrors } from '../validation/record-errors.js';
+import { LazyTransaction } from './lazy-transaction.js';
+import { ROW_ALIAS, selectRecords } from './record-select.js';
+import type { ColumnValues, RecordRow } from './record-row.js';
+import { constraintViolation } from './constraint-errors.js';
+import { findRecord } from './record-reads.js';
+import { resolveFileUrls } from './record-file-urls.js';
+import type { RecordsLayer } from './records-layer.js';
+
+/** The name of the written row in a write that reads itself back (`with written as (…)`). */
+const WRITTEN = 'written';
+/** The name of the write's checks in its statement (`with checks as (select exists(…) as panel_check_0, …)`). */
+const CHECKS = 'checks';
+
+/** An insert or update with `returning *`, as `writeAndRead` takes it. */
+type WriteReturningAll = InsertQueryBuilder<any, any, any> | UpdateQueryBuilder<any, any, any, any>;
+
+/**
+ * Builds the write on `db` (a query creator: the write is a CTE of its statement); `gate`, when
+ * given, is the condition the write must be made under (every check of the statement holds).
+ */
+export type WriteBuilder = (db: QueryCreator<any>, gate: Expression<SqlBool> | undefined) => WriteReturningAll;
+
+/** A write to judge and make: the record's changes, the stored row on update, and the view it is read back on. */
+export interface JudgedWriteInput {
+  readonly resource: CompiledResource;
+  readonly view: View;
+  readonly changes: ColumnValues;
+  readonly existing: RecordRow | undefined;
+  readonly id?: number | undefined;
+  readonly readable?: ReadableRecords | undefined;
+}
+
+/** Whether an association of the view reads the resource's own table (then a write cannot read itself back in one statement). */
+function readsOwnTable(resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>): boolean {
+  return resource.fieldsOn(view).some((field) => field.target !== undefined && registry.get(field.target)?.table === resource.table);
+}
+
+/**
+ * Judges a write and makes it: the checks that need the database (`WriteChecks`), the
+ * resource's `validate` hook, then one statement that writes only if the checks hold and
+ * reads the record back (see `writeAndRead`).
+ *
+ * - Without a hook, the checks are computed by the write's statement itself: a write is one
+ *   statement, autocommitted, which is atomic by itself.
+ * - With a hook, the checks are computed first (one select), so that the hook finds their
+ *   messages in `errors` as it always has, then the hook runs, once. Its `db` is a
+ *   transaction that begins at its first query: a hook that runs none leaves the write
+ *   alone and autocommitted; once it began, the write runs in it, and it commits after, or
+ *   rolls back if the write is refused. The write's statement computes the checks again,
+ *   so that what the hook did in between (or another request) is judged too.
+ *
+ * A write that reads its record back in a second statement runs in a transaction too.
+ * Without `write` (an update that changes nothing) the record is read back on `view`.
+ * Constraint violations become `RecordInvalidError`.
+ */
+export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput, write: WriteBuilder | undefined): Promise<RecordRow> {
+  const { resource, view, changes, existing, id, readable } = input;
+  const lazy = new LazyTransaction(layer.db);
+  try {
+    const checks = await WriteChecks.collect({ resource, registry: layer.registry, changes, existing, readable, transaction: () => lazy.trx });
+    const hook = resource.hooks.validate;
+    let errors: RecordErrors | undefined;
+    if (hook) {
+      errors = checks.errors(await checks.compute(lazy.begun ? lazy.trx : layer.db));
+      const context = { operation: existing ? ('update' as const) : ('create' as const), changes, record: { ...(existing ?? {}), ...changes }, errors, get db() { return lazy.trx; } };
+      await hook(context);
+    }
+    // A read-back in a second statement (see `writeAndRead`) needs the transaction: a failed read leaves no row.
+    if (write && readsOwnTable(resource, view, layer.registry)) await lazy.begin();
+    return await lazy.finish(async (db) => {
+      errors ??= checks.failedInTransaction || !write ? checks.errors(await checks.compute(db)) : undefined;
+      if (errors?.has()) throw new RecordInvalidError(errors.toJSON());
+      return write ? writeAndRead(layer, db, { resource, view, checks, write, id, readable }) : findRecord(layer, { resource, view, id: id!, readable }, db);
+    });
+  } catch (error) {
+    await lazy.abandon();
+    throw constraintViolation(error, resource, 'write', changes) ?? error;
+  } finally {
+    // The `cached` count strategy's counts of this table may be stale now (a failed write
+    // may still have committed, as far as this process can tell).
+    await layer.counts.written(resource.table, resource.count ?? layer.countStrategy);
+  }
+}
+
+/**
+ * Runs an insert or update that returns the row, and reads the row back on `view` (every
+ * column and the view's association values) in the same statement:
+ * `with written as (<write> returning *) select … from written as r`. With checks, they are a
+ * CTE the write is gated on, selected with the row:
+ * `with checks as (select exists(…) as panel_check_0), written as (insert … select … where
+ * (select panel_check_0 from checks) returning *) select checks.*, … from checks left join written as r on true`.
+ * The association subqueries see the tables as they were before the statement, which is
+ * what they are for every other table; a resource with an association to its own table (a
+ * post's parent post) could read its own row from before the write, so it reads back in a
+ * second statement.
+ */
+async function writeAndRead(
+  layer: RecordsLayer,
+  db: Kysely<any>,
+  input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; id?: number | undefined; readable?: ReadableRecords | undefined },
+): Promise<RecordRow> {
+  const { resource, view, checks, write, id, readable } = input;
+  const ownTable = readsOwnTable(resource, view, layer.registry);
+  const gated = checks.statement.length > 0;
+  const gate = gated ? sql<SqlBool>`(select ${sql.join(checks.statement.map((check) => sql.ref(check.alias)), sql` and `)} from ${sql.table(CHECKS)})` : undefined;
+  const base = gated ? db.with(CHECKS, (qc) => qc.selectNoFrom(checks.selections())) : db;
+  const withWrite = base.with(WRITTEN, (qc) => write(qc, gate));
+  const from = gated
+    ? withWrite.selectFrom(CHECKS).leftJoin(`${WRITTEN} as ${ROW_ALIAS}`, (join) => join.onTrue()).select(checks.statement.map((check) => `${CHECKS}.${check.alias}`))
+    : withWrite.selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
+  const query = ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, layer.registry, 'all', from, readable);
+  const result = (await query.executeTakeFirst()) as Record<string, unknown> | undefined;
+  if (gated) {
+    const errors = checks.errors(result!);
+    if (errors.has()) throw new RecordInvalidError(errors.toJSON());
+  }
+  // An update finds nothing when the row was deleted, or left the scope, since it was read.
+  const row = result && result[resource.primaryKey] !== null && result[resource.primaryKey] !== undefined ? (result as RecordRow) : undefined;
+  if (!row) throw new RecordNotFoundError(resource.name, id);
+  if (gated) for (const check of checks.statement) delete row[check.alias];
+  if (ownTable) return findRecord(layer, { resource, view, id: row[resource.primaryKey] as number, readable }, db);
+  resolveFileUrls(layer, [row], resource, view);
+  return row;
+}

@@ -1,0 +1,94 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
+import type { View } from '../fields/field-types.js';
+import { RecordNotFoundError } from '../errors/panel-errors.js';
+import { ROW_ALIAS, narrowsAssociations, selectRecords } from './record-select.js';
+import type { ScopeFunction } from './records-query.js';
+import type { RecordRow } from './record-row.js';
+import type { TotalCountSource } from './record-counts.js';
+import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
+import { resolveFileUrls } from './record-file-urls.js';
+import type { RecordsLayer } from './records-layer.js';
+
+/** A column to sort an index by, already checked against the resource's sortable fields. */
+export interface RecordsSort {
+  readonly column: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+/** One index page and the total the pagination envelope needs. */
+export interface RecordsPage {
+  readonly rows: RecordRow[];
+  readonly totalCount: number;
+  /**
+   * Present when `totalCount` is not an exact count started after the request, under an
+   * opt-in count strategy: `estimate` (the planner's figure) or `cached` (an exact count at
+   * most the strategy's `maxAgeMs` old). Absent for the default exact count.
+   */
+  readonly totalCountSource?: TotalCountSource;
+}
+
+/** What `RecordsRepository.list` takes. */
+export interface ListRecordsInput {
+  resource: CompiledResource;
+  view: View;
+  page: number;
+  perPage: number;
+  sort?: RecordsSort | undefined;
+  scope?: ScopeFunction | undefined;
+  /** The actor's scope of each association target: labels, ids and counts cover only what it may read. */
+  readable?: ReadableRecords | undefined;
+  /** A sparse fieldset: the view's field names to load (the others' subqueries are not run). */
+  fields?: ReadonlySet<string> | undefined;
+}
+
+/** What `RecordsRepository.find` takes. */
+export interface FindRecordInput {
+  resource: CompiledResource;
+  view: View;
+  id: number;
+  scope?: ScopeFunction | undefined;
+  readable?: ReadableRecords | undefined;
+  fields?: ReadonlySet<string> | undefined;
+}
+
+const identity: ScopeFunction = (query) => query;
+
+/** One page of records (see `RecordsRepository.list`). */
+export async function listRecords(layer: RecordsLayer, input: ListRecordsInput): Promise<RecordsPage> {
+  const { db, registry } = layer;
+  const { resource, view, page, perPage, readable, fields } = input;
+  const scope = input.scope ?? identity;
+  const order = input.sort ?? resource.defaultOrder;
+  const from = pageOfRecords(db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
+  const pageQuery = selectRecords(db, resource, view, registry, 'view', from, readable, fields).orderBy(`${PAGE_ALIAS}.position`);
+  // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
+  const scoped = scope(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy();
+  const strategy = resource.count ?? layer.countStrategy;
+  const [rows, counted] = await Promise.all([pageQuery.execute(), layer.counts.count({ table: resource.table, rows: scoped, strategy })]);
+  resolveFileUrls(layer, rows as RecordRow[], resource, view, fields);
+  if (counted.source === undefined) return { rows: rows as RecordRow[], totalCount: counted.count };
+  const seen = (page - 1) * perPage + rows.length;
+  if (rows.length < perPage && (rows.length > 0 || page === 1)) return { rows: rows as RecordRow[], totalCount: seen };
+  return { rows: rows as RecordRow[], totalCount: Math.max(counted.count, seen), totalCountSource: counted.source };
+}
+
+/** The record with that id visible through `scope`, on `db` (default the layer's), or `RecordNotFoundError` (see `RecordsRepository.find`). */
+export async function findRecord(layer: RecordsLayer, input: FindRecordInput, db: Kysely<any> = layer.db): Promise<RecordRow> {
+  const { resource, view, id, readable, fields } = input;
+  const scope = input.scope ?? identity;
+  const narrowed = narrowsAssociations(db, resource, view, layer.registry, readable);
+  // A sparse fieldset, or association values narrowed to the actor's scopes, is built for this
+  // request; the full view's statement is compiled once.
+  const base = db === layer.db && !narrowed && fields === undefined ? layer.statements.statement(resource, view) : undefined;
+  const scoped = scope(base?.query ?? selectRecords(db, resource, view, layer.registry, 'all', undefined, narrowed ? readable : undefined, fields));
+  // A scope that lets every record through (no policy, an admin's) returns the query it was
+  // given: the statement compiled once for the resource and view is sent with this id.
+  const row =
+    base !== undefined && base.idAt >= 0 && scoped === base.query
+      ? ((await db.executeQuery(CompiledQuery.raw(base.sql, base.parameters.with(base.idAt, id)))).rows[0] as RecordRow | undefined)
+      : await scoped.where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id).executeTakeFirst();
+  if (!row) throw new RecordNotFoundError(resource.name, id);
+  resolveFileUrls(layer, [row as RecordRow], resource, view, fields);
+  return row as RecordRow;
+}

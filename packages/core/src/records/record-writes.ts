@@ -1,0 +1,68 @@
+import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
+import type { View } from '../fields/field-types.js';
+import { ROW_ALIAS } from './record-select.js';
+import type { ScopeFunction } from './records-query.js';
+import type { ColumnValues, RecordRow } from './record-row.js';
+import { prepareValues } from './prepare-values.js';
+import { findRecord } from './record-reads.js';
+import { judgeAndWrite, type WriteBuilder } from './judged-write.js';
+import type { RecordsLayer } from './records-layer.js';
+
+/** What `RecordsRepository.create` takes. */
+export interface CreateRecordInput {
+  resource: CompiledResource;
+  view: View;
+  values: ColumnValues;
+  readable?: ReadableRecords | undefined;
+}
+
+/** What `RecordsRepository.update` takes. */
+export interface UpdateRecordInput {
+  resource: CompiledResource;
+  view: View;
+  id: number;
+  values: ColumnValues;
+  /** The stored row, when the caller found it (through the same scope, on the `edit` view). */
+  existing?: RecordRow | undefined;
+  scope?: ScopeFunction | undefined;
+  beforeWrite?: ((context: { record: RecordRow }) => void | ColumnValues | Promise<void> | Promise<ColumnValues>) | undefined;
+  readable?: ReadableRecords | undefined;
+}
+
+/** Inserts a record and returns it on `view` (see `RecordsRepository.create`). */
+export async function createRecord(layer: RecordsLayer, input: CreateRecordInput): Promise<RecordRow> {
+  const { resource, view, readable } = input;
+  const values = await prepareValues(resource, input.values);
+  const columns = Object.keys(values);
+  return judgeAndWrite(layer, { resource, view, changes: values, existing: undefined, readable }, (db, gate) => {
+    const insert = db.insertInto(resource.table);
+    if (columns.length === 0) return insert.defaultValues().returningAll();
+    if (!gate) return insert.values(values).returningAll();
+    // `insert … select $1, $2 where <gate>`: PostgreSQL types the parameters by the target columns, as for `values`.
+    return insert
+      .columns(columns)
+      .expression(db.selectNoFrom((eb) => columns.map((column) => eb.val(values[column]).as(column))).where(gate))
+      .returningAll();
+  });
+}
+
+/** Updates a record visible through `scope` and returns it on `view` (see `RecordsRepository.update`). */
+export async function updateRecord(layer: RecordsLayer, input: UpdateRecordInput): Promise<RecordRow> {
+  const { resource, view, id, scope, beforeWrite, readable } = input;
+  const existing = input.existing ?? (await findRecord(layer, { resource, view: 'edit', id, scope }));
+  const replaced = beforeWrite ? await beforeWrite({ record: existing }) : undefined;
+  const values = await prepareValues(resource, replaced ?? input.values);
+  const write: WriteBuilder | undefined =
+    Object.keys(values).length === 0
+      ? undefined
+      : (db, gate) => {
+          let update = db.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id);
+          const unscoped = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
+          const scoped = scope ? scope(unscoped) : unscoped;
+          // A scope that returns its query unchanged (an admin's) sees every row: nothing to apply again.
+          if (scoped !== unscoped) update = update.where(resource.primaryKey, 'in', scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id));
+          if (gate) update = update.where(gate);
+          return update.returningAll();
+        };
+  return judgeAndWrite(layer, { resource, view, changes: values, existing, id, readable }, write);
+}

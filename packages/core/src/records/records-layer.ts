@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { CompiledResource } from '../resources/compiled-types.js';
+import type { PanelAttachments } from '../attachments/attachments-service.js';
+import type { RecordCounts } from './record-counts.js';
+import type { CountStrategy } from './count-strategy.js';
+import type { FindStatements } from './find-statements.js';
+
+/**
+ * What the records layer's reads, writes and deletes share: the database (or the caller's
+ * transaction), the resources, the attachments, the counts and the compiled statements of one
+ * `RecordsRepository`. Its functions (`record-reads.ts`, `record-writes.ts`, `record-deletes.ts`)
+ * take it as their first argument.
+ */
+export interface RecordsLayer {
+  readonly db: Kysely<any>;
+  readonly registry: ReadonlyMap<string, CompiledResource>;
+  /** Makes file URLs and removes a deleted record's attachments; without it, URLs are under `rootPath`. */
+  readonly attachments: PanelAttachments | undefined;
+  readonly rootPath: string;
+  readonly counts: RecordCounts;
+  /** How a list's total is found unless the resource's own `count` says otherwise. */
+  readonly countStrategy: CountStrategy;
+  /** The statement of one record on a view, compiled once (see `FindStatements`). */
+  readonly statements: FindStatements;
+}
