@@ -1,6 +1,18 @@
 import { Transaction, type ControlledTransaction, type DatabaseConnection, type Kysely, type KyselyProps } from 'kysely';
 
-/** A driver for the lazy transaction's `Transaction` object: it never opens connections of its own. */
+/**
+ * A driver for the lazy transaction's `Transaction` object: it never opens connections of its own.
+ *
+ * Why a driver of our own and a cast over `KyselyProps` (Kysely 0.28): a hook must get a real
+ * `Transaction` (so that `isTransaction` is true and a nested `transaction()` is refused, as in
+ * any transaction Kysely hands out), and Kysely makes one only eagerly (`transaction()`,
+ * `startTransaction()` begin at once) or from its `KyselyProps`, which it does not export as a
+ * public constructor argument and which require a driver. The executor given here provides
+ * every query's connection (from the transaction begun at the first query), so no query reaches
+ * the driver; what could (`startTransaction()` on the hook's `db`) meets `acquireConnection`,
+ * which refuses. `records-write-statements.test.ts` (core) holds the
+ * behaviour (no begin for a hook that runs no query; one transaction once it does).
+ */
 const noDriver = {
   init: async () => {},
   acquireConnection: async (): Promise<DatabaseConnection> => {
@@ -47,7 +59,7 @@ export class LazyTransaction {
     const executor = this.#db.getExecutor().withConnectionProvider({
       provideConnection: async (consumer) => (await this.#open()).getExecutor().provideConnection(consumer),
     });
-    // `Transaction` refuses transaction(), connection() and destroy() itself; no query reaches the driver.
+    // `Transaction` refuses transaction(), connection() and destroy() itself; no query reaches the driver (see `noDriver`).
     const props = { config: {}, driver: noDriver, dialect: {}, executor } as unknown as KyselyProps;
     this.#trx = new Transaction<any>(props);
     return this.#trx;
