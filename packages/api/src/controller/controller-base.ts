@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Current, NotAuthorizedError, type CompiledResource, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
+import { Current, type CompiledResource, type Panel, type SessionData } from '@panel/core';
 import type { AuthenticatedToken } from '@panel/api-tokens';
 import type { Transaction } from 'kysely';
 import { AuthenticationError, ConfirmationRequiredError } from '../errors/api-errors.js';
-import { declareBeforeAction, declareRescue, declareSkipBeforeAction, rescueHandlerFor, type ActionName, type CallbackConditions, type ErrorMatcher, type RescueHandler } from './callback-chain.js';
+import { declareBeforeAction, rescueHandlerFor, type ActionName } from './callback-chain.js';
+import { ControllerDeclarations } from './controller-declarations.js';
 import { beforeActionChain } from './before-action-chain.js';
-import { declareCsrfStrategy, type CsrfStrategy } from './csrf-protection.js';
 import type { ControllerContext, Rendered } from './controller-context.js';
 import { POLICY_ACTOR, type RequestActor, type RequestGate } from './request-gate.js';
 import { RequestSession } from './request-session.js';
@@ -15,56 +15,12 @@ import { runAction, spendRateLimit, type HttpSemantics } from '../http-semantics
 export type { ControllerContext, Rendered } from './controller-context.js';
 
 /**
- * The request lifecycle under every resources controller: the class-level callback chain
- * (`beforeAction`, `skipBeforeAction`, `rescueFrom`, CSRF), authentication (the mount's gate
- * around it, when there is one), the current user, the session, authorization, and deferred
- * rendering. `ResourcesController` adds the actions.
+ * The request lifecycle under every resources controller: the before-action chain (CSRF,
+ * authentication with the mount's gate around it when there is one, the app's own), the
+ * current user, the session, `rescueFrom` handlers, and deferred rendering. The class-level
+ * declarations are `ControllerDeclarations`'; `ResourcesController` adds the rest.
  */
-export class ControllerBase {
-  /** The resource this controller serves (`BlogPost`); set by each generated controller. */
-  static resourceName?: string;
-
-  /**
-   * Whether this controller's update and delete need `If-Match` (a missing one is 428
-   * `{ "error": "Precondition Required" }`), whatever the mount's `requireIfMatch` says.
-   */
-  static requireIfMatch = false;
-
-  /** Runs `method` before the actions (all, or those of `only` / `except`). */
-  static beforeAction(method: string, conditions: CallbackConditions = {}): void {
-    declareBeforeAction(this, method, conditions);
-  }
-
-  /** Stops an inherited before-action from running (all actions, or those of `only` / `except`). */
-  static skipBeforeAction(method: string, conditions: CallbackConditions = {}): void {
-    declareSkipBeforeAction(this, method, conditions);
-  }
-
-  /** Answers errors matching `matcher` (a class or a `code`) with `handler` instead of the default mapping. */
-  static rescueFrom<C extends ControllerBase>(this: abstract new (context: ControllerContext) => C, matcher: ErrorMatcher, handler: RescueHandler<C>): void {
-    declareRescue(this, matcher, handler as RescueHandler<unknown>);
-  }
-
-  /**
-   * Sets the class's CSRF strategy; runs once per controller class at boot. The default is the
-   * spec's null session. Override it to call `protectFromForgery({ with: 'exception' })`, or
-   * with an empty body to turn the check off.
-   */
-  static setupCsrfProtection(): void {
-    this.protectFromForgery({ with: 'nullSession' });
-  }
-
-  /** Declares how unsafe requests without a valid CSRF token are handled. */
-  static protectFromForgery(options: { with: CsrfStrategy }): void {
-    declareCsrfStrategy(this, options.with);
-  }
-
-  /**
-   * Whether the mount's gate (Edition B: the Bearer token and the permission grants) guards
-   * this controller's actions. `PublicResourcesController` sets false.
-   */
-  static gated = true;
-
+export class ControllerBase extends ControllerDeclarations {
   static {
     this.beforeAction('verifyAuthenticityToken');
     // The authentication step: a mount's gate runs around it (see `RequestGate`).
@@ -98,6 +54,7 @@ export class ControllerBase {
   transaction: Transaction<any> | undefined;
 
   constructor(context: ControllerContext) {
+    super();
     this.#context = context;
     this.request = context.request;
     this.reply = context.reply;
@@ -264,31 +221,6 @@ export class ControllerBase {
     const method = this.panel.config.currentUserMethod;
     Current.user = method === null ? null : ((await this.#call(method)) ?? null);
     logUserIdentity(this.request, this.reply, Current.user);
-  }
-
-  /** The authorization client whose policies govern this request's actor: the panel's, unless the actor's grants are authoritative. */
-  protected policyClient(): Panel['authorization'] {
-    return this.actor.followsPolicies ? this.panel.authorization : null;
-  }
-
-  /**
-   * The policy scope applied to every records query of this request: the authorization
-   * client's, with `Current.user`; none when authorization is not in force.
-   */
-  protected policyScope(): ScopeFunction | undefined {
-    const client = this.policyClient();
-    if (!client) return undefined;
-    const user = Current.user;
-    return (query) => client.scope({ user, resource: this.resource, query });
-  }
-
-  /** Asks the policy whether `Current.user` may run `action`; throws `NotAuthorizedError` when not. */
-  protected async authorize(action: PolicyAction, record: unknown = null): Promise<void> {
-    const client = this.policyClient();
-    if (!client) return;
-    if ((await client.authorize({ user: Current.user, resource: this.resource, action, record })) !== true) {
-      throw new NotAuthorizedError(action, this.resource.naming.humanName);
-    }
   }
 
   /**

@@ -1,20 +1,17 @@
-// Over 250 lines: the actions, their callbacks, the serializer, traversal and the list parameters; issue 21 splits it.
-import { Current, fieldAccess, isPanelError, NO_RECORDS, operations, type CompiledField, type FieldAccess, type CompiledResource, type ErrorMessages, type OperationInput, type ReadableRecords, type RecordRow, type RecordsSort, type View } from '@panel/core';
-import { RecordNotFoundError } from '@panel/core';
+import type { Transaction } from 'kysely';
+import { Current, isPanelError, operations, type CompiledResource, type ErrorMessages, type RecordRow, type RecordsSort, type View } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
+import { recordParams } from '../params/record-params.js';
 import { sortRequest } from '../params/sort-params.js';
-import { recordId, recordParams } from '../params/record-params.js';
-import { fieldJson, type FieldValue } from '../serialization/field-value.js';
-import { ControllerBase } from './controller-base.js';
 import { associationFilter } from '../edition-b/association-filter.js';
-import { BadRequestError } from '../errors/api-errors.js';
+import { BadRequestError, PreconditionFailedError } from '../errors/api-errors.js';
+import { fieldsetRequest } from '../querying/fieldset-params.js';
 import { queryableFields, type QueryableFields } from '../querying/queryable-fields.js';
 import { listQuery, type ListQuery } from '../querying/list-query.js';
-import { fieldsetRequest } from '../querying/fieldset-params.js';
 import { queryValues } from '../querying/query-values.js';
-import type { Transaction } from 'kysely';
-import { PreconditionFailedError } from '../errors/api-errors.js';
+import { fieldJson, type FieldValue } from '../serialization/field-value.js';
 import { entityTag, ifMatchHolds } from '../http-semantics/entity-tag.js';
+import { ResultCallbacksController } from './result-callbacks-controller.js';
 
 export type { ControllerContext, Rendered } from './controller-base.js';
 
@@ -38,18 +35,13 @@ const invalidErrors = (error: unknown): ErrorMessages | undefined =>
  * `currentUserMethod`, then the action. Each action reads the request, runs its operation
  * (`operations` of `@panel/core`: authorization, validation, hooks, transaction) and renders
  * through the result callbacks. Every step is a method an app may override, calling `super`
- * and adjusting, or replacing it.
+ * and adjusting, or replacing it. The class is built in layers, a file each: `ControllerBase`
+ * (the request lifecycle), `RecordAccessController` (what the request reaches: policies, field
+ * access, what its operations take), `ResultCallbacksController` (the success and fail
+ * callbacks); this one adds the actions and traversal, the list parameters they read, and the
+ * serializer they answer with.
  */
-export class ResourcesController extends ControllerBase {
-  /**
-   * What a write does with a key that no field has or that the actor may not write: `ignore`
-   * or `reject` (422 naming them alike); undefined takes the mount's option (default `ignore`).
-   */
-  static unpermittedAttributes: 'ignore' | 'reject' | undefined = undefined;
-
-  /** The sparse fieldset of this request (`fields=`), once read; undefined: every field of the view. */
-  protected fieldset: ReadonlySet<string> | undefined;
-
+export class ResourcesController extends ResultCallbacksController {
   /** GET /<route_key>: a page of records on the index view with the pagination envelope. */
   async index(): Promise<unknown> {
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, this.request.cookies?.[PER_PAGE_COOKIE], this.panel.config, this.defaults);
@@ -148,24 +140,6 @@ export class ResourcesController extends ControllerBase {
     return this.render(200, { records: target.serializeRecords(rows, 'index'), pagination: pagination(request.page, request.perPage, totalCount) });
   }
 
-  #fieldAccess = new Map<CompiledResource, FieldAccess>();
-
-  /**
-   * Which fields this request's actor reads and writes on `resource` (default this
-   * controller's): `fieldAccess` of `@panel/core` with `Current.user`, the panel's
-   * authorization client, and Edition B's omission of associations without a read grant.
-   * Compiled once per request and resource; the serializer, the write operations, `sort_by`
-   * and traversal all ask it.
-   */
-  protected fieldAccess(resource: CompiledResource = this.resource): FieldAccess {
-    let access = this.#fieldAccess.get(resource);
-    if (!access) {
-      access = fieldAccess({ resource, user: Current.user, authorization: this.panel.authorization, omit: (field) => this.hidesAssociation(field) });
-      this.#fieldAccess.set(resource, access);
-    }
-    return access;
-  }
-
   /**
    * The fields this request may filter, select, search and receive on a view of a resource:
    * `queryableFields`, the one function that decides, with this request's actor and (Edition
@@ -173,17 +147,6 @@ export class ResourcesController extends ControllerBase {
    */
   protected queryableFields(resource: CompiledResource, view: View): QueryableFields {
     return queryableFields({ resource, view, access: this.fieldAccess(resource) });
-  }
-
-  /**
-   * The fields a record of this request may carry on a view: those this actor reads (a
-   * record-dependent `visible` rule is asked per record by the serializer), narrowed by
-   * `fields=` when it was sent.
-   */
-  protected recordFields(resource: CompiledResource, view: View): readonly CompiledField[] {
-    const read = this.fieldAccess(resource).readable(view);
-    const fieldset = this.fieldset;
-    return fieldset === undefined ? read : read.filter((field) => fieldset.has(field.name));
   }
 
   /**
@@ -207,124 +170,6 @@ export class ResourcesController extends ControllerBase {
     return { sort, where, fields };
   }
 
-  /**
-   * Whether a field's key is left out of this actor's records: the actor's answer (Edition B:
-   * "omitted entirely when the actor has no read grant on the target resource"). Never in
-   * Edition A, nor for a controller the gate does not guard.
-   */
-  protected hidesAssociation(field: CompiledField): boolean {
-    return this.actor.omits(field);
-  }
-
-  /**
-   * What this request's operations take: the panel, the resource, `Current.user` as the actor,
-   * and this controller's `authorize` and `policyScope`, so that overriding them still applies.
-   */
-  protected operationInput(): OperationInput {
-    const unpermittedAttributes = (this.constructor as typeof ResourcesController).unpermittedAttributes ?? this.mountUnpermittedAttributes;
-    return {
-      panel: this.panel,
-      resource: this.resource,
-      actor: Current.user,
-      authorize: (action, record) => this.authorize(action, record),
-      scope: this.policyScope(),
-      // Association values and the ids a write names follow each target's readable records.
-      readable: this.readableRecords(),
-      access: this.fieldAccess(),
-      unpermittedAttributes,
-      confirmFields: () => this.requireFieldConfirmation(),
-      transaction: this.transaction,
-    };
-  }
-
-  /**
-   * A write sets a `confirm: true` field: on the panel-session path it needs a recent password
-   * confirmation, answered like `requireRecentConfirmation` (403 with the confirm page's path);
-   * a request with credentials (API key, Basic, Bearer token) is not asked.
-   */
-  protected requireFieldConfirmation(): void {
-    if (this.onPanelSessionPath()) this.requireRecentConfirmation();
-  }
-
-  /**
-   * The records of other resources this request's actor may read: asked of the ids a write
-   * names (`<association>_id`: a target it may not read is `must exist`, exactly as one that
-   * does not exist), and of association values (a `belongs_to` label, a `has_one` id, a
-   * `has_many` count cover only these). Edition B: a read grant (`index` or `show`) on the
-   * target resource; on the token path that is enough (row scoping is bypassed). Otherwise the
-   * target's policy scope for `Current.user`. Undefined (every record) when neither applies.
-   */
-  protected readableRecords(): ReadableRecords | undefined {
-    const mayRead = this.actor.mayRead;
-    const client = this.policyClient();
-    if (!mayRead && !client) return undefined;
-    const user = Current.user;
-    return (target) => {
-      if (mayRead && !mayRead(target)) return NO_RECORDS;
-      return client ? (query) => client.scope({ user, resource: target, query }) : undefined;
-    };
-  }
-
-  /**
-   * `If-Match` on update and delete, in the write's transaction `trx`: locks the record's row
-   * (`select … for update`, held until the write commits), reads it through the policy scope
-   * (outside it: 404, as without the header), and throws 412 `{ "error": "Precondition Failed" }`
-   * unless the header is `*` or lists the ETag of the record's show answer now (`recordEntityTag`).
-   */
-  async checkIfMatch(header: string, trx: Transaction<any>): Promise<void> {
-    const id = this.recordId();
-    const records = this.panel.records.within(trx);
-    await records.lockRow({ resource: this.resource, id }, trx);
-    const row = await records.find({ resource: this.resource, view: 'show', id, scope: this.policyScope(), readable: this.readableRecords() });
-    if (!ifMatchHolds(header, this.recordEntityTag(row))) throw new PreconditionFailedError();
-  }
-
-  /**
-   * The ETag of a record's show answer, as GET show sends it: a controller that changes the
-   * show body (not only its fields' values) overrides this to match.
-   */
-  recordEntityTag(row: RecordRow): string {
-    return entityTag({ record: this.serializeRecord(row, 'show') });
-  }
-
-  /** The `:id` of the request; an id that cannot name a record is a 404. */
-  protected recordId(): number {
-    const id = recordId(this.params.id);
-    if (id === undefined) throw new RecordNotFoundError(this.resource.name, this.params.id);
-    return id;
-  }
-
-  /** 201 `{ record }` on the show view. */
-  createSuccessAction(row: RecordRow): unknown {
-    return this.render(201, { record: this.serializeRecord(row, 'show') });
-  }
-
-  /** 422 `{ errors, message: "Failed to create <ResourceName>" }`. */
-  createFailAction(errors: ErrorMessages): unknown {
-    return this.render(422, { errors, message: `Failed to create ${this.resource.naming.humanName}` });
-  }
-
-  /** 200 `{ record }` on the show view. */
-  updateSuccessAction(row: RecordRow): unknown {
-    return this.render(200, { record: this.serializeRecord(row, 'show') });
-  }
-
-  /** 422 `{ errors, message: "Failed to update <ResourceName>" }`. */
-  updateFailAction(errors: ErrorMessages): unknown {
-    return this.render(422, { errors, message: `Failed to update ${this.resource.naming.humanName}` });
-  }
-
-  /** 200 `{ message: "<ResourceName> successfully deleted" }`. */
-  destroySuccessAction(): unknown {
-    return this.render(200, { message: `${this.resource.naming.humanName} successfully deleted` });
-  }
-
-  /** 422 `{ errors: { base: [...] }, message: "Failed to delete <ResourceName>" }`. */
-  destroyFailAction(errors: ErrorMessages): unknown {
-    const { base = [], ...others } = errors;
-    return this.render(422, { errors: { base: [...base, ...Object.values(others).flat()] }, message: `Failed to delete ${this.resource.naming.humanName}` });
-  }
-
   /** The records of a page, each on `view`. */
   serializeRecords(rows: readonly RecordRow[], view: View): Record<string, unknown>[] {
     return rows.map((row) => this.serializeRecord(row, view));
@@ -345,6 +190,28 @@ export class ResourcesController extends ControllerBase {
   serializeFieldValue(value: FieldValue): unknown {
     // As this request's actor receives it (Edition B: a token gets signed, expiring file URLs).
     return this.actor.presents(value.field, fieldJson(value));
+  }
+
+  /**
+   * The ETag of a record's show answer, as GET show sends it: a controller that changes the
+   * show body (not only its fields' values) overrides this to match.
+   */
+  recordEntityTag(row: RecordRow): string {
+    return entityTag({ record: this.serializeRecord(row, 'show') });
+  }
+
+  /**
+   * `If-Match` on update and delete, in the write's transaction `trx`: locks the record's row
+   * (`select … for update`, held until the write commits), reads it through the policy scope
+   * (outside it: 404, as without the header), and throws 412 `{ "error": "Precondition Failed" }`
+   * unless the header is `*` or lists the ETag of the record's show answer now (`recordEntityTag`).
+   */
+  async checkIfMatch(header: string, trx: Transaction<any>): Promise<void> {
+    const id = this.recordId();
+    const records = this.panel.records.within(trx);
+    await records.lockRow({ resource: this.resource, id }, trx);
+    const row = await records.find({ resource: this.resource, view: 'show', id, scope: this.policyScope(), readable: this.readableRecords() });
+    if (!ifMatchHolds(header, this.recordEntityTag(row))) throw new PreconditionFailedError();
   }
 }
 

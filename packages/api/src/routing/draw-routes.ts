@@ -13,6 +13,7 @@ import type { EditionB } from '../edition-b/edition-b.js';
 import { isTraversable } from '../edition-b/association-filter.js';
 import type { HttpSemantics } from '../http-semantics/http-semantics.js';
 import type { RequestGate } from '../controller/request-gate.js';
+import { beforeActionChain } from '../controller/before-action-chain.js';
 import { conditionalGetHooks } from '../http-semantics/conditional-get.js';
 
 /** One route the runtime draws. */
@@ -128,6 +129,8 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
   for (const route of table) {
     const Controller = route.controller;
     const resource = panel.resource(route.resourceName);
+    // The route's before-action chain, built now rather than at its first request.
+    beforeActionChain(Controller, route.action, gate !== undefined && Controller.gated);
     api.route({
       method: route.method,
       url: route.path,

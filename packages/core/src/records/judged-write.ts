@@ -36,11 +36,6 @@ export interface JudgedWriteInput {
   readonly readable?: ReadableRecords | undefined;
 }
 
-/** Whether an association of the view reads the resource's own table (then a write cannot read itself back in one statement). */
-function readsOwnTable(resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>): boolean {
-  return resource.fieldsOn(view).some((field) => field.target !== undefined && registry.get(field.target)?.table === resource.table);
-}
-
 /**
  * Judges a write and makes it: the checks that need the database (`WriteChecks`), the
  * resource's `validate` hook, then one statement that writes only if the checks hold and
@@ -72,7 +67,7 @@ export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput
       await hook(context);
     }
     // A read-back in a second statement (see `writeAndRead`) needs the transaction: a failed read leaves no row.
-    if (write && readsOwnTable(resource, view, layer.registry)) await lazy.begin();
+    if (write && layer.readsOwnTable(resource, view)) await lazy.begin();
     return await lazy.finish(async (db) => {
       errors ??= checks.failedInTransaction || !write ? checks.errors(await checks.compute(db)) : undefined;
       if (errors?.has()) throw new RecordInvalidError(errors.toJSON());
@@ -106,7 +101,7 @@ async function writeAndRead(
   input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; id?: number | undefined; readable?: ReadableRecords | undefined },
 ): Promise<RecordRow> {
   const { resource, view, checks, write, id, readable } = input;
-  const ownTable = readsOwnTable(resource, view, layer.registry);
+  const ownTable = layer.readsOwnTable(resource, view);
   const gated = checks.statement.length > 0;
   const gate = gated ? sql<SqlBool>`(select ${sql.join(checks.statement.map((check) => sql.ref(check.alias)), sql` and `)} from ${sql.table(CHECKS)})` : undefined;
   const base = gated ? db.with(CHECKS, (qc) => qc.selectNoFrom(checks.selections())) : db;

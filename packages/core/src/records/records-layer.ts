@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-types.js';
+import type { View } from '../fields/field-types.js';
 import type { PanelAttachments } from '../attachments/attachments-service.js';
 import type { RecordCounts } from './record-counts.js';
 import type { CountStrategy } from './count-strategy.js';
@@ -20,6 +21,8 @@ export interface RecordsLayer {
   readonly counts: RecordCounts;
   /** How a list's total is found unless the resource's own `count` says otherwise. */
   readonly countStrategy: CountStrategy;
+  /** Whether an association of the view reads the resource's own table (then a write cannot read itself back in one statement). */
+  readsOwnTable(resource: CompiledResource, view: View): boolean;
   /** The statement of one record on a view, compiled once (see `FindStatements`). */
   readonly statements: FindStatements;
 }

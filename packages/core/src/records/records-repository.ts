@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-types.js';
+import type { View } from '../fields/field-types.js';
 import type { ChangeNotifications } from '../database/change-notifications.js';
 import type { PanelAttachments } from '../attachments/attachments-service.js';
 import { DEFAULT_ROOT_PATH } from '../config/panel-config.js';
@@ -14,6 +15,11 @@ import type { RecordsLayer } from './records-layer.js';
 
 export type { ColumnValues, RecordRow } from './record-row.js';
 export type { RecordsPage, RecordsSort } from './record-reads.js';
+
+/** Whether an association of the view reads the resource's own table (then a write cannot read itself back in one statement). */
+function readsOwnTable(resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>): boolean {
+  return resource.fieldsOn(view).some((field) => field.target !== undefined && registry.get(field.target)?.table === resource.table);
+}
 
 /**
  * The records layer: reads and writes a resource's table through Kysely. An index page costs
@@ -46,6 +52,7 @@ export class RecordsRepository {
       rootPath: options.rootPath ?? DEFAULT_ROOT_PATH,
       counts: options.counts ?? new RecordCounts(db, options.changes),
       countStrategy: options.count ?? EXACT_COUNT,
+      readsOwnTable: (resource, view) => readsOwnTable(resource, view, registry),
       statements: new FindStatements(db, registry),
     };
   }
