@@ -155,7 +155,7 @@ export class ControllerBase extends ControllerDeclarations {
    * confirmation (`confirm: true`) applies on this path only.
    */
   protected onPanelSessionPath(): boolean {
-    return this.apiToken === undefined && this.request.headers.authorization === undefined && this.session.userId !== undefined;
+    return this.#authenticated === undefined && this.request.headers.authorization === undefined && this.session.userId !== undefined;
   }
 
   /** Path parameters (`id`). */
