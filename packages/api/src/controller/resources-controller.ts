@@ -1,7 +1,8 @@
 // Over 250 lines: the actions, their callbacks, the serializer, traversal and the list parameters; issue 21 splits it.
-import { Current, fieldAccess, isPanelError, NO_RECORDS, operations, type CompiledField, type FieldAccess, type CompiledResource, type ErrorMessages, type OperationInput, type ReadableRecords, type RecordRow, type View } from '@panel/core';
+import { Current, fieldAccess, isPanelError, NO_RECORDS, operations, type CompiledField, type FieldAccess, type CompiledResource, type ErrorMessages, type OperationInput, type ReadableRecords, type RecordRow, type RecordsSort, type View } from '@panel/core';
 import { RecordNotFoundError } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
+import { sortRequest } from '../params/sort-params.js';
 import { recordId, recordParams } from '../params/record-params.js';
 import { fieldJson, type FieldValue } from '../serialization/field-value.js';
 import { ControllerBase } from './controller-base.js';
@@ -196,11 +197,20 @@ export class ResourcesController extends ControllerBase {
    * `filter[…]`, `q` and `fields`, checked against what this request may read. Every problem
    * of every parameter is answered in one 400.
    */
-  protected listRequest(resource: CompiledResource): Omit<ListQuery, 'problems'> {
-    const { problems, ...list } = listQuery({ resource, queryable: this.queryableFields(resource, 'index'), query: this.query, values: queryValues(this.query) });
+  protected listRequest(resource: CompiledResource): { sort: RecordsSort | undefined } & Pick<ListQuery, 'where' | 'fields'> {
+    const problems: string[] = [];
+    let sort: RecordsSort | undefined;
+    try {
+      sort = sortRequest(resource, this.query, this.fieldAccess(resource).queryable('index'));
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code !== 'PANEL_API_ERR_BAD_REQUEST') throw error;
+      problems.push((error as Error).message);
+    }
+    const { where, fields, problems: more } = listQuery({ resource, queryable: this.queryableFields(resource, 'index'), query: this.query, values: queryValues(this.query) });
+    problems.push(...more);
     if (problems.length > 0) throw new BadRequestError(problems.join('; '));
-    this.fieldset = list.fields;
-    return list;
+    this.fieldset = fields;
+    return { sort, where, fields };
   }
 
   /**

@@ -120,7 +120,8 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const listed = route.action === 'related' ? context.panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
   const parameters = [
     ...(member ? [ID] : []),
-    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults }).map(queryParameter),
+    // The view's fields as declared: the document's sort_by enum, without an actor.
+    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => listed.fieldsOn(view) }).map(queryParameter),
   ];
   const writeView = route.action === 'create' ? 'new' : 'edit';
   return {

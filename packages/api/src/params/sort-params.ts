@@ -7,13 +7,13 @@ import type { ListModifier } from '../querying/list-modifier.js';
  * record, `FieldAccess.queryable('index')`) and `sort_direction` (`asc` or `desc`, default
  * `asc`; alone, it applies to the resource's default order column). Both are checked against a
  * whitelist; neither ever reaches SQL as text. A field a rule hides is refused exactly like an
- * unknown one (the message lists only the fields this actor may sort by). Returns the order, or
- * every problem (`sort_by=nope&sort_direction=sideways` names both, sort_by first).
+ * unknown one (the message lists only the fields this actor may sort by).
  */
-export function readSort(resource: CompiledResource, query: Readonly<Record<string, unknown>>, fields: readonly CompiledField[]): { sort?: RecordsSort | undefined; problems: string[] } {
+export function sortRequest(resource: CompiledResource, query: Record<string, unknown>, fields: readonly CompiledField[]): RecordsSort | undefined {
   const { sort_by: sortBy, sort_direction: direction } = query;
   const sortable = fields.filter((f) => f.sortable);
   const field = typeof sortBy === 'string' ? sortable.find((f) => f.name === sortBy) : undefined;
+  // Every mistake at once (`sort_by=nope&sort_direction=sideways` names both), sort_by first.
   const problems: string[] = [];
   if (sortBy !== undefined && !field) {
     problems.push(`sort_by must be one of ${sortable.map((f) => f.name).join(', ')}, instead got ${Array.isArray(sortBy) ? 'several values' : JSON.stringify(sortBy)}`);
@@ -21,18 +21,11 @@ export function readSort(resource: CompiledResource, query: Readonly<Record<stri
   if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
     problems.push(`sort_direction must be "asc" or "desc", instead got ${Array.isArray(direction) ? 'several values' : JSON.stringify(direction)}`);
   }
-  if (problems.length > 0) return { problems };
+  if (problems.length > 0) throw new BadRequestError(problems.join('; '));
   const checked = direction as 'asc' | 'desc' | undefined;
   // sort_direction alone turns the resource's default order around.
-  if (field === undefined) return { sort: checked === undefined ? undefined : { column: resource.defaultOrder.column, direction: checked }, problems };
-  return { sort: { column: field.column!, direction: checked ?? 'asc' }, problems };
-}
-
-/** `readSort`, throwing its problems as one 400 (`BadRequestError`). */
-export function sortRequest(resource: CompiledResource, query: Readonly<Record<string, unknown>>, fields: readonly CompiledField[]): RecordsSort | undefined {
-  const { sort, problems } = readSort(resource, query, fields);
-  if (problems.length > 0) throw new BadRequestError(problems.join('; '));
-  return sort;
+  if (field === undefined) return checked === undefined ? undefined : { column: resource.defaultOrder.column, direction: checked };
+  return { column: field.column!, direction: checked ?? 'asc' };
 }
 
 /** How a list is ordered without `sort_by`: the resource's default order, then the id. */
@@ -44,17 +37,17 @@ export function defaultOrder(resource: CompiledResource): string {
 
 /**
  * The order as a list modifier: `sort_by` (only on a list with a sortable field) and
- * `sort_direction`, read by `sortRequest` against the fields this request may read.
+ * `sort_direction`. The action reads them (`sortRequest`, against the index fields
+ * `fieldAccess` gives this actor) with the other list parameters, in one 400.
  */
 export const sortModifier: ListModifier = {
   name: 'sort',
   logged: ['sort_by', 'sort_direction'],
-  parameters({ resource, queryable }) {
-    const sortable = queryable.read.filter((field) => field.sortable).map((field) => field.name);
+  parameters({ resource, fields }) {
+    const sortable = fields.filter((field) => field.sortable).map((field) => field.name);
     return [
       ...(sortable.length > 0 ? [{ name: 'sort_by', description: `The field to sort by (then the id, so pages are stable). Without it, records are ordered by ${defaultOrder(resource)}.`, schema: { type: 'string', enum: sortable } }] : []),
       { name: 'sort_direction', description: 'The direction of `sort_by`.', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
     ];
   },
-  read: ({ resource, queryable, query }) => readSort(resource, query, queryable.read),
 };

@@ -1,4 +1,4 @@
-import type { CompiledResource, JsonSchema, RecordsSort, ScopeFunction } from '@panel/core';
+import type { CompiledField, CompiledResource, JsonSchema, ScopeFunction } from '@panel/core';
 import type { QueryableFields } from './queryable-fields.js';
 
 /**
@@ -16,9 +16,11 @@ export interface QueryParameter {
   readonly schema: JsonSchema;
 }
 
-/** What a modifier's parameters are described from: the listed resource as declared, and the mount. */
+/** What a modifier's parameters are described from: the listed resource as declared (no actor), and the mount. */
 export interface ParameterContext {
   readonly resource: CompiledResource;
+  /** The fields of the view the parameters apply to, as declared (the resource's `fieldsOn`): the order's `sort_by` enum. */
+  readonly fields: readonly CompiledField[];
   /** The fields a request may filter, select and search (`queryableFields`; for the document: without per-actor rules). */
   readonly queryable: QueryableFields;
   readonly config: { readonly perPage: number; readonly maxPerPage: number };
@@ -37,14 +39,12 @@ export interface ListRequestContext {
   readonly values: ReadonlyMap<string, readonly string[]>;
 }
 
-/** What one modifier makes of a request: what it changes in the list, or every problem it found. */
+/** What one modifier makes of a request: how it narrows the list or what it loads, or every problem it found. */
 export interface ListModification {
   /** Each problem for the 400 that names them all; empty when the parameters are good. */
   readonly problems: readonly string[];
   /** Narrows the records after the policy scope (its conditions are in both the page and the count). */
   readonly where?: ScopeFunction | undefined;
-  /** The order of the records. */
-  readonly sort?: RecordsSort | undefined;
   /** A sparse fieldset: the field names to load. */
   readonly fields?: ReadonlySet<string> | undefined;
 }
@@ -53,8 +53,8 @@ export interface ListModification {
  * A list modifier: one concern of a list's query string (the page, the order, filters, search,
  * the sparse fieldset), as Django REST Framework's filter backends are — it declares its
  * parameters (`parameters`: the route's `schema.querystring`, the OpenAPI document) and reads a
- * request into a scope function, an order or a fieldset (`read`). `LIST_MODIFIERS` in
- * `list-query.ts` lists them in the order they are documented and read.
+ * request into a scope function or a fieldset (`read`). `LIST_MODIFIERS` in `list-query.ts`
+ * lists them in the order they are documented and read.
  *
  * @example
  * export const publishedModifier: ListModifier = {
@@ -74,7 +74,9 @@ export interface ListModifier {
   parameters(context: ParameterContext): QueryParameter[];
   /**
    * Reads a request: the checked values, or every problem. Absent for the page (`page`,
-   * `per_page`), which the action reads first with the `per_page` cookie (`pageRequest`).
+   * `per_page`), which the action reads first with the `per_page` cookie (`pageRequest`), and
+   * for the order, which the action reads against the fields `fieldAccess` gives this actor
+   * (`sortRequest`; its problems join the others' in the one 400).
    */
   read?(request: ListRequestContext): ListModification;
 }

@@ -1,4 +1,4 @@
-import type { CompiledResource, JsonSchema, RecordsSort, ScopeFunction } from '@panel/core';
+import type { CompiledField, CompiledResource, JsonSchema, ScopeFunction, View } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
 import { pageModifier } from '../params/pagination-params.js';
 import { sortModifier } from '../params/sort-params.js';
@@ -19,8 +19,6 @@ export const LIST_MODIFIERS: readonly ListModifier[] = [pageModifier, sortModifi
 
 /** What a list's query parameters ask for, checked. */
 export interface ListQuery {
-  /** The order, or undefined for the resource's default order. */
-  readonly sort: RecordsSort | undefined;
   /** Narrows the list after the policy scope (filters and search), or undefined for none. */
   readonly where: ScopeFunction | undefined;
   /** The sparse fieldset, or undefined for every field of the view. */
@@ -30,12 +28,11 @@ export interface ListQuery {
 }
 
 /**
- * Reads a list's query (index and traversal) with every modifier that reads (the page is read
- * by the action, first): every problem of every modifier is collected, so that one 400 names
+ * Reads a list's query (index and traversal) with every modifier that reads (the action reads
+ * the page and the order): every problem of every modifier is collected, so that one 400 names
  * them all; the modifiers' scope functions narrow the list one after the other.
  */
 export function listQuery(request: ListRequestContext, modifiers: readonly ListModifier[] = LIST_MODIFIERS): ListQuery {
-  let sort: RecordsSort | undefined;
   let where: ScopeFunction | undefined;
   let fields: ReadonlySet<string> | undefined;
   const problems: string[] = [];
@@ -43,7 +40,6 @@ export function listQuery(request: ListRequestContext, modifiers: readonly ListM
     if (!modifier.read) continue;
     const read = modifier.read(request);
     problems.push(...read.problems);
-    if (read.sort) sort = read.sort;
     if (read.fields) fields = read.fields;
     const narrow = read.where;
     if (narrow) {
@@ -51,7 +47,7 @@ export function listQuery(request: ListRequestContext, modifiers: readonly ListM
       where = before === undefined ? narrow : (query) => narrow(before(query));
     }
   }
-  return { sort, where, fields, problems };
+  return { where, fields, problems };
 }
 
 /** The query parameters of a list (index and traversal) of `context.resource`, in the order `LIST_MODIFIERS` declares them. */
@@ -67,11 +63,13 @@ export function recordParameters(context: ParameterContext, modifiers: readonly 
 /**
  * The query parameters of a route, for the resource as declared (no per-actor rule): a list's
  * (index, and a traversal's of its target `resource`), one record's (show), none for writes.
- * The route's `schema.querystring` and its OpenAPI operation are both made from this.
+ * The route's `schema.querystring` and its OpenAPI operation are both made from this;
+ * `viewFields` gives a view's fields as declared (the resource's own `fieldsOn`).
  */
-export function actionParameters(action: ActionName, resource: CompiledResource, mount: Pick<ParameterContext, 'config' | 'defaults'>): QueryParameter[] {
-  if (action === 'index' || action === 'related') return listParameters({ ...mount, resource, queryable: queryableFields({ resource, view: 'index' }) });
-  if (action === 'show') return recordParameters({ ...mount, resource, queryable: queryableFields({ resource, view: 'show' }) });
+export function actionParameters(action: ActionName, resource: CompiledResource, mount: Pick<ParameterContext, 'config' | 'defaults'> & { readonly viewFields: (view: View) => readonly CompiledField[] }): QueryParameter[] {
+  const { config, defaults, viewFields } = mount;
+  if (action === 'index' || action === 'related') return listParameters({ config, defaults, resource, fields: viewFields('index'), queryable: queryableFields({ resource, view: 'index' }) });
+  if (action === 'show') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }) });
   return [];
 }
 

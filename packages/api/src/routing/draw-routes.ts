@@ -85,7 +85,7 @@ const checkedByTheAction = () => () => true;
 function querystringOf(panel: Panel, route: RouteEntry, defaults: Readonly<Record<string, string>>): { querystring?: ReturnType<typeof querystringSchema> } {
   const resource = panel.resource(route.resourceName);
   const listed = route.action === 'related' ? panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
-  const parameters = actionParameters(route.action, listed, { config: panel.config, defaults });
+  const parameters = actionParameters(route.action, listed, { config: panel.config, defaults, viewFields: (view) => listed.fieldsOn(view) });
   return parameters.length === 0 ? {} : { querystring: querystringSchema(parameters) };
 }
 
