@@ -57,10 +57,13 @@ export interface ListModification {
  * lists them in the order they are documented and read.
  *
  * @example
+ * // `published=true`: only published records (docs/querying.md, "Adding a list modifier", has a whole one).
  * export const publishedModifier: ListModifier = {
  *   name: 'published',
- *   parameters: () => [{ name: 'published', description: 'Only published records.', schema: { type: 'boolean' } }],
- *   read: ({ values }) => (values.has('published') ? { problems: [], where: (query) => query.where('published', '=', true) } : { problems: [] }),
+ *   parameters: () => [{ name: 'published', description: 'Only published records.', schema: { type: 'boolean', const: true } }],
+ *   read: ({ values }) =>
+ *     values.get('published')?.join() === 'true' ? { problems: [], where: (query) => query.where(`${ROW_ALIAS}.published`, '=', true) }
+ *     : values.has('published') ? { problems: ['published must be true'] } : { problems: [] },
  * };
  */
 export interface ListModifier {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import type { Panel } from '@panel/core';
+import type { JsonSchema, Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { DiscoveredController } from './discover-controllers.js';
 import type { ResourcesController } from '../controller/resources-controller.js';
@@ -82,7 +82,7 @@ const ACTIONS: readonly ActionName[] = ['index', 'show', 'create', 'update', 'de
 const checkedByTheAction = () => () => true;
 
 /** The route's `schema.querystring`, from the list modifiers (for a traversal: of its target); none for writes. */
-function querystringOf(panel: Panel, route: RouteEntry, defaults: Readonly<Record<string, string>>): { querystring?: ReturnType<typeof querystringSchema> } {
+function querystringOf(panel: Panel, route: RouteEntry, defaults: Readonly<Record<string, string>>): { querystring?: JsonSchema } {
   const resource = panel.resource(route.resourceName);
   const listed = route.action === 'related' ? panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
   const parameters = actionParameters(route.action, listed, { config: panel.config, defaults, viewFields: (view) => listed.fieldsOn(view) });
