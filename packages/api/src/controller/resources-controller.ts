@@ -163,7 +163,7 @@ export class ResourcesController extends ResultCallbacksController {
       if ((error as { code?: unknown } | null)?.code !== 'PANEL_API_ERR_BAD_REQUEST') throw error;
       problems.push((error as Error).message);
     }
-    const { where, fields, problems: more } = listQuery(queryValues(this.query), this.queryableFields(resource, 'index'), resource);
+    const { where, fields, problems: more } = listQuery({ resource, queryable: this.queryableFields(resource, 'index'), query: this.query, values: queryValues(this.query) });
     problems.push(...more);
     if (problems.length > 0) throw new BadRequestError(problems.join('; '));
     this.fieldset = fields;

@@ -7,9 +7,9 @@ import { responseSchemas } from '../serialization/response-schemas.js';
 import { ref, schemaNames } from './openapi-components.js';
 import { exampleOf } from './openapi-examples.js';
 import { writeSchema } from '@panel/core';
-import { listQueryParameters } from '../querying/list-query.js';
-import { fieldsetParameters } from '../querying/fieldset-params.js';
-import { queryableFields } from '../querying/queryable-fields.js';
+import { actionParameters } from '../querying/list-query.js';
+import type { QueryParameter } from '../querying/list-modifier.js';
+import { defaultOrder } from '../params/sort-params.js';
 import type { OpenApiObject } from './openapi-options.js';
 
 /** What the operations of one document share. */
@@ -48,24 +48,9 @@ const ANSWERS: Readonly<Record<number, OpenApiObject>> = {
 
 const ID = { name: 'id', in: 'path', required: true, description: 'The record id.', schema: { type: 'integer', minimum: 1 }, example: 1 };
 
-/** How a list is ordered without `sort_by`: the resource's default order, then the id. */
-function defaultOrder(resource: CompiledResource): string {
-  const { column, direction } = resource.defaultOrder;
-  const by = `\`${column}\` ${direction === 'desc' ? 'descending' : 'ascending'}`;
-  return column === resource.primaryKey ? by : `${by}, then \`${resource.primaryKey}\``;
-}
-
-function listParameters(resource: CompiledResource, context: OperationContext): OpenApiObject[] {
-  const { perPage, maxPerPage } = context.panel.config;
-  const defaultPerPage = Math.min(Number(context.defaults.per_page ?? perPage), maxPerPage);
-  const sortable = resource.fieldsOn('index').filter((field) => field.sortable).map((field) => field.name);
-  return [
-    { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: Number(context.defaults.page ?? 1) } },
-    // No `maximum`: a validating client would refuse what the server accepts (and clamps).
-    { name: 'per_page', in: 'query', required: false, description: `Records per page. A larger value than ${maxPerPage} is not refused: the server clamps it to ${maxPerPage} (\`pagination.per_page\` says what was used).`, schema: { type: 'integer', minimum: 1, default: defaultPerPage } },
-    ...(sortable.length > 0 ? [{ name: 'sort_by', in: 'query', required: false, description: `The field to sort by (then the id, so pages are stable). Without it, records are ordered by ${defaultOrder(resource)}.`, schema: { type: 'string', enum: sortable } }] : []),
-    { name: 'sort_direction', in: 'query', required: false, description: 'The direction of `sort_by`.', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
-  ];
+/** A query parameter as the OpenAPI document gives it (the list modifiers declare it: `querying/list-query.ts`). */
+function queryParameter({ name, description, style, explode, schema }: QueryParameter): OpenApiObject {
+  return { name, in: 'query', required: false, ...(description === undefined ? {} : { description }), ...(style === undefined ? {} : { style }), ...(explode === undefined ? {} : { explode }), schema };
 }
 
 /** The success answer of a route: from the fields, unless the controller overrides what is serialized (then any JSON object). */
@@ -133,11 +118,10 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const responses: Record<string, OpenApiObject> = { [status]: answer };
   for (const code of [...statuses].sort()) responses[code] = ANSWERS[code]!;
   const listed = route.action === 'related' ? context.panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
-  const lists = route.action === 'index' || route.action === 'related';
   const parameters = [
     ...(member ? [ID] : []),
-    ...(lists ? [...listParameters(listed, context), ...listQueryParameters(queryableFields({ resource: listed, view: 'index' }))] : []),
-    ...(route.action === 'show' ? fieldsetParameters(queryableFields({ resource, view: 'show' })) : []),
+    // The view's fields as declared: the document's sort_by enum, without an actor.
+    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => listed.fieldsOn(view) }).map(queryParameter),
   ];
   const writeView = route.action === 'create' ? 'new' : 'edit';
   return {

@@ -1,4 +1,5 @@
 import { BadRequestError } from '../errors/api-errors.js';
+import type { ListModifier } from '../querying/list-modifier.js';
 
 /** The page an index asks for. */
 export interface PageRequest {
@@ -60,3 +61,21 @@ export function pagination(page: number, perPage: number, totalCount: number): P
     has_prev_page: page > 1,
   };
 }
+
+/**
+ * The page as a list modifier: `page` and `per_page`, declared once (the route's
+ * `schema.querystring`, the OpenAPI document, the log allow-list). The action reads them itself,
+ * first and with the `per_page` cookie (`pageRequest`): a bad page is answered alone.
+ */
+export const pageModifier: ListModifier = {
+  name: 'page',
+  logged: ['page', 'per_page'],
+  parameters({ config, defaults }) {
+    const defaultPerPage = Math.min(Number(defaults.per_page ?? config.perPage), config.maxPerPage);
+    return [
+      { name: 'page', schema: { type: 'integer', minimum: 1, default: Number(defaults.page ?? 1) } },
+      // No `maximum`: a validating client would refuse what the server accepts (and clamps).
+      { name: 'per_page', description: `Records per page. A larger value than ${config.maxPerPage} is not refused: the server clamps it to ${config.maxPerPage} (\`pagination.per_page\` says what was used).`, schema: { type: 'integer', minimum: 1, default: defaultPerPage } },
+    ];
+  },
+};

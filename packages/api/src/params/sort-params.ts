@@ -1,5 +1,6 @@
 import type { CompiledField, CompiledResource, RecordsSort } from '@panel/core';
 import { BadRequestError } from '../errors/api-errors.js';
+import type { ListModifier } from '../querying/list-modifier.js';
 
 /**
  * `sort_by` (a sortable field among `fields`: the index fields this actor reads on every
@@ -26,3 +27,27 @@ export function sortRequest(resource: CompiledResource, query: Record<string, un
   if (field === undefined) return checked === undefined ? undefined : { column: resource.defaultOrder.column, direction: checked };
   return { column: field.column!, direction: checked ?? 'asc' };
 }
+
+/** How a list is ordered without `sort_by`: the resource's default order, then the id. */
+export function defaultOrder(resource: CompiledResource): string {
+  const { column, direction } = resource.defaultOrder;
+  const by = `\`${column}\` ${direction === 'desc' ? 'descending' : 'ascending'}`;
+  return column === resource.primaryKey ? by : `${by}, then \`${resource.primaryKey}\``;
+}
+
+/**
+ * The order as a list modifier: `sort_by` (only on a list with a sortable field) and
+ * `sort_direction`. The action reads them (`sortRequest`, against the index fields
+ * `fieldAccess` gives this actor) with the other list parameters, in one 400.
+ */
+export const sortModifier: ListModifier = {
+  name: 'sort',
+  logged: ['sort_by', 'sort_direction'],
+  parameters({ resource, fields }) {
+    const sortable = fields.filter((field) => field.sortable).map((field) => field.name);
+    return [
+      ...(sortable.length > 0 ? [{ name: 'sort_by', description: `The field to sort by (then the id, so pages are stable). Without it, records are ordered by ${defaultOrder(resource)}.`, schema: { type: 'string', enum: sortable } }] : []),
+      { name: 'sort_direction', description: 'The direction of `sort_by`.', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
+    ];
+  },
+};

@@ -1,4 +1,5 @@
 import type { CompiledResource } from '@panel/core';
+import type { ListModifier, QueryParameter } from './list-modifier.js';
 import type { QueryableFields } from './queryable-fields.js';
 import { shown } from './query-values.js';
 
@@ -24,14 +25,12 @@ export function fieldsetRequest(values: ReadonlyMap<string, readonly string[]>, 
   return { fields, problems: [] };
 }
 
-/** The OpenAPI parameter `fields`: an array of the view's field names, comma-separated. */
-export function fieldsetParameters(queryable: QueryableFields): Record<string, unknown>[] {
+/** The parameter `fields`: an array of the view's field names, comma-separated. */
+export function fieldsetParameters(queryable: QueryableFields): QueryParameter[] {
   const names = queryable.read.map((field) => field.name);
   return [
     {
       name: 'fields',
-      in: 'query',
-      required: false,
       description: 'A sparse fieldset: the records carry `id` and exactly these fields (the schema\'s other properties are absent).',
       style: 'form',
       explode: false,
@@ -39,3 +38,11 @@ export function fieldsetParameters(queryable: QueryableFields): Record<string, u
     },
   ];
 }
+
+/** The sparse fieldset as a list modifier: `fields`, on lists and on one record (show). */
+export const fieldsetModifier: ListModifier = {
+  name: 'fields',
+  onShow: true,
+  parameters: ({ queryable }) => fieldsetParameters(queryable),
+  read: ({ values, queryable, resource }) => fieldsetRequest(values, queryable, resource),
+};

@@ -1,4 +1,5 @@
-import { FILTER_OPERATORS, type CompiledField, type FilterOperator, type RecordFilter } from '@panel/core';
+import { FILTER_OPERATORS, recordsWhere, type CompiledField, type FilterOperator, type RecordFilter } from '@panel/core';
+import type { ListModifier, QueryParameter } from './list-modifier.js';
 import type { QueryableFields } from './queryable-fields.js';
 import { shown } from './query-values.js';
 
@@ -69,20 +70,30 @@ export function filterRequest(values: ReadonlyMap<string, readonly string[]>, qu
 }
 
 /** The query parameter of one filter: its literal name and the schema of its value (`in` an array, comma-separated; `null` a boolean). */
-function filterParameter(key: string, field: CompiledField, operator: FilterOperator | undefined): Record<string, unknown> {
+function filterParameter(key: string, field: CompiledField, operator: FilterOperator | undefined): QueryParameter {
   const value = field.kind.filter!.schema(field);
   const name = operator === undefined ? `filter[${key}]` : `filter[${key}][${operator}]`;
   if (operator === 'in') {
-    return { name, in: 'query', required: false, description: `${key} is one of these values (comma-separated, at most ${MAX_IN_VALUES}).`, style: 'form', explode: false, schema: { type: 'array', items: value, minItems: 1, maxItems: MAX_IN_VALUES } };
+    return { name, description: `${key} is one of these values (comma-separated, at most ${MAX_IN_VALUES}).`, style: 'form', explode: false, schema: { type: 'array', items: value, minItems: 1, maxItems: MAX_IN_VALUES } };
   }
-  if (operator === 'null') return { name, in: 'query', required: false, description: `${key} is null (true) or is not (false).`, schema: { type: 'boolean' } };
-  return { name, in: 'query', required: false, ...(operator === undefined ? { description: `${key} equals the value (as filter[${key}][eq]).` } : {}), schema: value };
+  if (operator === 'null') return { name, description: `${key} is null (true) or is not (false).`, schema: { type: 'boolean' } };
+  return { name, ...(operator === undefined ? { description: `${key} equals the value (as filter[${key}][eq]).` } : {}), schema: value };
 }
 
-/** The OpenAPI parameters of the filters a list accepts: every allowed `filter[…]` by its literal name. */
-export function filterParameters(queryable: QueryableFields): Record<string, unknown>[] {
+/** The parameters of the filters a list accepts: every allowed `filter[…]` by its literal name. */
+export function filterParameters(queryable: QueryableFields): QueryParameter[] {
   return [...queryable.filter].flatMap(([key, field]) => {
     const operators = field.kind.filter!.operators;
     return [...(operators.includes('eq') ? [filterParameter(key, field, undefined)] : []), ...operators.map((operator) => filterParameter(key, field, operator))];
   });
 }
+
+/** Filters as a list modifier: `filter[…]`, ANDed into one condition of the page and the count. */
+export const filterModifier: ListModifier = {
+  name: 'filter',
+  parameters: ({ queryable }) => filterParameters(queryable),
+  read({ values, queryable, resource }) {
+    const { filters, problems } = filterRequest(values, queryable, resource.naming.routeKey);
+    return { where: recordsWhere({ filters }), problems };
+  },
+};

@@ -1,4 +1,5 @@
-import type { CompiledResource, RecordSearch } from '@panel/core';
+import { recordsWhere, type CompiledResource, type RecordSearch } from '@panel/core';
+import type { ListModifier, QueryParameter } from './list-modifier.js';
 import type { QueryableFields } from './queryable-fields.js';
 
 /** The longest `q`, in characters. */
@@ -28,9 +29,19 @@ export function searchRequest(values: ReadonlyMap<string, readonly string[]>, qu
   return { search: { fields: queryable.search, words }, problems };
 }
 
-/** The OpenAPI parameter `q`, on a list whose resource has search fields. */
-export function searchParameters(queryable: QueryableFields): Record<string, unknown>[] {
+/** The parameter `q`, on a list whose resource has search fields. */
+export function searchParameters(queryable: QueryableFields): QueryParameter[] {
   if (queryable.search.length === 0) return [];
   const names = queryable.search.map((field) => field.name).join(', ');
-  return [{ name: 'q', in: 'query', required: false, description: `Search: each word (at most ${MAX_SEARCH_WORDS}) is contained, case-insensitively, in at least one of ${names}.`, schema: { type: 'string', maxLength: MAX_SEARCH_LENGTH } }];
+  return [{ name: 'q', description: `Search: each word (at most ${MAX_SEARCH_WORDS}) is contained, case-insensitively, in at least one of ${names}.`, schema: { type: 'string', maxLength: MAX_SEARCH_LENGTH } }];
 }
+
+/** Search as a list modifier: `q`, one condition of the page and the count. */
+export const searchModifier: ListModifier = {
+  name: 'search',
+  parameters: ({ queryable }) => searchParameters(queryable),
+  read({ values, queryable, resource }) {
+    const { search, problems } = searchRequest(values, queryable, resource);
+    return { where: recordsWhere({ search }), problems };
+  },
+};

@@ -1,5 +1,5 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import type { Panel } from '@panel/core';
+import type { JsonSchema, Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { DiscoveredController } from './discover-controllers.js';
 import type { ResourcesController } from '../controller/resources-controller.js';
@@ -15,6 +15,7 @@ import type { HttpSemantics } from '../http-semantics/http-semantics.js';
 import type { RequestGate } from '../controller/request-gate.js';
 import { beforeActionChain } from '../controller/before-action-chain.js';
 import { conditionalGetHooks } from '../http-semantics/conditional-get.js';
+import { actionParameters, querystringSchema } from '../querying/list-query.js';
 
 /** One route the runtime draws. */
 export interface RouteEntry {
@@ -76,6 +77,21 @@ function relatedRoutes(panel: Pick<Panel, 'resource'>, controllers: readonly Dis
 const ACTIONS: readonly ActionName[] = ['index', 'show', 'create', 'update', 'destroy'];
 
 /**
+ * The validator of a route's `schema.querystring`: it lets every query through, because the
+ * action checks the parameters after authentication, against what this actor may read, with
+ * every problem in one 400 (`docs/decisions.md`, "List parameters declared once").
+ */
+const checkedByTheAction = () => () => true;
+
+/** The route's `schema.querystring`, from the list modifiers (for a traversal: of its target); none for writes. */
+function querystringOf(panel: Panel, route: RouteEntry, defaults: Readonly<Record<string, string>>): { querystring?: JsonSchema } {
+  const resource = panel.resource(route.resourceName);
+  const listed = route.action === 'related' ? panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
+  const parameters = actionParameters(route.action, listed, { config: panel.config, defaults, viewFields: (view) => listed.fieldsOn(view) });
+  return parameters.length === 0 ? {} : { querystring: querystringSchema(parameters) };
+}
+
+/**
  * Checks at boot what would otherwise fail on the first request: the current-user method and
  * every before-action exist as methods, and a default `sort_by` names a sortable field.
  */
@@ -135,8 +151,10 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       method: route.method,
       url: route.path,
       ...(constraints ? { constraints } : {}),
-      // Fastify compiles a serializer per status from these: the success body from the fields.
-      ...(route.action === 'related' ? {} : { schema: { response: responseSchemas(resource, route.action, Controller) } }),
+      // Fastify compiles a serializer per status from `response`: the success body from the fields.
+      // `querystring`: the list modifiers' parameters, checked by the action (`checkedByTheAction`).
+      schema: { ...querystringOf(panel, route, defaults), ...(route.action === 'related' ? {} : { response: responseSchemas(resource, route.action, Controller) }) },
+      validatorCompiler: checkedByTheAction,
       // ETag on the answers, 304 on a matching If-None-Match.
       ...conditionalGetHooks(route.action),
       config: { panelApiResource: true },

@@ -1,7 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-
-/** Query parameters whose values are shown in request logs: the API's own, which carry no secret. */
-const LOGGED_QUERY_PARAMETERS = new Set(['page', 'per_page', 'sort_by', 'sort_direction']);
+import { LOGGED_QUERY_PARAMETERS } from '../querying/list-query.js';
 
 /** Paths in a log line that pino replaces with `[redacted]`, for code that logs headers or bodies itself. */
 export const REDACTED_LOG_PATHS: readonly string[] = [
@@ -19,9 +17,9 @@ export const REDACTED_LOG_PATHS: readonly string[] = [
 ];
 
 /**
- * The URL as logged: the path, and the query with the values of every parameter but
- * `page`, `per_page`, `sort_by` and `sort_direction` replaced by `[redacted]` (a client may
- * put a token in the query string).
+ * The URL as logged: the path, and the query with the values of every parameter but the list
+ * modifiers' `logged` ones (`page`, `per_page`, `sort_by`, `sort_direction`) replaced by
+ * `[redacted]` (a client may put a token in the query string; filters and `q` carry users' text).
  */
 export function loggedUrl(url: string): string {
   const mark = url.indexOf('?');
