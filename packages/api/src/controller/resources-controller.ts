@@ -17,11 +17,6 @@ import type { Transaction } from 'kysely';
 import { PreconditionFailedError } from '../errors/api-errors.js';
 import { entityTag, ifMatchHolds } from '../http-semantics/entity-tag.js';
 
-/** The association field types whose key Edition B omits without a read grant on the target. */
-const ASSOCIATION_TYPES: ReadonlySet<string> = new Set(['belongs_to', 'has_many', 'has_one', 'has_and_belongs_to_many']);
-/** The field types whose URLs are signed for token actors. */
-const FILE_TYPES: ReadonlySet<string> = new Set(['file', 'files']);
-
 export type { ControllerContext, Rendered } from './controller-base.js';
 
 /** The name of the cookie that keeps the last `per_page` a client sent. */
@@ -219,7 +214,7 @@ export class ResourcesController extends ControllerBase {
    * the permission gate.
    */
   protected hidesAssociation(field: CompiledField): boolean {
-    if (!this.grants || field.target === undefined || !ASSOCIATION_TYPES.has(field.type)) return false;
+    if (!this.grants || field.target === undefined || !field.kind.association) return false;
     const target = this.panel.resource(field.target).naming.routeKey;
     return !this.grants.allows(target, 'index') && !this.grants.allows(target, 'show');
   }
@@ -354,7 +349,7 @@ export class ResourcesController extends ControllerBase {
   serializeFieldValue(value: FieldValue): unknown {
     const json = fieldJson(value);
     // Edition B: a token actor gets signed, expiring file URLs; everyone else the standard one.
-    return this.apiToken && this.edition && FILE_TYPES.has(value.field.type) ? signFileUrls(json, this.edition) : json;
+    return this.apiToken && this.edition && value.field.kind.attachments ? signFileUrls(json, this.edition) : json;
   }
 }
 
