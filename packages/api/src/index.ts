@@ -9,7 +9,7 @@ export { bearerToken } from './edition-b/bearer-token.js';
 export { SIGNED_SEGMENT } from './edition-b/signed-file-urls.js';
 export type { ActionName, CallbackConditions, ErrorMatcher, RescueHandler } from './controller/callback-chain.js';
 export { CSRF_HEADER, type CsrfStrategy } from './controller/csrf-protection.js';
-export { AuthenticationError, InvalidAuthenticityTokenError, ConfirmationRequiredError, ForbiddenError, BadRequestError, ControllerError, ApiError, PreconditionFailedError, PreconditionRequiredError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, TooManyRequestsError, type ApiErrorCode } from './errors/api-errors.js';
+export { AuthenticationError, InvalidAuthenticityTokenError, ConfirmationRequiredError, ForbiddenError, BadRequestError, NotFoundError, ControllerError, ApiError, PreconditionFailedError, PreconditionRequiredError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, TooManyRequestsError, type ApiErrorCode } from './errors/api-errors.js';
 export { entityTag } from './http-semantics/entity-tag.js';
 export { API_CACHE_CONTROL } from './http-semantics/cache-headers.js';
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './http-semantics/idempotency-keys.js';
@@ -19,7 +19,7 @@ export { loadPanelSession, writePanelSession, clearPanelSession, sessionCookieNa
 export { requireRecentConfirmation } from './session/recent-confirmation.js';
 export { confirmPath, signInPath, safeReturnPath } from './session/session-paths.js';
 export { isSameOriginRequest } from './session/same-origin-request.js';
-export { errorReply, apiErrorHandler, ERROR_STATUS, FLASH_COOKIE, DATABASE_RETRY_AFTER_SECONDS, type ErrorCode, type ErrorReply, type ErrorReplyContext } from './errors/error-reply.js';
+export { errorReply, apiErrorHandler, sendErrorReply, refusedWriteReply, ERROR_STATUS, FLASH_COOKIE, DATABASE_RETRY_AFTER_SECONDS, type ErrorCode, type ErrorReply, type ErrorReplyContext, type WriteActionName } from './errors/error-reply.js';
 export { panelServerOptions, warnWithoutRequestTimeout, PANEL_SERVER_DEFAULTS, type PanelServerOptions, type PanelServerOptionsInput } from './server/panel-server-options.js';
 export { readYourWrites, READ_AFTER_HEADER, READ_AFTER_COOKIE, type ReadYourWritesOptions } from './mount/read-your-writes.js';
 export { requestIdFor, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from './server/request-id.js';

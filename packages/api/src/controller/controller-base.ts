@@ -1,6 +1,6 @@
 // Over 250 lines: the request lifecycle, CSRF, the panel session, the Edition B gate and the HTTP semantics hooks; issue 21 splits it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Current, NotAuthorizedError, isPanelError, type CompiledResource, type OpenedSession, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
+import { Current, NotAuthorizedError, type CompiledResource, type OpenedSession, type Panel, type PolicyAction, type ScopeFunction, type SessionData } from '@panel/core';
 import { AuthenticationError, ConfirmationRequiredError, ForbiddenError } from '../errors/api-errors.js';
 import type { AuthenticatedToken, GrantVerb } from '@panel/api-tokens';
 import { bearerToken } from '../edition-b/bearer-token.js';
@@ -311,8 +311,7 @@ export class ControllerBase {
         // A refused request spends too: the token's budget when one authenticated it, else its address's (a 401).
         await spendRateLimit(this as never, this.semantics);
         const handler = error instanceof Error ? rescueHandlerFor(this.constructor, error) : undefined;
-        // Edition B answers a refused policy with 403 JSON, not the panel's redirect.
-        if (!handler && this.edition && isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')) throw new ForbiddenError();
+        // The mount's error table answers (Edition B's mount: a refused policy is 403 JSON, not the redirect).
         if (!handler) throw error;
         this.rendered = undefined;
         await handler.call(this, error as Error);

@@ -9,6 +9,7 @@ import { ControllerBase } from './controller-base.js';
 import { associationFilter } from '../edition-b/association-filter.js';
 import { signFileUrls } from '../edition-b/signed-file-urls.js';
 import { BadRequestError } from '../errors/api-errors.js';
+import { refusedWriteReply } from '../errors/error-reply.js';
 import { queryableFields, type QueryableFields } from '../querying/queryable-fields.js';
 import { listQuery, type ListQuery } from '../querying/list-query.js';
 import { fieldsetRequest } from '../querying/fieldset-params.js';
@@ -303,9 +304,10 @@ export class ResourcesController extends ControllerBase {
     return this.render(201, { record: this.serializeRecord(row, 'show') });
   }
 
-  /** 422 `{ errors, message: "Failed to create <ResourceName>" }`. */
+  /** 422 `{ errors, message: "Failed to create <ResourceName>" }` (the error table's answer, `refusedWriteReply`). */
   createFailAction(errors: ErrorMessages): unknown {
-    return this.render(422, { errors, message: `Failed to create ${this.resource.naming.humanName}` });
+    const { status, body } = refusedWriteReply('create', this.resource.naming.humanName, errors);
+    return this.render(status, body);
   }
 
   /** 200 `{ record }` on the show view. */
@@ -313,9 +315,10 @@ export class ResourcesController extends ControllerBase {
     return this.render(200, { record: this.serializeRecord(row, 'show') });
   }
 
-  /** 422 `{ errors, message: "Failed to update <ResourceName>" }`. */
+  /** 422 `{ errors, message: "Failed to update <ResourceName>" }` (the error table's answer, `refusedWriteReply`). */
   updateFailAction(errors: ErrorMessages): unknown {
-    return this.render(422, { errors, message: `Failed to update ${this.resource.naming.humanName}` });
+    const { status, body } = refusedWriteReply('update', this.resource.naming.humanName, errors);
+    return this.render(status, body);
   }
 
   /** 200 `{ message: "<ResourceName> successfully deleted" }`. */
@@ -323,10 +326,10 @@ export class ResourcesController extends ControllerBase {
     return this.render(200, { message: `${this.resource.naming.humanName} successfully deleted` });
   }
 
-  /** 422 `{ errors: { base: [...] }, message: "Failed to delete <ResourceName>" }`. */
+  /** 422 `{ errors: { base: [...] }, message: "Failed to delete <ResourceName>" }` (the error table's answer, `refusedWriteReply`). */
   destroyFailAction(errors: ErrorMessages): unknown {
-    const { base = [], ...others } = errors;
-    return this.render(422, { errors: { base: [...base, ...Object.values(others).flat()] }, message: `Failed to delete ${this.resource.naming.humanName}` });
+    const { status, body } = refusedWriteReply('destroy', this.resource.naming.humanName, errors);
+    return this.render(status, body);
   }
 
   /** The records of a page, each on `view`. */
