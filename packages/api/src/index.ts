@@ -24,7 +24,8 @@ export { panelServerOptions, warnWithoutRequestTimeout, PANEL_SERVER_DEFAULTS, t
 export { readYourWrites, READ_AFTER_HEADER, READ_AFTER_COOKIE, type ReadYourWritesOptions } from './mount/read-your-writes.js';
 export { requestIdFor, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from './server/request-id.js';
 export { loggedUrl, requestLogSerializers, REDACTED_LOG_PATHS } from './server/request-log-serializers.js';
-export { discoverControllers, CONTROLLERS_DIR, type DiscoveredController, type DiscoveryPanel } from './routing/discover-controllers.js';
+export { discoverControllers, type DiscoveredController, type DiscoveryPanel } from './routing/discover-controllers.js';
+export { CONTROLLERS_DIR, BASE_CONTROLLER_STEM, isBaseControllerFile } from './routing/controller-layout.js';
 export { routeTable, type RouteEntry } from './routing/draw-routes.js';
 export { queryableFields, type QueryableFields, type QueryableFieldsInput } from './querying/queryable-fields.js';
 export { fieldJson, type FieldValue } from './serialization/field-value.js';
