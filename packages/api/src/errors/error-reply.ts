@@ -204,7 +204,7 @@ export function refusedWriteReply(action: WriteActionName, resourceName: string,
  * cookie a refused policy check sets), or the JSON body. For code outside the API's scope that
  * answers an error itself (the panel root, the panel's guards) exactly as the API would.
  */
-export function sendErrorReply(reply: FastifyReply, answer: ErrorReply, context: ErrorReplyContext): FastifyReply {
+export function sendErrorReply(reply: FastifyReply, answer: ErrorReply, context: ErrorReplyContext = { rootPath: DEFAULT_ROOT_PATH }): FastifyReply {
   if (answer.headers) reply.headers(answer.headers);
   // A challenge the app set itself (a controller's own `refuse()`) is kept.
   if (answer.status === 401 && context.wwwAuthenticate && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', context.wwwAuthenticate);
