@@ -1,8 +1,9 @@
 import { PanelError } from '@panel/core';
 
 /**
- * The errors of Panel API's Edition B token service, each with a stable `code`; detect them by
- * code (`error.code === 'PANEL_API_ERR_TOKEN_PEPPER'`), which survives two copies of the package.
+ * The errors of Panel API's Edition B token service, each with a stable `code` (listed with
+ * every package's in `ERROR_CODES` of `@panel/core`); detect them by code
+ * (`isPanelError(error, 'PANEL_API_ERR_TOKEN_PEPPER')`), which survives two copies of the package.
  */
 export type ApiTokensErrorCode = 'PANEL_API_ERR_TOKEN_PEPPER' | 'PANEL_API_ERR_TOKEN_TRANSITION' | 'PANEL_API_ERR_GRANT_INVALID' | 'PANEL_API_ERR_TOKEN_NOT_FOUND';
 

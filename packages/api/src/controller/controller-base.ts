@@ -198,8 +198,8 @@ export class ControllerBase extends ControllerDeclarations {
         // A refused request spends too: the token's budget when one authenticated it, else its address's (a 401).
         await spendRateLimit(this as never, this.semantics);
         const handler = error instanceof Error ? rescueHandlerFor(this.constructor, error) : undefined;
-        // A gate may answer an error its own way (Edition B: a refused policy is 403 JSON, not the panel's redirect).
-        if (!handler) throw this.#gate && error instanceof Error ? this.#gate.refusal(error) : error;
+        // The mount's error table answers (Edition B's mount: a refused policy is 403 JSON, not the redirect).
+        if (!handler) throw error;
         this.rendered = undefined;
         await handler.call(this, error as Error);
       }

@@ -12,6 +12,18 @@ export type CsrfStrategy = 'nullSession' | 'exception' | 'none';
 /** The header a browser client sends the session's CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 
+/** A controller class as CSRF protection sees it: its `setupCsrfProtection()` declares its strategy. */
+interface CsrfProtected {
+  setupCsrfProtection(): void;
+}
+
+/**
+ * The strategy of a class whose `setupCsrfProtection()` declares none: no check (an override
+ * with an empty body turns it off). The base class's own declares the spec's `nullSession`.
+ */
+const UNDECLARED: CsrfStrategy = 'none';
+
+// Each controller class's settled strategy: what its setupCsrfProtection() declared, run once.
 const strategies = new WeakMap<object, CsrfStrategy>();
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -24,13 +36,14 @@ export function declareCsrfStrategy(cls: object, strategy: CsrfStrategy): void {
 }
 
 /**
- * Settles a controller class's strategy once, at boot: its `setupCsrfProtection()` runs and
- * whatever it declared holds; a class whose override declares nothing is unprotected.
+ * Settles a controller class's strategy once, at boot (or at its first request, for a class the
+ * routes did not draw): its `setupCsrfProtection()` runs and whatever it declared holds; a class
+ * whose override declares nothing is unprotected.
  */
-export function settleCsrfStrategy(cls: { setupCsrfProtection(): void }): CsrfStrategy {
+export function settleCsrfStrategy(cls: CsrfProtected): CsrfStrategy {
   strategies.delete(cls);
   cls.setupCsrfProtection();
-  const strategy = strategies.get(cls) ?? 'none';
+  const strategy = strategies.get(cls) ?? UNDECLARED;
   strategies.set(cls, strategy);
   return strategy;
 }
@@ -41,7 +54,7 @@ export function settleCsrfStrategy(cls: { setupCsrfProtection(): void }): CsrfSt
  */
 export function verifyAuthenticity(cls: object, request: FastifyRequest, session: SessionData | null): boolean {
   if (SAFE_METHODS.has(request.method)) return true;
-  const strategy = strategies.get(cls) ?? 'nullSession';
+  const strategy = strategies.get(cls) ?? settleCsrfStrategy(cls as CsrfProtected);
   if (strategy === 'none') return true;
   const expected = session?.csrfToken;
   const presented = request.headers[CSRF_HEADER];

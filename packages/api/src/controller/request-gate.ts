@@ -54,6 +54,4 @@ export interface RequestGate {
   authenticate(request: FastifyRequest): Promise<RequestActor | undefined>;
   /** The actor with what it may do on the resource; throws 403 when it may not run the action. */
   permit(input: PermitInput): Promise<RequestActor>;
-  /** What an error the controller did not rescue is answered as under this gate (Edition B: a refused policy is a 403, not the panel's redirect). */
-  refusal(error: Error): Error;
 }

@@ -1,4 +1,5 @@
 import type { ErrorMessages, RecordRow, View } from '@panel/core';
+import { refusedWriteReply } from '../errors/error-reply.js';
 import { RecordAccessController } from './record-access-controller.js';
 
 /**
@@ -17,7 +18,8 @@ export abstract class ResultCallbacksController extends RecordAccessController {
 
   /** 422 `{ errors, message: "Failed to create <ResourceName>" }`. */
   createFailAction(errors: ErrorMessages): unknown {
-    return this.render(422, { errors, message: `Failed to create ${this.resource.naming.humanName}` });
+    const { status, body } = refusedWriteReply('create', this.resource.naming.humanName, errors);
+    return this.render(status, body);
   }
 
   /** 200 `{ record }` on the show view. */
@@ -27,7 +29,8 @@ export abstract class ResultCallbacksController extends RecordAccessController {
 
   /** 422 `{ errors, message: "Failed to update <ResourceName>" }`. */
   updateFailAction(errors: ErrorMessages): unknown {
-    return this.render(422, { errors, message: `Failed to update ${this.resource.naming.humanName}` });
+    const { status, body } = refusedWriteReply('update', this.resource.naming.humanName, errors);
+    return this.render(status, body);
   }
 
   /** 200 `{ message: "<ResourceName> successfully deleted" }`. */
@@ -37,7 +40,7 @@ export abstract class ResultCallbacksController extends RecordAccessController {
 
   /** 422 `{ errors: { base: [...] }, message: "Failed to delete <ResourceName>" }`. */
   destroyFailAction(errors: ErrorMessages): unknown {
-    const { base = [], ...others } = errors;
-    return this.render(422, { errors: { base: [...base, ...Object.values(others).flat()] }, message: `Failed to delete ${this.resource.naming.humanName}` });
+    const { status, body } = refusedWriteReply('destroy', this.resource.naming.humanName, errors);
+    return this.render(status, body);
   }
 }

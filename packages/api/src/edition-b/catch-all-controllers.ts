@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSourceModule, type Panel } from '@panel/core';
 import { importControllerModule } from '../routing/import-controller.js';
+import { isBaseControllerFile } from '../routing/controller-layout.js';
 import type { DiscoveredController } from '../routing/discover-controllers.js';
 import { isControllerClass, ResourcesController } from '../controller/resources-controller.js';
 
@@ -12,7 +13,7 @@ export const CATCH_ALL_VERSION = 'v1';
 async function baseController(root: string, version: string, appRoot: string): Promise<typeof ResourcesController | undefined> {
   let names: string[];
   try {
-    names = (await readdir(join(root, version))).filter((name) => name.startsWith('base-resources-controller.') && isSourceModule(name));
+    names = (await readdir(join(root, version))).filter((name) => isSourceModule(name) && isBaseControllerFile(name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isPanelError, type CompiledField, type CompiledResource, type Panel } from '@panel/core';
+import type { CompiledField, CompiledResource, Panel } from '@panel/core';
 import type { AuthenticatedToken, GrantVerb } from '@panel/api-tokens';
 import { AuthenticationError, ForbiddenError } from '../errors/api-errors.js';
 import type { PermitInput, RequestActor, RequestGate } from '../controller/request-gate.js';
@@ -7,10 +7,6 @@ import { bearerToken } from './bearer-token.js';
 import { tokenGrants, type EditionB, type GrantSet } from './edition-b.js';
 import { signFileUrls } from './signed-file-urls.js';
 
-/** The association field types whose key Edition B omits without a read grant on the target. */
-const ASSOCIATION_TYPES: ReadonlySet<string> = new Set(['belongs_to', 'has_many', 'has_one', 'has_and_belongs_to_many']);
-/** The field types whose URLs are signed for token actors. */
-const FILE_TYPES: ReadonlySet<string> = new Set(['file', 'files']);
 
 /** Edition B's actor: on the token path, the token and its grants; on the code-hook path, the default permissions list. */
 interface TokenActor extends RequestActor {
@@ -31,8 +27,8 @@ function tokenActor(panel: Panel, edition: EditionB, token: AuthenticatedToken |
     followsPolicies: token === undefined,
     mayRead: grants ? (target: CompiledResource) => reads(grants, target.naming.routeKey) : undefined,
     // "Omitted entirely when the actor has no read grant on the target resource."
-    omits: (field: CompiledField) => grants !== undefined && field.target !== undefined && ASSOCIATION_TYPES.has(field.type) && !reads(grants, panel.resource(field.target).naming.routeKey),
-    presents: (field: CompiledField, json: unknown) => (token && FILE_TYPES.has(field.type) ? signFileUrls(json, edition) : json),
+    omits: (field: CompiledField) => grants !== undefined && field.target !== undefined && field.kind.association !== undefined && !reads(grants, panel.resource(field.target).naming.routeKey),
+    presents: (field: CompiledField, json: unknown) => (token && field.kind.attachments !== undefined ? signFileUrls(json, edition) : json),
   };
 }
 
@@ -49,7 +45,6 @@ function tokenActor(panel: Panel, edition: EditionB, token: AuthenticatedToken |
  *   does, and writes always need a Bearer token. No grant: 403 `{ "error": "Forbidden" }`. The
  *   target's controller of a traversal asks for `index` or `show` on the target resource;
  *   `related` itself needs `show` on its own.
- * - `refusal`: a refused policy is 403 JSON, not the panel's redirect.
  */
 export function tokenGate(panel: Panel, edition: EditionB): RequestGate {
   return {
@@ -68,9 +63,6 @@ export function tokenGate(panel: Panel, edition: EditionB): RequestGate {
       const routeKey = resource.naming.routeKey;
       if (!(traversing ? reads(grants, routeKey) : grants.allows(routeKey, verb))) throw new ForbiddenError();
       return tokenActor(panel, edition, token, grants);
-    },
-    refusal(error: Error) {
-      return isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED') ? new ForbiddenError() : error;
     },
   };
 }

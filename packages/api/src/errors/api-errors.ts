@@ -1,12 +1,14 @@
 import { PanelError } from '@panel/core';
 
 /**
- * The errors of the API runtime, each with a stable `code`. Detect them by code
- * (`error.code === 'PANEL_API_ERR_UNAUTHENTICATED'`), not only with `instanceof`.
+ * The errors of the API runtime, each with a stable `code` (listed with every package's in
+ * `ERROR_CODES` of `@panel/core`). Detect them by code (`isPanelError(error,
+ * 'PANEL_API_ERR_UNAUTHENTICATED')`), not only with `instanceof`.
  */
 export type ApiErrorCode =
   | 'PANEL_API_ERR_UNAUTHENTICATED'
   | 'PANEL_API_ERR_BAD_REQUEST'
+  | 'PANEL_API_ERR_NOT_FOUND'
   | 'PANEL_API_ERR_CONTROLLER'
   | 'PANEL_API_ERR_INVALID_AUTHENTICITY_TOKEN'
   | 'PANEL_API_ERR_CONFIRMATION_REQUIRED'
@@ -34,6 +36,20 @@ export class AuthenticationError extends ApiError {
 export class BadRequestError extends ApiError {
   constructor(message: string) {
     super('PANEL_API_ERR_BAD_REQUEST', message);
+  }
+}
+
+/**
+ * Nothing at this URL for this client: no route of the mount, an OpenAPI document its `public`
+ * function refuses, the panel's root when no panel page serves it. 404 `{ "error": "Not Found" }`,
+ * plus the `details` given (the panel root's explanation).
+ */
+export class NotFoundError extends ApiError {
+  /** Keys the 404 body carries after `error`. */
+  readonly details: Readonly<Record<string, unknown>>;
+  constructor(details: Readonly<Record<string, unknown>> = {}) {
+    super('PANEL_API_ERR_NOT_FOUND', 'Not Found');
+    this.details = details;
   }
 }
 

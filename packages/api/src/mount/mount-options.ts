@@ -3,7 +3,7 @@ import type { PanelApiTokensConfig } from '@panel/api-tokens';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Panel } from '@panel/core';
 import { PanelConfigError } from '@panel/core';
-import { CONTROLLERS_DIR } from '../routing/discover-controllers.js';
+import { CONTROLLERS_DIR } from '../routing/controller-layout.js';
 import { normalizeOpenApiOptions, type OpenApiOptions } from '../openapi/openapi-options.js';
 import { normalizeRateLimitOptions, type NormalizedRateLimitOptions, type RateLimitOptions } from '../http-semantics/rate-limit.js';
 import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from '../http-semantics/idempotency-keys.js';

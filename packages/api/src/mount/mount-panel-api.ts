@@ -4,6 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyPlugin from 'fastify-plugin';
 import { BadRequestError } from '../errors/api-errors.js';
 import { apiErrorHandler } from '../errors/error-reply.js';
+import { NotFoundError } from '../errors/api-errors.js';
 import { discoverControllers } from '../routing/discover-controllers.js';
 import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
 import { normalizeMountOptions, type MountPanelApiOptions } from './mount-options.js';
@@ -83,8 +84,10 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       readYourWrites(api, panel.database, { cookie: 'cookie-clients' });
       jsonParser(api, options.bodyLimit);
       const wwwAuthenticate = authenticationChallenge(options.openapi, edition !== undefined, mountPath);
-      api.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath, ...(wwwAuthenticate ? { wwwAuthenticate } : {}) }));
-      api.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
+      // Edition B answers a refused policy with 403 JSON, not the panel's redirect.
+      const errorHandler = apiErrorHandler({ rootPath: panel.config.rootPath, policyRefusal: edition ? 'forbidden' : 'redirect', ...(wwwAuthenticate ? { wwwAuthenticate } : {}) });
+      api.setErrorHandler(errorHandler);
+      api.setNotFoundHandler((request, reply) => errorHandler(new NotFoundError(), request, reply));
       const semantics = await httpSemanticsFor(api, options, edition);
       const table = drawRoutes(api, panel, controllers, { ...options, edition, semantics, gate: edition ? tokenGate(panel, edition) : undefined });
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { FLASH_COOKIE } from '../errors/error-reply.js';
+import { errorReply, FLASH_COOKIE, sendErrorReply } from '../errors/error-reply.js';
+import { NotFoundError } from '../errors/api-errors.js';
 
 /** What the panel's root path answers when nothing else serves it. */
 export interface PanelRootFallbackBody {
@@ -48,6 +49,8 @@ export function addPanelRootFallback(app: FastifyInstance, rootPath: string, mou
     if (path !== rootPath && path !== `${rootPath}/`) return;
     const flash = flashOf(request.headers.cookie);
     if (flash !== undefined) void reply.header('set-cookie', `${FLASH_COOKIE}=; Path=${rootPath}; Max-Age=0; HttpOnly; SameSite=Lax`);
-    return reply.code(404).send(panelRootFallbackBody(rootPath, mountPath, flash));
+    const { error: _notFound, ...details } = panelRootFallbackBody(rootPath, mountPath, flash);
+    // The error table's 404, with the explanation after its `error`.
+    return sendErrorReply(reply, errorReply(new NotFoundError(details), { rootPath }), { rootPath });
   });
 }

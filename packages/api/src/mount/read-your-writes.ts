@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formatWalPosition, parseWalPosition, runWithReadConsistency, type PanelDatabase, type ReadConsistency, type WalPosition } from '@panel/core';
+import { BadRequestError } from '../errors/api-errors.js';
+import { errorReply, sendErrorReply } from '../errors/error-reply.js';
 
 /** The header a write's answer carries, and a later request sends back: the WAL position its reads must see. */
 export const READ_AFTER_HEADER = 'Panel-Read-After';
@@ -49,7 +51,8 @@ export function readYourWrites(app: FastifyInstance, database: PanelDatabase, op
     if (header !== undefined) {
       readAfter = typeof header === 'string' ? parseWalPosition(header) : undefined;
       if (readAfter === undefined) {
-        reply.code(400).send({ error: `${READ_AFTER_HEADER} must be the WAL position a write's answer gave (such as 0/16B3748), sent back unchanged` });
+        // The error table's 400, sent here: the hook also runs in scopes whose error handler is the app's own.
+        sendErrorReply(reply, errorReply(new BadRequestError(`${READ_AFTER_HEADER} must be the WAL position a write's answer gave (such as 0/16B3748), sent back unchanged`)));
         return;
       }
     } else {

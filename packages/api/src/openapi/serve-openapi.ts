@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { OpenApiObject, OpenApiOptions } from './openapi-options.js';
+import { NotFoundError } from '../errors/api-errors.js';
 
 /** How the document routes of a mount are drawn. */
 export interface ServeOpenApiInput {
@@ -66,15 +67,14 @@ export async function serveOpenApi(api: FastifyInstance, input: ServeOpenApiInpu
   const { options, mountPath } = input;
   if (options.public === false) return;
   const gate = typeof options.public === 'function' ? options.public : undefined;
-  const allowed = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    if (!gate || (await gate(request))) return true;
-    await reply.code(404).send({ error: 'Not Found' });
-    return false;
+  // A refused request is the mount's 404, from its error table.
+  const allowed = async (request: FastifyRequest): Promise<void> => {
+    if (gate && !(await gate(request))) throw new NotFoundError();
   };
   for (const version of input.versions) {
     const document = cached(() => input.build(version));
     api.get(`/resources/${version}/openapi.json`, async (request, reply) => {
-      if (!(await allowed(request, reply))) return reply;
+      await allowed(request);
       const { body, etag } = document();
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
@@ -84,7 +84,7 @@ export async function serveOpenApi(api: FastifyInstance, input: ServeOpenApiInpu
       const prefix = `/resources/${version}/docs`;
       const reference = lazyReference(`${mountPath}${prefix}`, { url: `${mountPath}/resources/${version}/openapi.json`, title: `Panel API ${version}` });
       const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-        if (!(await allowed(request, reply))) return reply;
+        await allowed(request);
         const answer = await (await reference()).inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: request.headers });
         reply.code(answer.statusCode);
         for (const [name, value] of Object.entries(answer.headers)) {

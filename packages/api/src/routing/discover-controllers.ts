@@ -5,8 +5,7 @@ import { ControllerError } from '../errors/api-errors.js';
 import { importControllerModule } from './import-controller.js';
 import { isControllerClass, type ResourcesController } from '../controller/resources-controller.js';
 
-/** The folder, relative to the app root, that holds one sub-folder of controllers per API version. */
-export const CONTROLLERS_DIR = join('app', 'controllers', 'panel', 'api', 'resources');
+export { CONTROLLERS_DIR } from './controller-layout.js';
 
 /** What controller discovery reads of a panel (a `Panel` fits): its app root and its resources. */
 export type DiscoveryPanel = Pick<Panel, 'appRoot' | 'resources'>;

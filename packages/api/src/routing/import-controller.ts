@@ -1,9 +1,7 @@
 import { basename, dirname, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ControllerError } from '../errors/api-errors.js';
-
-/** The stem of the base controller's file in each version folder, as `panel-api generate` writes it. */
-const BASE_CONTROLLER_STEM = 'base-resources-controller';
+import { isBaseControllerFile } from './controller-layout.js';
 
 /**
  * The file a `ERR_MODULE_NOT_FOUND` message names, when it names one: Node gives an absolute path
@@ -31,7 +29,7 @@ export async function importControllerModule(file: string, appRoot: string, vers
     if ((error as NodeJS.ErrnoException)?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
     const missing = missingFile((error as Error).message, file);
     const at = relative(appRoot, file);
-    if (missing !== undefined && dirname(missing) === dirname(file) && basename(missing).replace(/\.m?[jt]s$/, '') === BASE_CONTROLLER_STEM) {
+    if (missing !== undefined && dirname(missing) === dirname(file) && isBaseControllerFile(basename(missing))) {
       const stem = relative(appRoot, missing).replace(/\.m?[jt]s$/, '');
       throw new ControllerError(
         `${at}: its base controller ${stem}.ts (or .js) does not exist. ` +

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Panel } from '@panel/core';
 import { loadPanelSession } from './session-cookie.js';
-import { confirmPath, signInPath } from './session-paths.js';
+import { AuthenticationError, ConfirmationRequiredError } from '../errors/api-errors.js';
+import { errorReply, sendErrorReply, type ErrorReplyContext } from '../errors/error-reply.js';
 
 const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(String(request.headers.accept ?? ''));
 
@@ -23,14 +24,11 @@ export async function requireRecentConfirmation(panel: Panel, request: FastifyRe
   const session = await loadPanelSession(panel, request, reply);
   const signedIn = session !== null && session.data.userId !== undefined;
   if (signedIn && panel.sessions!.isRecentlyConfirmed(session)) return true;
-  const { rootPath } = panel.config;
-  if (wantsHtml(request)) {
-    const back = request.method === 'GET' ? `?return_to=${encodeURIComponent(request.url)}` : '';
-    await reply.code(303).header('location', `${signedIn ? confirmPath(rootPath) : signInPath(rootPath)}${back}`).send();
-  } else if (signedIn) {
-    await reply.code(403).type('application/json; charset=utf-8').send({ error: 'Password confirmation required', confirm_path: confirmPath(rootPath) });
-  } else {
-    await reply.code(401).type('application/json; charset=utf-8').send({ error: 'Unauthorized' });
-  }
+  // The error table answers: a browser page is sent to the page that resolves it (303), any other client gets its JSON.
+  const context: ErrorReplyContext = {
+    rootPath: panel.config.rootPath,
+    ...(wantsHtml(request) ? { browser: { returnTo: request.method === 'GET' ? request.url : undefined } } : {}),
+  };
+  await sendErrorReply(reply, errorReply(signedIn ? new ConfirmationRequiredError() : new AuthenticationError(), context), context);
   return false;
 }

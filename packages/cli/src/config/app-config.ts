@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { CONTROLLERS_DIR } from '@panel/api';
 
 /** The config file `panel-api` reads from the app root, when there is one. */
 export const CONFIG_FILE = 'panel.config.json';
@@ -7,8 +8,8 @@ export const CONFIG_FILE = 'panel.config.json';
 /** The default resources folder, relative to the app root. */
 export const RESOURCES_DIR = posix.join('app', 'panel', 'resources');
 
-/** The default folder of generated controllers (one sub-folder per version), relative to the app root. */
-export const CONTROLLERS_DIR = posix.join('app', 'controllers', 'panel', 'api', 'resources');
+/** The default folder of generated controllers (one sub-folder per version), relative to the app root: the runtime's, where `mountPanelApi` looks. */
+export { CONTROLLERS_DIR };
 
 /** The language generated files are written in. */
 export type Language = 'ts' | 'js';

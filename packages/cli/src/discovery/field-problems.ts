@@ -1,9 +1,7 @@
-import { field as fieldBuilders, fieldOptionKeys, resourceNameFromAssociation, unknownFieldOptionMessage } from '@panel/core';
+import { builtinFieldTypeOfBuilder, field as fieldBuilders, fieldOptionKeys, resourceNameFromAssociation, unknownFieldOptionMessage } from '@panel/core';
 import { messages } from '../messages.js';
 import type { ScannedResource } from './scan-resources.js';
 import type { SourceProblem } from './source-problem.js';
-
-const ASSOCIATIONS = new Set(['belongsTo', 'hasMany', 'hasOne']);
 
 /**
  * What `createPanel` would refuse at boot in the fields read statically, by file and line: a
@@ -30,7 +28,8 @@ export function fieldProblems(resources: readonly ScannedResource[], reported: R
       for (const option of field.optionKeys ?? []) {
         if (!takes.includes(option.key)) problems.push({ file: resource.file, line: option.line, message: `Resource ${resource.name}: ${unknownFieldOptionMessage(field.builder, field.name, option.key)}` });
       }
-      if (!ASSOCIATIONS.has(field.builder) || field.resource === null) continue;
+      // An association (its type module says so) names a target resource the CLI can look for.
+      if (!builtinFieldTypeOfBuilder(field.builder)?.association || field.resource === null) continue;
       const target = field.resource ?? resourceNameFromAssociation(field.name);
       if (!known.has(target) && !reported.has(target)) problems.push({ file: resource.file, line: field.line, message: messages.unknownTarget(resource.name, field.name, target, field.builder, [...known]) });
     }

@@ -8,9 +8,10 @@ import { staticString } from './base-class-resolver.js';
 import { scanProject } from './scan-resources.js';
 import { parseProblem, type SourceProblem } from './source-problem.js';
 import { brokenImports, type BrokenImport } from './broken-imports.js';
+import { isBaseControllerFile } from '@panel/api';
 
-/** The stem of the base controller's file name in each version folder. */
-export const BASE_CONTROLLER_STEM = 'base-resources-controller';
+/** The stem of the base controller's file name in each version folder: the runtime's. */
+export { BASE_CONTROLLER_STEM } from '@panel/api';
 
 /** A controller found by reading its source: an exported class with its own `static resourceName`. */
 export interface ScannedController {
@@ -52,7 +53,7 @@ export function scanControllers(appRoot: string, controllersDir = CONTROLLERS_DI
     const names = readdirSync(join(root, version), { withFileTypes: true }).filter((e) => e.isFile() && isSourceModule(e.name)).map((e) => e.name).sort();
     for (const name of names) {
       const file = posix.join(controllersDir, version, name);
-      if (name.replace(/\.m?[jt]s$/, '') === BASE_CONTROLLER_STEM) baseFiles.set(version, file);
+      if (isBaseControllerFile(name)) baseFiles.set(version, file);
       const source = project.addSourceFileAtPath(join(root, version, name));
       const parse = parseProblem(source, file);
       if (parse) {

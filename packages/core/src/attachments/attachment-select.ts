@@ -11,7 +11,7 @@ export interface SelectedBlob {
 }
 
 /** Whether a field holds attachments. */
-export const isFileField = (field: CompiledField): boolean => field.type === 'file' || field.type === 'files';
+export const isFileField = (field: CompiledField): boolean => field.kind.attachments !== undefined;
 
 /** Whether any field of the resource holds attachments (then deleting a record removes them). */
 export const hasFileFields = (resource: CompiledResource): boolean => resource.fields.some(isFileField);
@@ -21,7 +21,7 @@ const BLOB_JSON = sql`json_build_object('key', pb.key, 'filename', pb.filename, 
 /**
  * The correlated subquery that loads a file field with the row, so that a page of records
  * and all their files come back in one statement: for `file`, the last attached blob as a
- * JSON object (or null); for `files`, a JSON array of blobs by position.
+ * JSON object (or null); for `files` (attachments `many`), a JSON array of blobs by position.
  */
 export function attachedFilesSubquery(
   eb: ExpressionBuilder<any, any>,
@@ -36,7 +36,7 @@ export function attachedFilesSubquery(
     .where('pa.record_type', '=', resource.name)
     .where('pa.name', '=', field.name)
     .whereRef('pa.record_id', '=', `${rowAlias}.${resource.primaryKey}`);
-  if (field.type === 'file') return attachments.select(BLOB_JSON.as('blob')).orderBy('pa.position', 'desc').limit(1).as(as);
+  if (field.kind.attachments === 'one') return attachments.select(BLOB_JSON.as('blob')).orderBy('pa.position', 'desc').limit(1).as(as);
   return attachments.select(sql`coalesce(json_agg(${BLOB_JSON} order by pa.position, pa.id), '[]'::json)`.as('blobs')).as(as);
 }
 

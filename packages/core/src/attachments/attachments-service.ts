@@ -7,6 +7,7 @@ import { PanelConfigError, RecordNotFoundError } from '../errors/panel-errors.js
 import { ATTACHMENTS_TABLE, BLOBS_TABLE, type AttachedFile, type BlobRecord } from './attachment-tables.js';
 import { attachmentUrl } from './attachment-url.js';
 import { checkedContentType, sanitizeFilename } from './sanitize-filename.js';
+import { isFileField } from './attachment-select.js';
 
 /** What `attach` takes: the record's field, and the file. */
 export interface AttachInput {
@@ -88,7 +89,7 @@ export class PanelAttachments {
    * it is appended. Returns the file as the API shows it.
    */
   async attach(input: AttachInput): Promise<AttachedFile> {
-    const { resource, field } = this.#fileField(input);
+    const { resource, keeps } = this.#fileField(input);
     const id = recordId(input.id);
     const filename = sanitizeFilename(input.filename);
     const contentType = checkedContentType(input.contentType);
@@ -106,8 +107,8 @@ export class PanelAttachments {
         // Locks the record, so that concurrent attaches to one record take positions in turn.
         const row = await trx.selectFrom(resource.table).select(resource.primaryKey).where(resource.primaryKey, '=', id).forUpdate().executeTakeFirst();
         if (!row) throw new RecordNotFoundError(resource.name, id);
-        const removed = field === 'file' ? await this.#detach(trx, resource.name, id, input.field) : [];
-        const { position } = field === 'file'
+        const removed = keeps === 'one' ? await this.#detach(trx, resource.name, id, input.field) : [];
+        const { position } = keeps === 'one'
           ? { position: 0 }
           : await trx
               .selectFrom(ATTACHMENTS_TABLE)
@@ -190,19 +191,19 @@ export class PanelAttachments {
     return blobs.map((b) => b.key as string);
   }
 
-  #fileField(input: { resource: string; field: string }): { resource: CompiledResource; field: 'file' | 'files' } {
+  #fileField(input: { resource: string; field: string }): { resource: CompiledResource; keeps: 'one' | 'many' } {
     const resource = this.#resources.get(input?.resource);
     if (!resource) {
       throw new PanelConfigError(`No resource named "${input?.resource}". Known resources: ${[...this.#resources.keys()].join(', ') || 'none'}.`);
     }
     const field = resource.fieldsByName.get(input.field);
-    if (!field || (field.type !== 'file' && field.type !== 'files')) {
-      const fileFields = resource.fields.filter((f) => f.type === 'file' || f.type === 'files').map((f) => f.name);
+    if (!field?.kind.attachments) {
+      const fileFields = resource.fields.filter(isFileField).map((f) => f.name);
       throw new PanelConfigError(
         `Resource ${resource.name} has no file field named "${input.field}". Its file fields: ${fileFields.join(', ') || 'none'}. Fix: declare field.file('${input.field}') or field.files('${input.field}').`,
       );
     }
-    return { resource, field: field.type };
+    return { resource, keeps: field.kind.attachments };
   }
 }
 

@@ -1,5 +1,8 @@
+import { isErrorCode, type ErrorCode } from './error-codes.js';
+
 /**
- * The errors of Panel core. Each has a stable `code`; code that handles them checks the code
+ * The errors of Panel core. Each has a stable `code` (every package's codes are in one
+ * registry, `ERROR_CODES`); code that handles them checks the code
  * (`isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')`), which still works when an app ends up
  * with two copies of the package.
  */
@@ -19,7 +22,7 @@ export type ErrorMessages = Record<string, string[]>;
  * The base of every Panel error, core's and the API's: one class, a stable `code` each (the
  * API's errors pass their own code type).
  */
-export class PanelError<Code extends string = PanelErrorCode> extends Error {
+export class PanelError<Code extends ErrorCode = PanelErrorCode> extends Error {
   readonly code: Code;
   constructor(code: Code, message: string) {
     super(message);
@@ -99,9 +102,12 @@ export class DatabaseUnavailableError extends PanelError {
   }
 }
 
-/** Whether a value is a Panel error, optionally with a given code. */
-export function isPanelError(error: unknown, code?: PanelErrorCode): error is PanelError {
+/**
+ * Whether a value is an error of any Panel package (its `code` is in `ERROR_CODES`: core's,
+ * the API's, the token service's), optionally with a given code.
+ */
+export function isPanelError(error: unknown, code?: ErrorCode): error is PanelError<ErrorCode> {
   if (typeof error !== 'object' || error === null) return false;
   const actual = (error as { code?: unknown }).code;
-  return typeof actual === 'string' && actual.startsWith('PANEL_ERR_') && (code === undefined || actual === code);
+  return isErrorCode(actual) && (code === undefined || actual === code);
 }

@@ -43,6 +43,15 @@ export const BUILTIN_FIELD_TYPES: readonly FieldTypeModule[] = Object.freeze([
   hasAndBelongsToManyField,
 ]);
 
+/**
+ * The built-in type module a `field.<builder>` call declares (`belongsTo` → `belongs_to`), for
+ * tools that read resource files without running them (the CLI's checks); undefined for a
+ * builder no module names as its own (`decimal` shares `number` with `integer`).
+ */
+export function builtinFieldTypeOfBuilder(builder: string): FieldTypeModule | undefined {
+  return BUILTIN_FIELD_TYPES.find((kind) => kind.builder === `field.${builder}`);
+}
+
 /** Field type modules by type name. */
 export type FieldTypeRegistry = ReadonlyMap<string, FieldTypeModule>;
 

@@ -21,7 +21,7 @@ function keyColumn(detail: string | undefined): string | undefined {
 
 function fieldFor(resource: CompiledResource, column: string | undefined): string {
   if (!column) return 'base';
-  return resource.fields.find((f) => f.column === column && f.type !== 'id')?.name ?? 'base';
+  return resource.fields.find((f) => f.column === column && f.kind.constraintErrorsOn !== 'base')?.name ?? 'base';
 }
 
 function add(errors: ErrorMessages, key: string, message: string): ErrorMessages {
@@ -52,7 +52,7 @@ export function constraintViolation(error: unknown, resource: CompiledResource, 
     case '23514': { // check_violation
       // The longest matching column wins: shelves_size_limit_check names size_limit, not size.
       const column = resource.fields
-        .filter((f) => f.column && f.type !== 'id' && error.constraint?.startsWith(`${resource.table}_${f.column}_`))
+        .filter((f) => f.column && f.kind.constraintErrorsOn !== 'base' && error.constraint?.startsWith(`${resource.table}_${f.column}_`))
         .map((f) => f.column!)
         .sort((a, b) => b.length - a.length)[0];
       return new RecordInvalidError(add(errors, fieldFor(resource, column), 'is invalid'));

@@ -45,7 +45,7 @@ function compileField(definition: FieldDefinition, owner: ResourceNaming, fieldT
     required: options.required === true,
     sortable: kind.sortable && column !== undefined && options.sortable !== false,
     filterable: kind.filter !== undefined && column !== undefined && options.filterable !== false,
-    numeric: type === 'number' ? (options.numeric ?? 'integer') : undefined,
+    numeric: layout.numeric,
     target: layout.target,
     foreignKey: layout.foreignKey,
     label: layout.label,

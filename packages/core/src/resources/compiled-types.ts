@@ -101,8 +101,25 @@ export interface FieldLayout {
   readonly foreignKey?: string | undefined;
   /** A `belongs_to` label column, when the definition names one. */
   readonly label?: string | undefined;
+  /** For a number: whether it holds whole numbers or decimals. */
+  readonly numeric?: 'integer' | 'decimal' | undefined;
   /** Anything else the type keeps for itself. */
   readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What makes a field type an association (a field that names records of another resource,
+ * `target`): the API asks it whether a Bearer token's grants cover the target, and whether
+ * `GET …/:id/<field>` lists the target's records.
+ */
+export interface FieldAssociation {
+  /**
+   * The target's records that belong to one record of the field's resource, as a scope on the
+   * target's records query (`has_many`: by the foreign key; `has_and_belongs_to_many`: through
+   * the join table). Present: the association is traversable (`GET …/:id/<field>`); absent
+   * (`belongs_to`, whose target is one id on the row): it is not.
+   */
+  related?(field: CompiledField, parentId: number): ScopeFunction;
 }
 
 /** What a type's `select` receives to build the subquery that loads its value with the row. */
@@ -221,6 +238,20 @@ export interface FieldTypeModule {
   readonly filter?: FieldFilter;
   /** Whether `q=` may search a field of this type (text held in a column). */
   readonly searchable?: boolean;
+  /** Present when a field of this type names records of another resource (see `FieldAssociation`); absent: not an association. */
+  readonly association?: FieldAssociation;
+  /**
+   * Present when a field of this type holds attached files (`panel.attachments`): `one` keeps
+   * the last file attached (an attach replaces it), `many` keeps every file by position (an
+   * attach appends). Absent: the type holds no files.
+   */
+  readonly attachments?: 'one' | 'many';
+  /**
+   * Where a database constraint on the field's column (unique, not null, check) is reported:
+   * under the field's name (`field`, the default) or under `base` (`id`: no client writes the
+   * primary key, so a message about it is about the record).
+   */
+  readonly constraintErrorsOn?: 'field' | 'base';
   /** A mistake in a field's options, found at boot: the message (naming the fix), or undefined. */
   checkOptions?(definition: FieldDefinition): string | undefined;
   /** Where the value lives; by default the column named by `options.column` or the field name (storage `column`). */

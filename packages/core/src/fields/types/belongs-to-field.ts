@@ -16,6 +16,8 @@ import { ROW_ALIAS } from '../../records/record-select.js';
 export const belongsToField = defineFieldType({
   name: 'belongs_to',
   builder: 'field.belongsTo',
+  // An association (a token's grants must cover its target), not traversable: its target is one id on the row.
+  association: {},
   filter: choiceFilter({ parse: parseFilterInteger, schema: () => ({ type: 'integer' }), cast: () => 'bigint' }),
   compile: ({ name, options }) => {
     const column = options.foreignKey ?? `${name}_id`;

@@ -31,6 +31,7 @@ function attachmentType(name: 'file' | 'files'): FieldTypeModule {
     builder: `field.${name}`,
     defaultViews: ['index', 'show'],
     storage: 'none',
+    attachments: many ? 'many' : 'one',
     select: ({ eb, resource, field, rowAlias, as }) => attachedFilesSubquery(eb, resource, field, rowAlias, as),
     load: (value, { fileUrl }) => {
       // JSON text from one driver, parsed JSON from the other.

@@ -2,6 +2,7 @@ import { defineFieldType } from '../define-field-type.js';
 import { COUNT_SCHEMA, countJson } from './has-many-field.js';
 import { resourceNameFromAssociation, resourceNaming } from '../../naming/resource-naming.js';
 import type { CompiledField } from '../../resources/compiled-types.js';
+import { ROW_ALIAS, type RecordsQuery } from '../../records/record-select.js';
 
 /** The join table and its two columns, as `compile` resolves them. */
 interface JoinTable {
@@ -26,6 +27,13 @@ export const hasAndBelongsToManyField = defineFieldType({
   builder: 'field.hasAndBelongsToMany',
   defaultViews: ['index', 'show'],
   storage: 'none',
+  association: {
+    // Traversable: the target's records the join table pairs with the parent.
+    related: (field, parentId) => (query) => {
+      const { table, ownKey, targetKey } = joinOf(field);
+      return query.where(`${ROW_ALIAS}.id`, 'in', (eb: { selectFrom: (table: string) => RecordsQuery }) => eb.selectFrom(table).select(targetKey).where(ownKey, '=', parentId));
+    },
+  },
   compile: ({ name, options }, owner) => {
     const target = options.resource ?? resourceNameFromAssociation(name);
     const other = resourceNaming(target);

@@ -1,8 +1,9 @@
 import { defineFieldType } from '../define-field-type.js';
 import { associationKey } from '../association-key.js';
 import { resourceNameFromAssociation, type ResourceNaming } from '../../naming/resource-naming.js';
-import type { FieldLayout, FieldValue } from '../../resources/compiled-types.js';
+import type { FieldAssociation, FieldLayout, FieldValue } from '../../resources/compiled-types.js';
 import type { FieldDefinition } from '../field-types.js';
+import { ROW_ALIAS } from '../../records/record-select.js';
 
 /** The JSON Schema of a `{ count }` value. */
 export const COUNT_SCHEMA = Object.freeze({ type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] });
@@ -16,12 +17,18 @@ export const inverseAssociation = ({ name, options }: FieldDefinition, owner: Re
   foreignKey: options.foreignKey ?? `${owner.singularKey}_id`,
 });
 
+/** A `has_many` or `has_one`: traversable, the target's records whose foreign key names the parent. */
+export const inverseAssociationRelated: FieldAssociation = {
+  related: (field, parentId) => (query) => query.where(`${ROW_ALIAS}.${field.foreignKey!}`, '=', parentId),
+};
+
 /** The other side of a foreign key: answered as `{ count }`, counted by a correlated subquery; read-only. */
 export const hasManyField = defineFieldType({
   name: 'has_many',
   builder: 'field.hasMany',
   defaultViews: ['index', 'show'],
   storage: 'none',
+  association: inverseAssociationRelated,
   compile: inverseAssociation,
   select: ({ eb, resource, field, registry, rowAlias, as, targetScope }) => {
     const target = registry.get(field.target!)!;

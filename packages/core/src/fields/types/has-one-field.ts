@@ -1,6 +1,6 @@
 import { defineFieldType } from '../define-field-type.js';
 import { associationKey } from '../association-key.js';
-import { inverseAssociation } from './has-many-field.js';
+import { inverseAssociation, inverseAssociationRelated } from './has-many-field.js';
 import { nullable } from './column-value.js';
 
 /** The other side of a unique foreign key: answered as `{ id }` (the first by id) or null; read-only. */
@@ -9,6 +9,7 @@ export const hasOneField = defineFieldType({
   builder: 'field.hasOne',
   defaultViews: ['index', 'show'],
   storage: 'none',
+  association: inverseAssociationRelated,
   compile: inverseAssociation,
   select: ({ eb, resource, field, registry, rowAlias, as, targetScope }) => {
     const target = registry.get(field.target!)!;

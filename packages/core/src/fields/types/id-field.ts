@@ -7,6 +7,8 @@ export const idField = defineFieldType({
   builder: 'field.id',
   defaultViews: ['index', 'show'],
   sortable: true,
+  // No client writes the primary key: a constraint on it is about the record.
+  constraintErrorsOn: 'base',
   filter: orderedFilter({ parse: parseFilterInteger, schema: () => ({ type: 'integer' }), cast: () => 'bigint' }),
   serialize: ({ field, row }) => row[field.column!] ?? null,
   schema: (_field, direction) => (direction === 'read' ? { type: 'integer' } : undefined),

@@ -7,6 +7,7 @@ export const numberField = defineFieldType({
   name: 'number',
   builder: 'field.integer',
   sortable: true,
+  compile: ({ options }) => ({ numeric: options.numeric ?? 'integer' }),
   filter: orderedFilter({
     parse: (raw, field) => (field.numeric === 'integer' ? parseFilterInteger(raw) : parseFilterNumber(raw)),
     schema: (field) => ({ type: field.numeric === 'decimal' ? 'number' : 'integer' }),
