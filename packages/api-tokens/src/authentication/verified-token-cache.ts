@@ -38,7 +38,7 @@ export class VerifiedTokenCache {
   readonly #changes: ChangeNotifications;
   readonly #maxEntries: number;
   readonly #maxAgeMillis: number;
-  readonly #tokens = new Map<string, VerifiedToken & { readonly verifiedAt: number }>();
+  readonly #tokens = new Map<string, { readonly token: VerifiedToken; readonly verifiedAt: number }>();
   #defaults: { readonly grants: DefaultGrants; readonly verifiedAt: number } | undefined;
   /** Raised by every change and reset: a read that started before one is not kept. */
   #generation = 0;
@@ -85,14 +85,15 @@ export class VerifiedTokenCache {
       return undefined;
     }
     const entry = this.#tokens.get(publicId);
-    return entry !== undefined && this.#fresh(entry.verifiedAt) ? entry : undefined;
+    return entry !== undefined && this.#fresh(entry.verifiedAt) ? entry.token : undefined;
   }
 
   /** Keeps a token read under `ticket`, unless a change or reset came meanwhile. */
   keepToken(publicId: string, pepper: string, token: VerifiedToken, ticket: CacheTicket): void {
     if (!this.#mayKeep(ticket) || pepper !== this.#pepper) return;
     this.#tokens.delete(publicId);
-    this.#tokens.set(publicId, { ...token, verifiedAt: ticket.at });
+    // The same object the caller goes on with: its `lastUsedAt` moves forward in the cache too.
+    this.#tokens.set(publicId, { token, verifiedAt: ticket.at });
     for (const oldest of this.#tokens.keys()) {
       if (this.#tokens.size <= this.#maxEntries) break;
       this.#tokens.delete(oldest);
@@ -131,7 +132,7 @@ export class VerifiedTokenCache {
   #change(change: Change): void {
     if (change.kind === 'token') {
       this.#generation += 1;
-      for (const [publicId, entry] of this.#tokens) if (entry.id === change.id) this.#tokens.delete(publicId);
+      for (const [publicId, entry] of this.#tokens) if (entry.token.id === change.id) this.#tokens.delete(publicId);
     } else if (change.kind === 'grants') {
       this.#generation += 1;
       this.#defaults = undefined;
