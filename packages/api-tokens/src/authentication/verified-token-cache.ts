@@ -27,9 +27,9 @@ export interface CacheTicket {
 export const TOKEN_CACHE_DEFAULTS = Object.freeze({ maxEntries: 10_000, maxAgeMillis: 1_000 });
 
 /**
- * Verified tokens (by public id: digest, status, expiry, grants) and the default permissions
- * list, kept in this process and dropped by the database's change channel:
- * `{ kind: 'token', id }` drops that token, `{ kind: 'grants' }` the default list, a `reset`
+ * Verified tokens (by public id: digest, status, expiry, grants), their own rate limits and the
+ * default permissions list, kept in this process and dropped by the database's change channel:
+ * `{ kind: 'token', id }` drops that token and its rate limit, `{ kind: 'grants' }` the default list, a `reset`
  * (the listening connection was lost, or is new) everything. Nothing answers from memory while
  * the channel is not live, nor after `maxAgeMillis`, nor under another pepper; a read that a
  * change overtook is not kept. Bounded: past `maxEntries` the entry verified longest ago goes.
@@ -39,6 +39,8 @@ export class VerifiedTokenCache {
   readonly #maxEntries: number;
   readonly #maxAgeMillis: number;
   readonly #tokens = new Map<string, { readonly token: VerifiedToken; readonly verifiedAt: number }>();
+  /** Each token's own rate limit (null: the mount's), by token id. */
+  readonly #rateLimits = new Map<number, { readonly maxRequests: number | null; readonly verifiedAt: number }>();
   #defaults: { readonly grants: DefaultGrants; readonly verifiedAt: number } | undefined;
   /** Raised by every change and reset: a read that started before one is not kept. */
   #generation = 0;
@@ -100,6 +102,23 @@ export class VerifiedTokenCache {
     }
   }
 
+  /** A token's own rate limit (null: none), when it may answer from memory; undefined when it must be read. */
+  rateLimit(id: number): number | null | undefined {
+    const entry = this.#rateLimits.get(id);
+    return entry !== undefined && this.#fresh(entry.verifiedAt) ? entry.maxRequests : undefined;
+  }
+
+  /** Keeps a token's rate limit read under `ticket`, unless a change or reset came meanwhile. */
+  keepRateLimit(id: number, maxRequests: number | null, ticket: CacheTicket): void {
+    if (!this.#mayKeep(ticket)) return;
+    this.#rateLimits.delete(id);
+    this.#rateLimits.set(id, { maxRequests, verifiedAt: ticket.at });
+    for (const oldest of this.#rateLimits.keys()) {
+      if (this.#rateLimits.size <= this.#maxEntries) break;
+      this.#rateLimits.delete(oldest);
+    }
+  }
+
   /** The default permissions list, when it may answer from memory. */
   defaults(): DefaultGrants | undefined {
     const defaults = this.#defaults;
@@ -133,6 +152,7 @@ export class VerifiedTokenCache {
     if (change.kind === 'token') {
       this.#generation += 1;
       for (const [publicId, entry] of this.#tokens) if (entry.token.id === change.id) this.#tokens.delete(publicId);
+      this.#rateLimits.delete(change.id as number);
     } else if (change.kind === 'grants') {
       this.#generation += 1;
       this.#defaults = undefined;
@@ -142,6 +162,7 @@ export class VerifiedTokenCache {
   #dropAll(): void {
     this.#generation += 1;
     this.#tokens.clear();
+    this.#rateLimits.clear();
     this.#defaults = undefined;
   }
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { TOKEN_RATE_LIMITS_TABLE } from '@panel/core';
-import type { TokenTables } from './token-tables.js';
+import { writeAndAnnounce, type TokenTables } from './token-tables.js';
 
 // The rate-limit table belongs to @panel/core's migrations, not to the token tables' types.
 const untyped = (tables: TokenTables) => tables.db as unknown as Kysely<any>;
@@ -11,13 +11,16 @@ export async function readTokenRateLimit(tables: TokenTables, id: number): Promi
   return row ? Number(row.max_requests) : null;
 }
 
-/** Sets a token's own rate limit (a positive whole number), or removes it with null; a `RangeError` for anything else. */
+/**
+ * Sets a token's own rate limit (a positive whole number), or removes it with null; a
+ * `RangeError` for anything else. Every process hears of it (`{ kind: 'token', id }`).
+ */
 export async function writeTokenRateLimit(tables: TokenTables, id: number, maxRequests: number | null): Promise<void> {
-  const db = untyped(tables);
-  if (maxRequests === null) {
-    await db.deleteFrom(TOKEN_RATE_LIMITS_TABLE).where('token_id', '=', id).execute();
-    return;
-  }
-  if (!Number.isInteger(maxRequests) || maxRequests < 1) throw new RangeError(`A token's rate limit must be a positive whole number of requests, instead got ${JSON.stringify(maxRequests)}.`);
-  await db.insertInto(TOKEN_RATE_LIMITS_TABLE).values({ token_id: id, max_requests: maxRequests }).onConflict((oc) => oc.column('token_id').doUpdateSet({ max_requests: maxRequests })).execute();
+  if (maxRequests !== null && (!Number.isInteger(maxRequests) || maxRequests < 1)) throw new RangeError(`A token's rate limit must be a positive whole number of requests, instead got ${JSON.stringify(maxRequests)}.`);
+  await writeAndAnnounce(tables, async (trx, announce) => {
+    const db = trx as unknown as Kysely<any>;
+    if (maxRequests === null) await db.deleteFrom(TOKEN_RATE_LIMITS_TABLE).where('token_id', '=', id).execute();
+    else await db.insertInto(TOKEN_RATE_LIMITS_TABLE).values({ token_id: id, max_requests: maxRequests }).onConflict((oc) => oc.column('token_id').doUpdateSet({ max_requests: maxRequests })).execute();
+    announce({ kind: 'token', id });
+  });
 }

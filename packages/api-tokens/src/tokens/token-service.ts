@@ -107,10 +107,17 @@ export class ApiTokenService {
   /**
    * A token's own rate limit: requests per window of the mount's `rateLimit` (default 60 s), or
    * null when the token spends the mount's limit. Kept beside the token record
-   * (`panel_api_token_rate_limits`, created by `runPanelMigrations`).
+   * (`panel_api_token_rate_limits`, created by `runPanelMigrations`). With `cache`, kept with
+   * the token until any process changes it.
    */
   async rateLimit(id: number): Promise<number | null> {
-    return readTokenRateLimit(this.#tables, id);
+    const cached = this.#cache?.rateLimit(id);
+    if (cached !== undefined) return cached;
+    if (this.#cache !== undefined && !this.#cache.live) await this.#cache.ready();
+    const ticket = this.#cache?.ticket();
+    const maxRequests = await readTokenRateLimit(this.#tables, id);
+    if (ticket !== undefined) this.#cache!.keepRateLimit(id, maxRequests, ticket);
+    return maxRequests;
   }
 
   /** Sets a token's own rate limit (a positive whole number of requests per window), or removes it with null. */

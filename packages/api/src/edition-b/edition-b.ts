@@ -7,13 +7,10 @@ export interface GrantSet {
   allows(resource: string, verb: GrantVerb): boolean;
 }
 
-/** How long a token's own rate limit is kept in memory before it is read again (another process may have changed it). */
-export const DEFAULT_GRANTS_TTL_MILLIS = 2_000;
-
 /**
  * Edition B as one mount sees it: the configuration, the token service over the panel's
- * database (with its cache of verified tokens and of the default permissions list), and the key signed file URLs are made
- * with. `mountPanelApi({ tokens })` creates it; without `tokens` there is none and the API is
+ * database (with its cache of verified tokens, their rate limits and the default permissions
+ * list), and the key signed file URLs are made with. `mountPanelApi({ tokens })` creates it; without `tokens` there is none and the API is
  * Edition A.
  */
 export interface EditionB {
@@ -27,7 +24,7 @@ export interface EditionB {
   signFileUrl(path: string, blobKey: string, filename: string, now: Date): string;
   /** The blob key sealed (encrypted) for a signed URL's path, so that the URL does not disclose the permanent one. */
   sealBlobKey(blobKey: string): string;
-  /** A token's own rate limit (requests per window), or null; read again after two seconds, at once after a change in this process. */
+  /** A token's own rate limit (requests per window), or null; kept in the token cache until any process changes it. */
   tokenRateLimit(id: number): Promise<number | null>;
 }
 
@@ -43,34 +40,21 @@ export function tokenGrants(token: AuthenticatedToken): GrantSet {
  */
 export async function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn: (message: string) => void): Promise<EditionB> {
   const { ApiTokenService: TokenService, pepperProblem, sealBlobKey, signingKey, signFile, signedUrl } = await loadTokensModule();
-  class EditionBTokenService extends TokenService {
-    onRateLimitChanged: (id: number) => void = () => {};
-    override async setRateLimit(id: number, maxRequests: number | null) {
-      await super.setRateLimit(id, maxRequests);
-      this.onRateLimitChanged(id);
-    }
-  }
-  // The token cache: a repeated token, and the default permissions list, cost no statement; every
-  // process drops what a change makes stale within its bound (docs/edition-b-tokens.md#the-token-cache).
-  const tokens = new EditionBTokenService({ database: panel.database, pepper: config.pepper, resources: [...panel.resources.values()].map((r) => r.naming.routeKey), cache: true });
+  // The token cache: a repeated token (its grants and rate limit) and the default permissions list
+  // cost no statement; every process drops what a change makes stale within its bound
+  // (docs/edition-b-tokens.md#the-token-cache).
+  const tokens = new TokenService({ database: panel.database, pepper: config.pepper, resources: [...panel.resources.values()].map((r) => r.naming.routeKey), cache: true });
   const problem = pepperProblem(config.pepper);
   if (problem) warn(`Panel API Edition B: ${problem}`);
   let signing: { pepper: string; key: Buffer } | undefined;
-  const limits = new Map<number, { max: number | null; at: number }>();
-  tokens.onRateLimitChanged = (id) => limits.delete(id);
   const edition: EditionB = {
     config,
     tokens,
     defaultGrants() {
       return tokens.defaultGrants();
     },
-    async tokenRateLimit(id) {
-      const known = limits.get(id);
-      if (known && Date.now() - known.at < DEFAULT_GRANTS_TTL_MILLIS) return known.max;
-      const max = await tokens.rateLimit(id);
-      if (limits.size > 10_000) limits.clear();
-      limits.set(id, { max, at: Date.now() });
-      return max;
+    tokenRateLimit(id) {
+      return tokens.rateLimit(id);
     },
     signingKey() {
       // Derived once per pepper, not once per file URL; a pepper read from a function may change.
