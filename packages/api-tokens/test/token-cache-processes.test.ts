@@ -1,7 +1,7 @@
 // "Token cache correctness: tests on both databases for each invalidating event across two processes, within the stated bound."
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, runMigrations, type PanelDatabase } from '@panel/core';
+import { openDatabase, runMigrations, runPanelMigrations, type PanelDatabase } from '@panel/core';
 import { createTestSchema, openTestDatabase, testDatabaseKinds, type TestSchema } from '@panel/test-support';
 import { ApiTokenService, apiTokensSchemaV1 } from '../src/index.js';
 import { inProcessPeer, startPeerProcess, type TokenPeer } from './support/token-peer.js';
@@ -38,6 +38,8 @@ for (const kind of testDatabaseKinds()) {
         database = await openTestDatabase(kind);
       }
       await runMigrations(database, { '20261122000000-create-panel-api-tokens': apiTokensSchemaV1 });
+      // The tokens' own rate limits live in a table of Panel's own migrations.
+      await runPanelMigrations(database);
       tokens = new ApiTokenService({ database, pepper: PEPPER, env: {}, cache: true });
       // PostgreSQL: a real second Node process, its own pool and listening connection. PGlite runs
       // in one process: a second service with its own cache on the same database.
@@ -104,6 +106,16 @@ for (const kind of testDatabaseKinds()) {
       await tokens.setDefaultPermissions(['comments:show', 'blog_posts:show']);
       figures.defaultList = await millisUntil(async () => JSON.stringify((await peer.ask({ op: 'defaultGrants' })).grants) === JSON.stringify(['blog_posts:show', 'comments:show']));
       expect(figures.defaultList).toBeLessThan(BOUND_MILLIS);
+    });
+
+    it(`a token's own rate limit, kept with it, changes in the other process within ${BOUND_MILLIS} ms`, async () => {
+      const { token } = await cachedByPeer();
+      await tokens.setRateLimit(token.id, 5);
+      await millisUntil(async () => (await peer.ask({ op: 'rateLimit', id: token.id })).rateLimit === 5);
+      expect(await peer.ask({ op: 'rateLimit', id: token.id })).toMatchObject({ rateLimit: 5, statements: 0 });
+      await tokens.setRateLimit(token.id, null);
+      figures.rateLimit = await millisUntil(async () => (await peer.ask({ op: 'rateLimit', id: token.id })).rateLimit === null);
+      expect(figures.rateLimit).toBeLessThan(BOUND_MILLIS);
     });
 
     it('"pepper changes take effect": a process given a new pepper refuses at once every token it verified under the old one', async () => {

@@ -22,6 +22,10 @@ async function answer(question: PeerQuestion): Promise<PeerAnswer> {
       const defaults = await tokens.defaultGrants();
       return { accepted: true, grants: defaults.grants.map(grantKey), statements: statements.length };
     }
+    if (question.op === 'rateLimit') {
+      const rateLimit = await tokens.rateLimit(question.id);
+      return { accepted: true, grants: [], rateLimit, statements: statements.length };
+    }
     pepper = question.pepper;
     return { accepted: true, grants: [], statements: 0 };
   } finally {

@@ -4,13 +4,14 @@ import type { PanelDatabase } from '@panel/core';
 import { ApiTokenService, grantKey } from '../../src/index.js';
 
 /** What a peer is asked: authenticate a secret, read the default permissions list, or use another pepper. */
-export type PeerQuestion = { op: 'authenticate'; secret: string } | { op: 'defaultGrants' } | { op: 'pepper'; pepper: string };
+export type PeerQuestion = { op: 'authenticate'; secret: string } | { op: 'defaultGrants' } | { op: 'rateLimit'; id: number } | { op: 'pepper'; pepper: string };
 
-/** A peer's answer: accepted (and the token's grants, or the default list), and how many statements it took. */
+/** A peer's answer: accepted (and the token's grants, the default list, or a token's rate limit), and how many statements it took. */
 export interface PeerAnswer {
   readonly accepted: boolean;
   readonly grants: readonly string[];
   readonly statements: number;
+  readonly rateLimit?: number | null;
 }
 
 /** Another app instance with its own token cache: a separate process (PostgreSQL) or a second service in this one (PGlite). */
@@ -71,6 +72,10 @@ export function inProcessPeer(input: { database: PanelDatabase; pepper: string; 
           return { accepted: token !== undefined, grants: token ? token.grants.map(grantKey) : [], statements: statements.length };
         }
         if (question.op === 'defaultGrants') return { accepted: true, grants: (await tokens.defaultGrants()).grants.map(grantKey), statements: statements.length };
+        if (question.op === 'rateLimit') {
+          const rateLimit = await tokens.rateLimit(question.id);
+          return { accepted: true, grants: [], rateLimit, statements: statements.length };
+        }
         pepper = question.pepper;
         return { accepted: true, grants: [], statements: 0 };
       } finally {
