@@ -4,9 +4,13 @@ import { insertGrants } from './token-grants.js';
 import { writeAndAnnounce, type TokenTables } from '../tokens/token-tables.js';
 import type { DefaultGrants } from '../tokens/token-types.js';
 
-/** The default permissions list (the grants whose `token_id` is null), sorted. */
-export async function readDefaultPermissions(tables: TokenTables): Promise<Grant[]> {
-  const rows = await tables.db.selectFrom(GRANTS_TABLE).select(['resource', 'verb']).where('token_id', 'is', null).orderBy('resource').orderBy('verb').execute();
+/**
+ * The default permissions list (the grants whose `token_id` is null), sorted; from `db` (the
+ * primary when the answer gates requests: a lagging replica would bring back a list a change
+ * just replaced).
+ */
+export async function readDefaultPermissions(tables: TokenTables, db = tables.db): Promise<Grant[]> {
+  const rows = await db.selectFrom(GRANTS_TABLE).select(['resource', 'verb']).where('token_id', 'is', null).orderBy('resource').orderBy('verb').execute();
   return rows.map(({ resource, verb }) => ({ resource, verb }));
 }
 

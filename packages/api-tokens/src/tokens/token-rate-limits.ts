@@ -5,9 +5,9 @@ import { writeAndAnnounce, type TokenTables } from './token-tables.js';
 // The rate-limit table belongs to @panel/core's migrations, not to the token tables' types.
 const untyped = (tables: TokenTables) => tables.db as unknown as Kysely<any>;
 
-/** A token's own rate limit (requests per window), or null when it spends the mount's limit. */
+/** A token's own rate limit (requests per window), or null when it spends the mount's limit; read on the primary, as the token is. */
 export async function readTokenRateLimit(tables: TokenTables, id: number): Promise<number | null> {
-  const row = await untyped(tables).selectFrom(TOKEN_RATE_LIMITS_TABLE).select('max_requests').where('token_id', '=', id).executeTakeFirst();
+  const row = await (tables.primary as unknown as Kysely<any>).selectFrom(TOKEN_RATE_LIMITS_TABLE).select('max_requests').where('token_id', '=', id).executeTakeFirst();
   return row ? Number(row.max_requests) : null;
 }
 

@@ -140,7 +140,7 @@ export class ApiTokenService {
     if (cached !== undefined) return cached;
     if (this.#cache !== undefined && !this.#cache.live) await this.#cache.ready();
     const ticket = this.#cache?.ticket();
-    const grants = toDefaultGrants(await readDefaultPermissions(this.#tables));
+    const grants = toDefaultGrants(await readDefaultPermissions(this.#tables, this.#tables.primary));
     if (ticket !== undefined) this.#cache!.keepDefaults(grants, ticket);
     return grants;
   }
