@@ -10,8 +10,8 @@ export interface GrantSet {
 /**
  * Edition B as one mount sees it: the configuration, the token service over the panel's
  * database (with its cache of verified tokens, their rate limits and the default permissions
- * list), and the key signed file URLs are made with. `mountPanelApi({ tokens })` creates it; without `tokens` there is none and the API is
- * Edition A.
+ * list), and the key signed file URLs are made with. `mountPanelApi({ tokens })` creates it;
+ * without `tokens` there is none and the API is Edition A.
  */
 export interface EditionB {
   readonly config: PanelApiTokensConfig;
