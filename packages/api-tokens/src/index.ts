@@ -1,4 +1,4 @@
-export { ApiTokenService, type ApiToken, type AuthenticatedToken, type ApiTokenServiceOptions, type CreateTokenInput } from './tokens/token-service.js';
+export { ApiTokenService, type ApiToken, type AuthenticatedToken, type ApiTokenServiceOptions, type CreateTokenInput, type DefaultGrants, type TokenCacheOptions } from './tokens/token-service.js';
 export { tokenStatus, type TokenStatus, type StoredTokenStatus } from './tokens/token-status.js';
 export { GRANT_VERBS, DEFAULT_LIST_VERBS, grantKey, isGrantVerb, type Grant, type GrantVerb } from './grants/grant-verbs.js';
 export { normalizeGrants, type GrantInput, type GrantRules } from './grants/grant-list.js';

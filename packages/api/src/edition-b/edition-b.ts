@@ -1,4 +1,4 @@
-import type { ApiTokenService, AuthenticatedToken, GrantInput, GrantVerb, PanelApiTokensConfig } from '@panel/api-tokens';
+import type { ApiTokenService, AuthenticatedToken, GrantVerb, PanelApiTokensConfig } from '@panel/api-tokens';
 import type { Panel } from '@panel/core';
 import { loadTokensModule } from './tokens-module.js';
 
@@ -7,14 +7,11 @@ export interface GrantSet {
   allows(resource: string, verb: GrantVerb): boolean;
 }
 
-/** How long the default permissions list is kept in memory before it is read again (another process may have changed it). */
-export const DEFAULT_GRANTS_TTL_MILLIS = 2_000;
-
 /**
  * Edition B as one mount sees it: the configuration, the token service over the panel's
- * database, the default permissions list (cached briefly), and the key signed file URLs are made
- * with. `mountPanelApi({ tokens })` creates it; without `tokens` there is none and the API is
- * Edition A.
+ * database (with its cache of verified tokens, their rate limits and the default permissions
+ * list), and the key signed file URLs are made with. `mountPanelApi({ tokens })` creates it;
+ * without `tokens` there is none and the API is Edition A.
  */
 export interface EditionB {
   readonly config: PanelApiTokensConfig;
@@ -27,7 +24,7 @@ export interface EditionB {
   signFileUrl(path: string, blobKey: string, filename: string, now: Date): string;
   /** The blob key sealed (encrypted) for a signed URL's path, so that the URL does not disclose the permanent one. */
   sealBlobKey(blobKey: string): string;
-  /** A token's own rate limit (requests per window), or null; read again after two seconds, at once after a change in this process. */
+  /** A token's own rate limit (requests per window), or null; kept in the token cache until any process changes it. */
   tokenRateLimit(id: number): Promise<number | null>;
 }
 
@@ -42,47 +39,22 @@ export function tokenGrants(token: AuthenticatedToken): GrantSet {
  * authentication raise until it is set), but the server says so at once.
  */
 export async function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn: (message: string) => void): Promise<EditionB> {
-  const { ApiTokenService: TokenService, grantKey, pepperProblem, sealBlobKey, signingKey, signFile, signedUrl } = await loadTokensModule();
-  class EditionBTokenService extends TokenService {
-    onDefaultsChanged: () => void = () => {};
-    onRateLimitChanged: (id: number) => void = () => {};
-    override async setRateLimit(id: number, maxRequests: number | null) {
-      await super.setRateLimit(id, maxRequests);
-      this.onRateLimitChanged(id);
-    }
-    override async setDefaultPermissions(grants: readonly GrantInput[]) {
-      const saved = await super.setDefaultPermissions(grants);
-      this.onDefaultsChanged();
-      return saved;
-    }
-  }
-  const tokens = new EditionBTokenService({ database: panel.database, pepper: config.pepper, resources: [...panel.resources.values()].map((r) => r.naming.routeKey) });
+  const { ApiTokenService: TokenService, pepperProblem, sealBlobKey, signingKey, signFile, signedUrl } = await loadTokensModule();
+  // The token cache: a repeated token (its grants and rate limit) and the default permissions list
+  // cost no statement; every process drops what a change makes stale within its bound
+  // (docs/edition-b-tokens.md#the-token-cache).
+  const tokens = new TokenService({ database: panel.database, pepper: config.pepper, resources: [...panel.resources.values()].map((r) => r.naming.routeKey), cache: true });
   const problem = pepperProblem(config.pepper);
   if (problem) warn(`Panel API Edition B: ${problem}`);
-  let cached: { grants: GrantSet; at: number } | undefined;
   let signing: { pepper: string; key: Buffer } | undefined;
-  tokens.onDefaultsChanged = () => {
-    cached = undefined;
-  };
-  const limits = new Map<number, { max: number | null; at: number }>();
-  tokens.onRateLimitChanged = (id) => limits.delete(id);
   const edition: EditionB = {
     config,
     tokens,
-    async defaultGrants() {
-      if (cached && Date.now() - cached.at < DEFAULT_GRANTS_TTL_MILLIS) return cached.grants;
-      const keys = new Set((await tokens.defaultPermissions()).map(grantKey));
-      const grants: GrantSet = { allows: (resource, verb) => keys.has(`${resource}:${verb}`) };
-      cached = { grants, at: Date.now() };
-      return grants;
+    defaultGrants() {
+      return tokens.defaultGrants();
     },
-    async tokenRateLimit(id) {
-      const known = limits.get(id);
-      if (known && Date.now() - known.at < DEFAULT_GRANTS_TTL_MILLIS) return known.max;
-      const max = await tokens.rateLimit(id);
-      if (limits.size > 10_000) limits.clear();
-      limits.set(id, { max, at: Date.now() });
-      return max;
+    tokenRateLimit(id) {
+      return tokens.rateLimit(id);
     },
     signingKey() {
       // Derived once per pepper, not once per file URL; a pepper read from a function may change.

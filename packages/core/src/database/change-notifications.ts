@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseLogger } from './database-logger.js';
 
@@ -92,6 +92,33 @@ export class ChangeNotifications {
   async ready(): Promise<void> {
     this.#listen();
     await this.#connecting;
+  }
+
+  /**
+   * Runs `work` in a transaction on `db` (the primary). Each change it `announce`s is sent with
+   * `pg_notify` inside that transaction, so PostgreSQL delivers it to the other processes when,
+   * and only if, the transaction commits (a crash between the write and a later `publish`
+   * cannot lose it), and to this process's subscribers right after the commit, never before:
+   * a read in this process that started before the commit would otherwise cache the old state
+   * again.
+   *
+   * @example
+   * await database.changes.transaction(database.db, async (trx, announce) => {
+   *   await trx.updateTable('panel_api_tokens').set({ status: 'revoked' }).where('id', '=', 7).execute();
+   *   announce({ kind: 'token', id: 7 });
+   * });
+   */
+  async transaction<T>(db: Kysely<any>, work: (trx: Transaction<any>, announce: (change: Change) => void) => Promise<T>): Promise<T> {
+    const announced: Change[] = [];
+    const result = await db.transaction().execute(async (trx) => {
+      const value = await work(trx, (change) => void announced.push(change));
+      if (this.#options.connect) {
+        for (const change of announced) await sql`select pg_notify(${this.channel}, ${JSON.stringify({ v: 1, origin: this.#origin, ...change })})`.execute(trx);
+      }
+      return value;
+    });
+    for (const change of announced) this.#deliver(change);
+    return result;
   }
 
   /** Tells every process (this one at once) of a change; call it after the change committed. */
