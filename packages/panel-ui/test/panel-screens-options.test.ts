@@ -159,5 +159,109 @@ for (const kind of testDatabaseKinds()) {
         await screens.close();
       }
     });
+
+    it('an error inside a screen answers 500 with no internal message: { "error": "Internal Server Error" }', async () => {
+      const screens = await buildScreensApp(database, {
+        screens: {
+          loadUser: async () => {
+            throw new Error('connection to users-db.internal:5432 failed for user "panel_admin"');
+          },
+        },
+      });
+      try {
+        const { cookie } = await screens.signIn(1);
+        const response = await screens.app.inject({ method: 'GET', url: '/panel/api_tokens', headers: { cookie } });
+        expect(response.statusCode).toBe(500);
+        expect(response.json()).toEqual({ error: 'Internal Server Error' });
+        expect(response.body).not.toContain('users-db');
+      } finally {
+        await screens.close();
+      }
+    });
+
+    it('takes forms only: a JSON body carrying the CSRF token is not read, so the post is refused as an expired form', async () => {
+      const screens = await buildScreensApp(database);
+      try {
+        const { cookie, csrf } = await screens.signIn(1);
+        const before = (await screens.tokens.list()).length;
+        const response = await screens.app.inject({
+          method: 'POST',
+          url: '/panel/api_tokens',
+          headers: { cookie, 'content-type': 'application/json' },
+          payload: JSON.stringify({ csrf_token: csrf, name: 'json' }),
+        });
+        expect(response.statusCode).toBe(403);
+        expect(response.body).toContain('The form expired');
+        expect((await screens.tokens.list()).length).toBe(before);
+      } finally {
+        await screens.close();
+      }
+    });
+
+    it('a created token belongs to the signed-in user and holds exactly the ticked grants', async () => {
+      const screens = await buildScreensApp(database);
+      try {
+        const { cookie, csrf } = await screens.signIn(1);
+        const response = await screens.app.inject({
+          method: 'POST',
+          url: '/panel/api_tokens',
+          headers: { ...FORM, cookie },
+          payload: form([['csrf_token', csrf], ['name', 'owned'], ['grants[]', 'product_categories:show'], ['grants[]', 'blog_posts:create'], ['createdById', '2']]),
+        });
+        expect(response.statusCode).toBe(303);
+        const token = await screens.tokens.find(Number((response.headers.location as string).split('/')[3]));
+        expect(token).toMatchObject({ name: 'owned', createdById: 1, expiresAt: null, status: 'Active' });
+        expect(token.grants).toEqual([{ resource: 'blog_posts', verb: 'create' }, { resource: 'product_categories', verb: 'show' }]);
+      } finally {
+        await screens.close();
+      }
+    });
+
+    it('the settings screen refuses a resource the panel does not have (422, the list unchanged)', async () => {
+      const screens = await buildScreensApp(database);
+      try {
+        const { cookie, csrf } = await screens.signIn(1);
+        await screens.tokens.setDefaultPermissions(['blog_posts:show']);
+        const response = await screens.app.inject({
+          method: 'POST',
+          url: '/panel/panel_api/settings',
+          headers: { ...FORM, cookie },
+          payload: form([['csrf_token', csrf], ['grants[]', 'blog_posts:index'], ['grants[]', 'users:index']]),
+        });
+        expect(response.statusCode).toBe(422);
+        expect(response.body).toMatch(/<p class="error" id="grants-error" role="alert">[^<]*users[^<]*<\/p>/);
+        expect(response.body).toContain('value="blog_posts:show" checked');
+        expect(await screens.tokens.defaultPermissions()).toEqual([{ resource: 'blog_posts', verb: 'show' }]);
+      } finally {
+        await screens.close();
+      }
+    });
+
+    it('reads the panel session in full: a signed-out, revoked or idle session is no user, and the screens are unknown URLs', async () => {
+      const clock = { offset: 0 };
+      const screens = await buildScreensApp(database, { clock });
+      const list = (cookie: string) => screens.app.inject({ method: 'GET', url: '/panel/api_tokens', headers: { cookie } });
+      try {
+        const signedOut = await screens.signIn(1);
+        expect((await list(signedOut.cookie)).statusCode).toBe(200);
+        await screens.panel.sessions!.revoke(screens.panel.sessions!.read(signedOut.cookie.split('=')[1])!);
+        expect((await list(signedOut.cookie)).statusCode).toBe(404);
+
+        const everywhere = await screens.signIn(1);
+        await screens.panel.sessions!.revokeAll(1);
+        expect((await list(everywhere.cookie)).statusCode).toBe(404);
+
+        const idle = await screens.signIn(1);
+        // Seen again within the idle timeout: the answer carries the cookie sealed again.
+        clock.offset = 2 * 60 * 1000;
+        const refreshed = await list(idle.cookie);
+        expect(refreshed.statusCode).toBe(200);
+        expect(refreshed.cookies.find((c) => c.name === screens.panel.config.sessionCookie)?.value).toBeTruthy();
+        clock.offset += (screens.panel.sessions!.options.idleTimeout + 1) * 1000;
+        expect((await list(idle.cookie)).statusCode).toBe(404);
+      } finally {
+        await screens.close();
+      }
+    });
   });
 }

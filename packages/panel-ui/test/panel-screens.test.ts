@@ -4,7 +4,7 @@ import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 import { NOTICE_COOKIE, PANEL_CONTENT_SECURITY_POLICY } from '../src/index.js';
 import { FORM, buildScreensApp, form, prepareScreensDatabase, type ScreensApp } from './screens-app.js';
 
-const unescape = (html: string) => html.replace(/&#x3D;/g, '=').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+const htmlText = (html: string) => html.replace(/&#x3D;/g, '=').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 
 for (const kind of testDatabaseKinds()) {
   describe(`panelScreens under the root path "/" [${kind}]`, () => {
@@ -188,7 +188,7 @@ for (const kind of testDatabaseKinds()) {
       const second = await get(reveal, ada.cookie);
       expect(second.body).not.toContain(secret!);
       expect(second.body).toContain('data-secret-gone');
-      expect(unescape(second.body)).toContain(`<a href="/api_tokens/${id}/revoke?then=new">Revoke this token and create a new one</a>`);
+      expect(htmlText(second.body)).toContain(`<a href="/api_tokens/${id}/revoke?then=new">Revoke this token and create a new one</a>`);
     });
 
     it('stores a future expiry typed as UTC and refuses one in the past (422, nothing created)', async () => {
@@ -293,6 +293,34 @@ for (const kind of testDatabaseKinds()) {
       // An empty post clears the list.
       await post('/panel_api/settings', cookie, [['csrf_token', csrf]]);
       expect(await screens.tokens.defaultPermissions()).toEqual([]);
+    });
+
+    it('summarises grants per resource in key order, naming the verbs unless the resource has all five', async () => {
+      const { cookie } = await screens.signIn(1);
+      const { token } = await screens.tokens.create({ name: 'summary', grants: ['product_categories:update', 'blog_posts:show', 'blog_posts:index'] });
+      const body = (await get('/api_tokens', cookie)).body;
+      const start = body.indexOf(`<tr data-token-id="${token.id}">`);
+      expect(body.slice(start, body.indexOf('</tr>', start))).toContain('<td>blog_posts: index, show; product_categories: update</td>');
+    });
+
+    it('the reveal screen of a revoked token offers no way to revoke it again, and is never cached', async () => {
+      const { cookie } = await screens.signIn(1);
+      const { token } = await screens.tokens.create({ name: 'spent' });
+      await screens.tokens.revoke(token.id);
+      const reveal = await get(`/api_tokens/${token.id}/reveal`, cookie);
+      expect(reveal.statusCode).toBe(200);
+      expect(reveal.headers['cache-control']).toBe('no-store');
+      expect(reveal.body).toContain('data-secret-gone');
+      expect(reveal.body).not.toContain('Revoke this token');
+    });
+
+    it('the shell\'s sign-out is a form posting the session\'s CSRF token, and the page tells scripts the token in a meta tag', async () => {
+      const { cookie, csrf } = await screens.signIn(1);
+      const body = (await get('/api_tokens', cookie)).body;
+      expect(body).toContain(`<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${csrf}"><button>Sign out</button></form>`);
+      expect(body).toContain(`<meta name="csrf-token" content="${csrf}">`);
+      // Signed out: no token in the page at all.
+      expect((await get('/', '')).body).not.toContain('csrf');
     });
   });
 }
