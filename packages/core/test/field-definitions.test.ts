@@ -106,7 +106,7 @@ describe('static search names searchable text fields shown on show', () => {
 describe('field types an app registers', () => {
   const stars = defineFieldType({
     name: 'stars',
-    serialize: ({ value }) => value,
+    serialize: ({ field, row }) => row[field.column!],
     schema: () => ({ type: 'integer', minimum: 1, maximum: 5 }),
     parse: (value) => (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 5 ? { ok: true, value } : { ok: false, message: 'must be 1 to 5 stars' }),
   });

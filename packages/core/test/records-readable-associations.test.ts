@@ -19,7 +19,7 @@ for (const kind of testDatabaseKinds()) {
   describe(`association values through the actor's scopes [${kind}]`, () => {
     let database: PanelDatabase;
     let panel: Panel;
-    const ids: Record<string, number[]> = {};
+    const ids = { authors: [] as number[], books: [] as number[], genres: [] as number[] };
     beforeAll(async () => {
       database = await openTestDatabase(kind);
       await createLibrarySchema(database.db);
