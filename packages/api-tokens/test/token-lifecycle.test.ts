@@ -201,5 +201,20 @@ for (const kind of testDatabaseKinds()) {
       expect(await tokens.authenticate(secret)).toBeDefined();
       expect((await tokens.find(token.id)).lastUsedAt?.toISOString()).toBe('2026-11-22T10:00:00.000Z');
     });
+
+    it('a name of 120 characters outside the Basic Multilingual Plane fits the varchar(120) column too', async () => {
+      // The database counts characters: 120 emoji are stored as they are.
+      await database.db.insertInto(TOKENS_TABLE).values({ public_id: 'direct0000000001', name: '🙂'.repeat(120), token_digest: '0'.repeat(64) }).execute();
+      const stored = await database.db.selectFrom(TOKENS_TABLE).select('name').where('public_id', '=', 'direct0000000001').executeTakeFirstOrThrow();
+      expect([...stored.name].length).toBe(120);
+    });
+
+    // Bug: create() measures the name with String.length (UTF-16 units), so 61 emoji (61
+    // characters, 122 units) are refused as "is too long (maximum is 120 characters)" although
+    // the column holds 120 characters; core's field rules count characters.
+    it.fails('"maximum is 120 characters" counts characters: a name of 61 emoji is accepted', async () => {
+      const { token } = await service().create({ name: '🙂'.repeat(61) });
+      expect([...token.name].length).toBe(61);
+    });
   });
 }
