@@ -91,3 +91,21 @@ describe('which fields may be filtered', () => {
     for (const name of ['code', 'extras', 'viewings', 'secret']) expect(target(name).filterable, name).toBe(false);
   });
 });
+
+describe('which fields may be sorted', () => {
+  it('a column field of a sortable type unless it opted out; never an association, long text, tags, an object or a password', () => {
+    expect(listing.fields.filter((f) => f.sortable).map((f) => f.name)).toEqual(['id', 'title', 'rooms', 'price', 'furnished', 'available_on', 'listed_at', 'kind', 'secret']);
+    for (const name of ['agent', 'viewings', 'code', 'features', 'extras', 'summary']) expect(target(name).sortable, name).toBe(false);
+  });
+
+  it('opting out of sorting does not opt out of filtering, and the other way round', () => {
+    class TwoWaysResource extends Resource {
+      fields() {
+        return [field.id(), field.text('a', { sortable: false }), field.text('b', { filterable: false })];
+      }
+    }
+    const two = compileResources([TwoWaysResource]).get('TwoWays')!;
+    expect([two.fieldsByName.get('a')!.sortable, two.fieldsByName.get('a')!.filterable]).toEqual([false, true]);
+    expect([two.fieldsByName.get('b')!.sortable, two.fieldsByName.get('b')!.filterable]).toEqual([true, false]);
+  });
+});
