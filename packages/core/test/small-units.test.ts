@@ -12,8 +12,12 @@ import {
   checkSessionSecrets,
   checkedContentType,
   compileResources,
+  associationKey,
   didYouMean,
   field,
+  fieldOptionKeys,
+  hasColumn,
+  isWritableType,
   humanize,
   isBlobKey,
   newBlobKey,
@@ -24,6 +28,7 @@ import {
   secretsEqual,
   textProblem,
   underscore,
+  unknownFieldOptionMessage,
   unpermittedKeys,
   writableFields,
 } from '@panel/core';
@@ -241,5 +246,38 @@ describe('file names, media types and blob keys of attachments', () => {
     expect(attachmentsPath('/')).toBe('/attachments');
     expect(attachmentUrl('/panel', { key: 'k'.repeat(28), filename: 'my cover?.png' })).toBe(`/panel/attachments/${'k'.repeat(28)}/my%20cover%3F.png`);
     expect(attachmentUrl('/', { key: 'abc', filename: 'a/b' })).toBe('/attachments/abc/a%2Fb');
+  });
+});
+
+describe('questions answered by the built-in type modules', () => {
+  it('hasColumn: the types stored in a column of the resource\'s table', () => {
+    for (const type of ['id', 'text', 'number', 'boolean', 'date', 'datetime', 'belongs_to', 'select', 'textarea', 'markdown', 'password', 'tags', 'key_value', 'json']) expect(hasColumn(type), type).toBe(true);
+    for (const type of ['has_many', 'has_one', 'has_and_belongs_to_many', 'file', 'files']) expect(hasColumn(type), type).toBe(false);
+  });
+
+  it('isWritableType: the types a write body may set', () => {
+    for (const type of ['text', 'number', 'boolean', 'date', 'datetime', 'belongs_to', 'select', 'password', 'tags', 'key_value', 'json']) expect(isWritableType(type), type).toBe(true);
+    for (const type of ['id', 'has_many', 'has_one', 'has_and_belongs_to_many', 'file', 'files']) expect(isWritableType(type), type).toBe(false);
+  });
+
+  it('refuses a type that is not built in, naming the built-in ones', () => {
+    expect(() => hasColumn('stars')).toThrow(/^"stars" is not a built-in field type \(id, text, number/);
+  });
+
+  it('associationKey names where a row carries an association\'s value: __<type>__<name>', () => {
+    class PieceResource extends Resource {
+      fields() {
+        return [field.id(), field.belongsTo('maker', { resource: 'Piece' }), field.hasMany('parts', { resource: 'Piece' }), field.file('photo')];
+      }
+    }
+    const piece = compileResources([PieceResource]).get('Piece')!;
+    expect(['maker', 'parts', 'photo'].map((name) => associationKey(piece.fieldsByName.get(name)!))).toEqual(['__belongs_to__maker', '__has_many__parts', '__file__photo']);
+  });
+
+  it('each builder names its own options, and an unknown one gets the closest', () => {
+    expect(fieldOptionKeys('select')).toContain('options');
+    expect(fieldOptionKeys('text')).not.toContain('options');
+    expect(fieldOptionKeys('tags')).toContain('maxTags');
+    expect(unknownFieldOptionMessage('select', 'status', 'optoins')).toMatch(/^field\.select\('status'\): unknown option "optoins"\. Did you mean "options"\? Fix: use one of /);
   });
 });

@@ -322,5 +322,28 @@ for (const kind of testDatabaseKinds()) {
       // Signed out: no token in the page at all.
       expect((await get('/', '')).body).not.toContain('csrf');
     });
+
+    it('the grants screen opens with the token\'s grants ticked and its own rate limit filled in', async () => {
+      const { cookie } = await screens.signIn(1);
+      const { token } = await screens.tokens.create({ name: 'prefilled', grants: ['product_categories:destroy', 'blog_posts:index'] });
+      await screens.tokens.setRateLimit(token.id, 42);
+      const page = await get(`/api_tokens/${token.id}/grants`, cookie);
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<h1>Grants of “prefilled”</h1>');
+      const ticked = [...page.body.matchAll(/value="([^"]+)" checked>/g)].map((m) => m[1]);
+      expect(ticked).toEqual(['blog_posts:index', 'product_categories:destroy']);
+      expect(page.body).toContain('name="rate_limit" value="42"');
+      expect(page.body).toContain(`<form method="post" action="/api_tokens/${token.id}/grants">`);
+    });
+
+    it('an empty rate limit removes the token\'s own limit; unticking every grant leaves it none', async () => {
+      const { cookie, csrf } = await screens.signIn(1);
+      const { token } = await screens.tokens.create({ name: 'cleared', grants: ['blog_posts:index'] });
+      await screens.tokens.setRateLimit(token.id, 7);
+      const saved = await post(`/api_tokens/${token.id}/grants`, cookie, [['csrf_token', csrf], ['rate_limit', '']]);
+      expect(saved.statusCode).toBe(303);
+      expect(await screens.tokens.rateLimit(token.id)).toBeNull();
+      expect((await screens.tokens.find(token.id)).grants).toEqual([]);
+    });
   });
 }
