@@ -48,11 +48,17 @@ describe('parseFormBody: the forms of every panel page', () => {
     expect(error.message).toContain('must not contain a NUL character');
   });
 
-  // Bug: parseFormBody's JSDoc says a lone surrogate throws, but URLSearchParams decodes the
-  // posted bytes (%ED%A0%80 is U+D800 in UTF-8) to U+FFFD before textProblem sees them, so the
-  // value is silently changed instead of refused.
-  it.fails('refuses a lone surrogate as it documents (today it becomes U+FFFD)', () => {
+  // parseFormBody's rule: "A name or value with text the database cannot store (a NUL
+  // character, a lone surrogate) throws a BadRequestError (400)". The posted bytes %ED%A0%80
+  // (U+D800 in UTF-8) are refused, not quietly turned into U+FFFD.
+  it('refuses a lone surrogate as it documents, instead of turning it into U+FFFD', () => {
     expect(refusalOf('name=%ED%A0%80').code).toBe(BAD_REQUEST);
+    expect(refusalOf('name=%ED%A0%80').message).toContain('"name"');
+    expect(refusalOf('na%FFme=x').code).toBe(BAD_REQUEST);
+  });
+
+  it('keeps a malformed escape literally and a real U+FFFD as sent, as browsers do', () => {
+    expect(parseFormBody('name=100%zz&other=%EF%BF%BD')).toEqual({ name: '100%zz', other: '\uFFFD' });
   });
 
   it('names the first field with a problem when several have one', () => {

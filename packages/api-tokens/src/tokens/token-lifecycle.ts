@@ -14,7 +14,7 @@ export function checkNewToken(input: CreateTokenInput): { name: string; expiresA
   const errors: ErrorMessages = {};
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name === '') errors.name = ["can't be blank"];
-  else if (name.length > MAX_NAME_LENGTH) errors.name = [`is too long (maximum is ${MAX_NAME_LENGTH} characters)`];
+  else if ([...name].length > MAX_NAME_LENGTH) errors.name = [`is too long (maximum is ${MAX_NAME_LENGTH} characters)`];
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt !== null && (!(expiresAt instanceof Date) || Number.isNaN(expiresAt.getTime()))) errors.expires_at = ['is not a valid datetime'];
   if (Object.keys(errors).length > 0) throw new RecordInvalidError(errors);

@@ -11,9 +11,36 @@ export const FORM_BODY_LIMIT = 32 * 1024;
 /** Why a form the screens' parser read cannot be used (found after the gate answered). */
 const PROBLEMS = new WeakMap<object, string>();
 
+/** Well-formed percent escapes only (`%` followed by two hex digits), as `decodeURIComponent` needs. */
+const WELL_FORMED_ESCAPES = /^(?:[^%]|%[0-9A-Fa-f]{2})*$/;
+
+/**
+ * Whether a posted name or value encodes bytes that are not UTF-8 text: a lone surrogate
+ * (`%ED%A0%80`) or a broken sequence. `URLSearchParams` would quietly turn them into U+FFFD,
+ * changing what the user sent; the form is refused instead. A malformed escape (`%zz`) is kept
+ * literally, as browsers and `URLSearchParams` do.
+ */
+function notUtf8(raw: string): boolean {
+  const text = raw.replaceAll('+', ' ');
+  if (!WELL_FORMED_ESCAPES.test(text)) return false;
+  try {
+    decodeURIComponent(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function readForm(body: string): { form: FormBody; problem: string | undefined } {
   const form: FormBody = {};
   let problem: string | undefined;
+  for (const pair of body.split('&')) {
+    const [rawName = '', ...rawValue] = pair.split('=');
+    if (notUtf8(rawName) || notUtf8(rawValue.join('='))) {
+      const [name = ''] = new URLSearchParams(pair).keys();
+      problem ??= `Form field ${JSON.stringify(name)} must be valid Unicode text (it has a lone surrogate or bytes that are not UTF-8)`;
+    }
+  }
   for (const [name, value] of new URLSearchParams(body)) {
     const found = textProblem(name) ?? textProblem(value);
     if (found) problem ??= `Form field ${JSON.stringify(name)} ${found}`;

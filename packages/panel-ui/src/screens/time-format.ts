@@ -12,7 +12,13 @@ const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/
 export function parseUtcDateTime(text: string): Date | null | undefined {
   const value = text.trim();
   if (value === '') return null;
-  if (!LOCAL_DATE_TIME.test(value)) return undefined;
+  const parts = LOCAL_DATE_TIME.exec(value);
+  if (!parts) return undefined;
   const date = new Date(`${value}Z`);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  if (Number.isNaN(date.getTime())) return undefined;
+  // Date's parser rolls a day the month does not have over (2040-02-30 → 2040-03-01): the
+  // moment must read back as typed, or the user would get an expiry they did not type.
+  const [, year, month, day] = parts;
+  const typed = `${year}-${month}-${day}`;
+  return date.toISOString().slice(0, 10) === typed ? date : undefined;
 }
