@@ -4,7 +4,7 @@ import { TokenCommandError } from './token-command-error.js';
 import { withTokenService, type TokenCommandContext } from './token-service-session.js';
 
 const grantText = (grants: readonly Grant[]) => (grants.length === 0 ? 'none' : grants.map((grant) => `${grant.resource}:${grant.verb}`).join(', '));
-const dateText = (date: Date | null) => (date === null ? 'never' : date.toISOString().replace(/\.000Z$/, 'Z'));
+const dateText = (date: Date | null) => (date === null ? 'never' : date.toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
 /** A token as `--json` prints it (snake_case, as the API's bodies); never its secret. */
 function tokenJson(token: ApiToken) {
