@@ -25,7 +25,7 @@ export { readYourWrites, READ_AFTER_HEADER, READ_AFTER_COOKIE, type ReadYourWrit
 export { requestIdFor, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from './server/request-id.js';
 export { loggedUrl, requestLogSerializers, REDACTED_LOG_PATHS } from './server/request-log-serializers.js';
 export { discoverControllers, CONTROLLERS_DIR, type DiscoveredController, type DiscoveryPanel } from './routing/discover-controllers.js';
-export { routeTable, type RouteEntry } from './routing/draw-routes.js';
+export { routeTable, relatedRoutes, type RouteEntry } from './routing/draw-routes.js';
 export { queryableFields, type QueryableFields, type QueryableFieldsInput } from './querying/queryable-fields.js';
 export { fieldJson, type FieldValue } from './serialization/field-value.js';
 export { pagination, type Pagination } from './params/pagination-params.js';

@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { databaseSetupProblem, openDatabase, type PanelDatabase } from '@panel/core';
-import type { ApiTokenService, PanelApiTokensConfig } from '@panel/api-tokens';
+import type { ApiTokenService } from '@panel/api-tokens';
 import type { AppConfig } from '../config/app-config.js';
+import { appTokensConfig } from '../config/app-tokens-config.js';
 import { routingPanel } from '../actions/routes-action.js';
 import { ensureTypeScriptLoader } from '../runtime/typescript-loader.js';
 import { TokenCommandError } from './token-command-error.js';
@@ -17,29 +15,6 @@ export interface TokenCommandContext {
   readonly printError: (line: string) => void;
   /** The process's environment (the app's `.env` is read under it). */
   readonly env?: NodeJS.ProcessEnv;
-}
-
-const INITIALIZERS = ['app/panel/initializer.ts', 'app/panel/initializer.mts', 'app/panel/initializer.js', 'app/panel/initializer.mjs'];
-
-async function loadTokensModule(): Promise<typeof import('@panel/api-tokens')> {
-  try {
-    return await import('@panel/api-tokens');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new TokenCommandError('The token commands are Edition B, and @panel/api-tokens is not installed. Fix: npm install @panel/api-tokens, then npx panel-api install.');
-  }
-}
-
-/**
- * The Edition B configuration the app's initializer exports (`export const panelApi =
- * configurePanelApi(…)`, as `panel-api install` writes it), so that the commands use the app's
- * own pepper source; undefined when the app has no initializer.
- */
-async function appTokensConfig(appRoot: string): Promise<PanelApiTokensConfig | undefined> {
-  const file = INITIALIZERS.map((path) => join(appRoot, path)).find((path) => existsSync(path));
-  if (file === undefined) return undefined;
-  const exported: Record<string, unknown> = await import(pathToFileURL(file).href);
-  return Object.values(exported).find((value): value is PanelApiTokensConfig => typeof value === 'object' && value !== null && (value as { edition?: unknown }).edition === 'B');
 }
 
 /** The one line that explains `error`, when it is a mistake of the command line, the app or its database; undefined for a defect. */
