@@ -17,6 +17,15 @@ export interface TokenCommandContext {
   readonly env?: NodeJS.ProcessEnv;
 }
 
+async function loadTokensModule(): Promise<typeof import('@panel/api-tokens')> {
+  try {
+    return await import('@panel/api-tokens');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new TokenCommandError('The token commands are Edition B, and @panel/api-tokens is not installed. Fix: npm install @panel/api-tokens, then npx panel-api install.');
+  }
+}
+
 /** The one line that explains `error`, when it is a mistake of the command line, the app or its database; undefined for a defect. */
 function problemLine(error: unknown): string | undefined {
   if (error instanceof TokenCommandError) return error.message;
