@@ -24,7 +24,7 @@ function packageJson(options, panel) {
     type: 'module',
     engines: { node: '>=20.12' },
     scripts: {
-      dev: 'tsx watch src/server.ts',
+      dev: 'panel-api generate --watch -- tsx watch src/server.ts',
       start: 'node dist/src/server.js',
       build: 'tsc -p tsconfig.json',
       test: 'node --import tsx --test test/api.test.ts',
@@ -293,7 +293,7 @@ PostgreSQL (a missing database is one line naming the fix, \`createdb <name>\`).
 
 | script | what |
 |---|---|
-| \`npm run dev\` | the server under tsx, restarted when a file changes |
+| \`npm run dev\` | the server under tsx, restarted when a file changes; beside it \`panel-api generate --watch\` creates the controller of a new resource and never touches an existing file |
 | \`npm test\` | the API test (\`test/api.test.ts\`), on an in-memory database |
 | \`npm run build\`, \`npm start\` | compile to \`dist/\`, run it with plain Node |
 | \`npm run panel-api -- generate\` | the controllers of new resources (\`-- --check\` in CI) |

@@ -47,7 +47,8 @@ const clock = (date: Date) => date.toISOString().slice(11, 19);
  */
 export async function watchGenerate(context: WatchContext): Promise<number> {
   const now = context.now ?? (() => new Date());
-  const first = await generateAction(context);
+  // The first run reports what it wrote and any problem; the files it skips (all of them, on a usual start) are not news.
+  const first = await generateAction({ ...context, print: (line) => (line.startsWith('•') ? undefined : context.print(line)) });
   if (first.exitCode !== 0 && !existsSync(join(context.appRoot, context.resourcesDir ?? RESOURCES_DIR))) return first.exitCode;
   const resourcesDir = context.resourcesDir ?? RESOURCES_DIR;
   const watched = join(context.appRoot, resourcesDir);
