@@ -68,7 +68,8 @@ async function migrate(database: PanelDatabase): Promise<void> {
   await runMigrations(database, { '0001-create-panel-api-tokens': apiTokensSchemaV1 });
 }
 
-describe.each(testDatabaseKinds())('panel-api token commands on %s', (kind) => {
+// Each step spawns the CLI or opens PGlite (initdb on a new folder): minutes on a loaded machine.
+describe.each(testDatabaseKinds())('panel-api token commands on %s', { timeout: 180_000 }, (kind) => {
   let root: string;
   let openAppDatabase: () => Promise<PanelDatabase>;
   let dropDatabase = async () => {};
@@ -110,7 +111,7 @@ describe.each(testDatabaseKinds())('panel-api token commands on %s', (kind) => {
       databaseFlag = ['--database-url', created.url];
     }
   }, 60_000);
-  afterAll(() => dropDatabase());
+  afterAll(() => dropDatabase(), 60_000);
 
   let ciId: number;
 
@@ -124,7 +125,7 @@ describe.each(testDatabaseKinds())('panel-api token commands on %s', (kind) => {
     const database = await openAppDatabase();
     await migrate(database);
     await database.close();
-  }, 60_000);
+  });
 
   it('token create prints the secret alone on standard output, once, and the token authenticates with exactly its grants and expiry', async () => {
     const before = Date.now();
@@ -146,7 +147,7 @@ describe.each(testDatabaseKinds())('panel-api token commands on %s', (kind) => {
     // The secret is never printed again: the list shows none.
     const list = await inProcess(['token', 'list']);
     expect(list.stdout).not.toContain(secret);
-  }, 60_000);
+  });
 
   it('refuses a grant on a resource the app does not define, as the panel does, and writes no token', async () => {
     const run = await inProcess(['token', 'create', '--name', 'typo', '--grant', 'books:index']);
@@ -160,7 +161,7 @@ describe.each(testDatabaseKinds())('panel-api token commands on %s', (kind) => {
     expect(past.exitCode).toBe(1);
     expect(past.stderr).toBe('--expires must be in the future, instead got "2020-01-01" (2020-01-01T00:00:00.000Z).\n');
     expect((await withService((tokens) => tokens.list())).map((t) => t.name)).toEqual(['ci']);
-  }, 60_000);
+  });
 
   it('token list prints every token with its status, expiry, last use and grants', async () => {
     const run = await panelApi(root, ['token', 'list']);
@@ -171,7 +172,7 @@ describe.each(testDatabaseKinds())('panel-api token commands on %s', (kind) => {
     expect(lines[1]).toMatch(new RegExp(`^${ciId}\\s+ci\\s+Active\\s+\\d{4}-\\d{2}-\\d{2}T\\S+Z\\s+\\S+\\s+blog_posts:index, blog_posts:show$`));
     const json = JSON.parse((await inProcess(['token', 'list', '--json'])).stdout);
     expect(json).toEqual([expect.objectContaining({ id: ciId, name: 'ci', status: 'Active', grants: ['blog_posts:index', 'blog_posts:show'] })]);
-  }, 60_000);
+  });
 
   it('grants set replaces the grants of a token', async () => {
     const run = await inProcess(['grants', 'set', String(ciId), '--grant', 'users:index', '--grant', 'blog_posts:update']);
@@ -180,7 +181,7 @@ describe.each(testDatabaseKinds())('panel-api token commands on %s', (kind) => {
       { resource: 'blog_posts', verb: 'update' },
       { resource: 'users', verb: 'index' },
     ]);
-  }, 60_000);
+  });
 
   it('default-permissions set takes index and show only ("writes always need a Bearer token")', async () => {
     const write = await inProcess(['default-permissions', 'set', '--grant', 'blog_posts:index,blog_posts:create']);
@@ -196,7 +197,7 @@ describe.each(testDatabaseKinds())('panel-api token commands on %s', (kind) => {
       { resource: 'blog_posts', verb: 'show' },
     ]);
     expect((await inProcess(['default-permissions', 'show'])).stdout).toBe('Default permissions: blog_posts:index, blog_posts:show\n');
-  }, 60_000);
+  });
 
   it('token revoke revokes for good: the secret no longer authenticates and the grants cannot change', async () => {
     const created = await inProcess(['token', 'create', '--name', 'leaked', '--grant', 'users:show']);
@@ -209,10 +210,10 @@ describe.each(testDatabaseKinds())('panel-api token commands on %s', (kind) => {
     expect(grants).toEqual({ exitCode: 1, stdout: '', stderr: `API token ${id} is revoked; its grants can no longer change.\n` });
     const unknown = await inProcess(['token', 'revoke', '999999']);
     expect(unknown).toEqual({ exitCode: 1, stdout: '', stderr: 'No API token with id 999999.\n' });
-  }, 60_000);
+  });
 });
 
-describe('panel-api token commands when the database is not there', () => {
+describe('panel-api token commands when the database is not there', { timeout: 120_000 }, () => {
   it('an app with no DATABASE_URL and no PGlite folder: one line naming the ways to name one', async () => {
     const root = await apps.copy('blog-resources');
     const run = await panelApi(root, ['token', 'list']);
@@ -221,14 +222,14 @@ describe('panel-api token commands when the database is not there', () => {
       `No database found for the app in ${root}: DATABASE_URL is not set (in the environment or .env), and there is no PGlite folder data/pglite. ` +
         'Fix: set DATABASE_URL=postgres://…, or pass --pglite-dir <folder> (the dataDir your server gives openDatabase), or start the app once to create its database.\n',
     );
-  }, 60_000);
+  });
 
   it('a --pglite-dir that does not exist: one line, and no database is created', async () => {
     const root = await apps.copy('blog-resources');
     const run = await runPanelApi(['token', 'list', '--root', root, '--pglite-dir', 'other-data']);
     expect(run).toEqual({ exitCode: 1, out: [], err: [ `No PGlite folder at ${join(root, 'other-data')} (--pglite-dir). Fix: name the folder your server gives openDatabase as dataDir, or start the app once to create it.`] });
     expect(existsSync(join(root, 'other-data'))).toBe(false);
-  }, 60_000);
+  });
 
   it.runIf(testDatabaseKinds().includes('postgres'))('a DATABASE_URL naming a missing database: one line with createdb', async () => {
     const root = await apps.copy('blog-resources');
@@ -238,5 +239,5 @@ describe('panel-api token commands when the database is not there', () => {
     expect(run.exitCode).toBe(1);
     expect(run.err).toHaveLength(1);
     expect(run.err[0]).toMatch(/^Database "panel_cli_missing_database" does not exist on the PostgreSQL server DATABASE_URL names\. Fix: createdb panel_cli_missing_database /);
-  }, 60_000);
+  });
 });
