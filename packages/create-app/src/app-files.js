@@ -286,8 +286,7 @@ served as a JSON REST API.
 npm run dev
 \`\`\`
 
-serves it on http://127.0.0.1:3000 (\`PORT\` changes it) on the embedded PGlite database, kept in
-\`data/pglite\`, migrated and seeded at boot. ${tokens ? 'The first boot prints the first API token once; send it as `Authorization: Bearer <token>`.' : 'Send a key of `API_KEYS` (in `.env`) as `Authorization: ApiKey <key>`.'}
+serves it on http://127.0.0.1:3000 (\`PORT\` changes it) ${options.databaseUrl === undefined ? 'on the embedded PGlite database, kept in\n`data/pglite`' : 'on the PostgreSQL database `DATABASE_URL` names\n(in `.env`)'}, migrated and seeded at boot. ${tokens ? 'The first boot prints the first API token once; send it as `Authorization: Bearer <token>`.' : 'Send a key of `API_KEYS` (in `.env`) as `Authorization: ApiKey <key>`.'}
 The API reference is at \`/api/resources/v1/docs\`. \`DATABASE_URL=postgres://…\` runs it on
 PostgreSQL (a missing database is one line naming the fix, \`createdb <name>\`).
 
@@ -312,9 +311,11 @@ PostgreSQL (a missing database is one line naming the fix, \`createdb <name>\`).
  * @param {{ apiKey: string; pepper: string }} secrets
  */
 function dotenv(options, secrets) {
-  return options.edition === 'b'
-    ? `# Local settings (not committed). The pepper of the API tokens: keep it secret, and the same across restarts.\nPANEL_API_TOKEN_PEPPER=${secrets.pepper}\n`
-    : `# Local settings (not committed). The API keys the server accepts, comma-separated.\nAPI_KEYS=${secrets.apiKey}\n`;
+  const settings =
+    options.edition === 'b'
+      ? `# Local settings (not committed). The pepper of the API tokens: keep it secret, and the same across restarts.\nPANEL_API_TOKEN_PEPPER=${secrets.pepper}\n`
+      : `# Local settings (not committed). The API keys the server accepts, comma-separated.\nAPI_KEYS=${secrets.apiKey}\n`;
+  return options.databaseUrl === undefined ? settings : `${settings}# The PostgreSQL database (without it: the embedded PGlite in data/pglite).\nDATABASE_URL=${options.databaseUrl}\n`;
 }
 
 const GITIGNORE = `node_modules/

@@ -90,6 +90,18 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(existsSync(join(work, 'files-only', 'node_modules'))).toBe(false);
   });
 
+  it('"PGlite or a DATABASE_URL": --database <postgres url> goes to .env as DATABASE_URL (the server loads it), the README says so; anything else is one line', async () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/shop';
+    const created = await create(['on-postgres', '--yes', '--no-install', '--database', url]);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(await envValue(join(work, 'on-postgres'), 'DATABASE_URL')).toBe(url);
+    expect(await readFile(join(work, 'on-postgres', 'README.md'), 'utf8')).toContain('on the PostgreSQL database `DATABASE_URL` names');
+    expect((await readFile(join(work, 'files-only', '.env'), 'utf8')).includes('DATABASE_URL')).toBe(false);
+    const wrong = await create(['elsewhere', '--yes', '--no-install', '--database', 'mysql://localhost/shop']);
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.stderr).toBe('--database must be pglite or a postgres:// URL such as postgres://postgres@127.0.0.1:5432/shop, instead got "mysql://localhost/shop".\n');
+  });
+
   it('refuses a folder that is not empty, and a wrong --edition, in one line each', async () => {
     const again = await create(['files-only', '--yes']);
     expect(again.exitCode).toBe(1);
@@ -111,6 +123,7 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     const key = await envValue(app, 'API_KEYS');
     const books = await fetch(`${server.url}/api/resources/v1/books`, { headers: { authorization: `ApiKey ${key}` } });
     console.log(`scaffold, install, generate and first answer of npm run dev: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`the scaffolder's steps: ${created.stdout.split('\n').filter((line) => /^✓ .+: [\d.]+ s$/.test(line)).join('; ')}`);
     expect(books.status).toBe(200);
     expect(((await books.json()) as { pagination: { total_count: number } }).pagination.total_count).toBe(3);
     expect((await fetch(`${server.url}/api/resources/v1/books`)).status).toBe(401);
