@@ -57,7 +57,7 @@ export async function main(argv) {
     console.error(/** @type {Error} */ (error).message);
     return 1;
   }
-  const secrets = { apiKey: randomBytes(24).toString('base64url'), pepper: randomBytes(32).toString('hex') };
+  const secrets = { apiKey: randomBytes(24).toString('base64url'), pepper: randomBytes(32).toString('hex'), sessionSecret: randomBytes(32).toString('hex'), adminPassword: randomBytes(12).toString('base64url') };
   const files = appFiles(options, panel, secrets);
   for (const [path, text] of files) {
     mkdirSync(dirname(join(directory, path)), { recursive: true });
@@ -79,6 +79,10 @@ export async function main(argv) {
   }
   next.push('npm run dev');
   console.log(`\nDone. Next:\n${next.map((line) => `  ${line}`).join('\n')}`);
-  console.log(options.edition === 'b' ? 'The first boot prints the first API token, once.' : `Your API key is in ${join(shown, '.env')} (API_KEYS).`);
+  console.log(
+    options.edition === 'b'
+      ? `The first boot prints the first API token, once. The panel: /panel/login, as admin@example.com with the password in ${join(shown, '.env')} (PANEL_ADMIN_PASSWORD).`
+      : `Your API key is in ${join(shown, '.env')} (API_KEYS).`,
+  );
   return 0;
 }

@@ -136,6 +136,29 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(built.exitCode, built.stdout + built.stderr).toBe(0);
   });
 
+  it('"JavaScript or TypeScript": --language js writes a JavaScript app (no .ts file, JavaScript controllers) that npm test and npm run dev serve with plain Node', async () => {
+    const created = await create(['shop-js', '--yes', '--language', 'js']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(created.stdout).toContain('✓ Created BooksController  app/controllers/panel/api/resources/v1/books-controller.js');
+    const app = join(work, 'shop-js');
+    const files = await listFiles(app);
+    expect(files.filter((file) => file.endsWith('.ts'))).toEqual([]);
+    expect(files).toContain('src/server.js');
+    expect(files).not.toContain('tsconfig.json');
+    const manifest = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    expect(Object.keys(manifest.scripts)).toEqual(['dev', 'start', 'build', 'test', 'panel-api']);
+    expect(Object.keys(manifest.devDependencies)).toEqual(['@panel/api-cli']);
+    const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
+    expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/^# pass 2$/m);
+    const server = await serve(app, 'npm', ['run', 'dev']);
+    const books = await fetch(`${server.url}/api/resources/v1/books`, { headers: { authorization: `ApiKey ${await envValue(app, 'API_KEYS')}` } });
+    expect(books.status).toBe(200);
+    await server.stop();
+    const wrong = await create(['shop-py', '--yes', '--no-install', '--language', 'py']);
+    expect(wrong.stderr).toBe('--language must be ts or js, instead got "py".\n');
+  });
+
   it.runIf(testDatabaseKinds().includes('postgres'))('"with a DATABASE_URL naming a missing database, says so in one line" (createdb <name>)', async () => {
     const url = new URL(testDatabaseUrl());
     url.pathname = '/shop_create_app_missing';
@@ -161,5 +184,31 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
     expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
     expect(tested.stdout).toMatch(/^# pass 2$/m);
+  });
+  it('Edition B serves the panel "as the demo does": the sign-in page with the screens\' security headers, the admin of .env signs in and sees the API token screens', async () => {
+    const app = join(work, 'shop-b');
+    const server = await serve(app, 'npm', ['run', 'dev']);
+    // The server prints the panel's address after the API's (the line the test waited for).
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('/panel/login (admin@example.com, the password PANEL_ADMIN_PASSWORD in .env)');
+    const page = await fetch(`${server.url}/panel/login`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(await page.text()).toContain('<label for="email">Email</label>');
+    const signIn = await fetch(`${server.url}/panel/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+      body: new URLSearchParams({ email: 'admin@example.com', password: await envValue(app, 'PANEL_ADMIN_PASSWORD') }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const cookie = signIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const tokens = await fetch(`${server.url}/panel/api_tokens`, { headers: { cookie } });
+    expect(tokens.status).toBe(200);
+    const html = await tokens.text();
+    expect(html).toContain('<h1>API Tokens</h1>');
+    expect(html).toContain('first');
+    const wrong = await fetch(`${server.url}/panel/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url }, body: 'email=admin%40example.com&password=wrong' });
+    expect(wrong.status).toBe(401);
+    await server.stop();
   });
 });
