@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const shell = process.platform === 'win32';
-const work = mkdtempSync(join(tmpdir(), 'panel-lint-packages-'));
+// PANEL_PACKED_TARBALLS names a folder `npm run pack:all` filled already (CI packs once); else a temporary one is filled here.
+const packed = process.env.PANEL_PACKED_TARBALLS;
+const work = packed ?? mkdtempSync(join(tmpdir(), 'panel-lint-packages-'));
 let failed = 0;
 
 function run(label, command, args, cwd) {
@@ -26,7 +28,7 @@ function run(label, command, args, cwd) {
 }
 
 try {
-  if (!run('npm run pack:all', process.execPath, [join(root, 'scripts', 'pack-all.mjs'), work], root)) process.exit(1);
+  if (!packed && !run('npm run pack:all', process.execPath, [join(root, 'scripts', 'pack-all.mjs'), work], root)) process.exit(1);
   const packs = JSON.parse(readFileSync(join(work, 'packs.json'), 'utf8'));
   const dirs = Object.fromEntries(readdirSync(join(root, 'packages')).map((dir) => [JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')).name, dir]));
   for (const [name, file] of Object.entries(packs)) {
@@ -35,6 +37,6 @@ try {
     if (name !== '@panel/create-app') run(`attw ${name}`, 'npx', ['--no-install', 'attw', join(work, file), '--profile', 'esm-only', '--format', 'table-flipped'], root);
   }
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (!packed) rmSync(work, { recursive: true, force: true });
 }
 process.exitCode = failed === 0 ? 0 : 1;

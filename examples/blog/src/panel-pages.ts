@@ -1,11 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Panel } from '@panel/core';
 import { apiErrorHandler, FLASH_COOKIE, loadPanelSession } from '@panel/api';
-import { parseFormBody } from '@panel/panel-ui/security';
+import { panelAccountPages, securityPath } from '@panel/panel-ui';
 import { escapeHtml, htmlPage } from './html-page.js';
 import { verifyDemoCredentials, type CredentialsCheck } from './demo-credentials.js';
-import { registerSignInPages } from './sign-in-pages.js';
-import { registerSecurityPages, securityPath } from './security-pages.js';
 
 export { demoPassword } from './demo-credentials.js';
 
@@ -19,22 +17,14 @@ export interface PanelPagesOptions {
 }
 
 /**
- * The demo panel's pages: the root page naming the resources, a sign-in form that opens a
- * session (sealed cookie) so that session-based API authentication can be tried, password
- * confirmation, and a sensitive security page. A browser sends the page's CSRF token in
+ * The demo panel's pages: the root page naming the resources, and `@panel/panel-ui`'s account
+ * pages: a sign-in form that opens a session (sealed cookie) so that session-based API
+ * authentication can be tried, password confirmation, and a sensitive security page. A browser sends the page's CSRF token in
  * `X-CSRF-Token` with its API writes.
  */
 export const panelPages: FastifyPluginAsync<PanelPagesOptions> = async (app, { panel, checkCredentials, home = true }) => {
   const { rootPath } = panel.config;
 
-  // A field with text no table can store (a NUL character) is a 400 naming it, before any query.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    try {
-      done(null, parseFormBody(body as string));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
   // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }).
   app.setErrorHandler(apiErrorHandler({ rootPath }));
 
@@ -56,6 +46,13 @@ export const panelPages: FastifyPluginAsync<PanelPagesOptions> = async (app, { p
     );
   });
 
-  registerSignInPages(app, panel, checkCredentials ?? verifyDemoCredentials(panel.database.db));
-  registerSecurityPages(app, panel);
+  // Sign-in, sign-out, password confirmation and the security page: @panel/panel-ui's, styled like the token screens.
+  await app.register(panelAccountPages, {
+    panel,
+    checkCredentials: checkCredentials ?? verifyDemoCredentials(panel.database.db),
+    emailOf: async (id) => {
+      const user = await panel.database.db.selectFrom('users').select(['email']).where('id', '=', id).executeTakeFirst();
+      return user === undefined ? undefined : String(user.email);
+    },
+  });
 };

@@ -5,6 +5,7 @@ import { registerOpenApiCommand } from './commands/openapi-command.js';
 import { cliVersion } from './cli-version.js';
 import { messages } from './messages.js';
 import { registerInstallCommand } from './commands/install-command.js';
+import { registerTokenCommands } from './commands/token-commands.js';
 
 import type { CliIo } from './cli-io.js';
 
@@ -37,6 +38,7 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
   registerRoutesCommand(program, io, setExitCode);
   registerOpenApiCommand(program, io, setExitCode);
   registerInstallCommand(program, io, setExitCode);
+  registerTokenCommands(program, io, setExitCode);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

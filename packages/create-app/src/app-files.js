@@ -1,5 +1,5 @@
 // @ts-check
-// The files of a new app, as text: one function per file, read top to bottom like the app.
+// Over 250 lines: the new app's files are its text, one function per file, read top to bottom like the app.
 // Edition A authenticates `Authorization: ApiKey <key>` against API_KEYS; Edition B serves
 // built-in Bearer tokens (the first one printed once at the first boot).
 
@@ -12,26 +12,39 @@
 function packageJson(options, panel) {
   const dependencies = {
     '@panel/api': panel['@panel/api'],
-    ...(options.edition === 'b' ? { '@panel/api-tokens': panel['@panel/api-tokens'] } : {}),
+    ...(options.edition === 'b' ? { '@fastify/cookie': '^11', '@panel/api-tokens': panel['@panel/api-tokens'] } : {}),
     '@panel/core': panel['@panel/core'],
+    ...(options.edition === 'b' ? { '@panel/panel-ui': panel['@panel/panel-ui'] } : {}),
     fastify: '^5',
     kysely: '^0.28',
   };
+  const js = options.language === 'js';
   const manifest = {
     name: options.name,
     version: '0.1.0',
     private: true,
     type: 'module',
     engines: { node: '>=20.12' },
-    scripts: {
-      dev: 'tsx watch src/server.ts',
-      start: 'node dist/src/server.js',
-      build: 'tsc -p tsconfig.json',
-      test: 'node --import tsx --test test/api.test.ts',
-      'panel-api': 'panel-api',
-    },
+    scripts: js
+      ? {
+          dev: 'panel-api generate --watch -- node --watch src/server.js',
+          start: 'node src/server.js',
+          // JavaScript: nothing to compile; the build checks that the server's modules parse.
+          build: 'node --check src/server.js && node --check src/app.js',
+          test: 'node --test test/api.test.js',
+          'panel-api': 'panel-api',
+        }
+      : {
+          dev: 'panel-api generate --watch -- tsx watch src/server.ts',
+          start: 'node dist/src/server.js',
+          build: 'tsc -p tsconfig.json',
+          test: 'node --import tsx --test test/api.test.ts',
+          'panel-api': 'panel-api',
+        },
     dependencies,
-    devDependencies: { '@panel/api-cli': panel['@panel/api-cli'], '@types/node': '^20.19.25', tsx: '^4.23.15', typescript: '^7.0.2' },
+    devDependencies: js
+      ? { '@panel/api-cli': panel['@panel/api-cli'] }
+      : { '@panel/api-cli': panel['@panel/api-cli'], '@types/node': '^20.19.25', tsx: '^4.23.15', typescript: '^7.0.2' },
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
@@ -105,16 +118,23 @@ export const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql\`now()\`))
         .execute();
     },
-  },${tokens ? `\n  // Edition B: the tables of the built-in tokens and their grants.\n  '0002-create-panel-api-tokens': apiTokensSchemaV1,` : ''}
+  },${tokens ? `\n  // Edition B: the tables of the built-in tokens and their grants.\n  '0002-create-panel-api-tokens': apiTokensSchemaV1,\n  // The panel's users: who signs in to manage the tokens (admin: true).\n  '0003-create-users': {\n    async up(db: Kysely<any>) {\n      await db.schema\n        .createTable('users')\n        .addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())\n        .addColumn('name', 'text', (c) => c.notNull())\n        .addColumn('email', 'text', (c) => c.notNull().unique())\n        .addColumn('password_digest', 'text', (c) => c.notNull())\n        .addColumn('admin', 'boolean', (c) => c.notNull().defaultTo(false))\n        .execute();\n    },\n  },` : ''}
 };
 `;
 }
 
-const SEED = `import type { PanelDatabase } from '@panel/core';
+/** @param {CreateOptions} options */
+function seedModule(options) {
+  const tokens = options.edition === 'b';
+  return `import ${tokens ? '{ hashPassword, type PanelDatabase }' : 'type { PanelDatabase }'} from '@panel/core';
 
-/** Two authors and three books, when there are no authors yet. */
+/** Two authors and three books, when there are no authors yet.${tokens ? ' The panel\'s admin, admin@example.com, with the password PANEL_ADMIN_PASSWORD (.env), when there are no users yet.' : ''} */
 export async function seed(database: PanelDatabase): Promise<void> {
-  const { db } = database;
+  const { db } = database;${tokens ? `
+  const password = process.env.PANEL_ADMIN_PASSWORD;
+  if (password && (await db.selectFrom('users').select('id').limit(1).execute()).length === 0) {
+    await db.insertInto('users').values({ name: 'Admin', email: 'admin@example.com', password_digest: await hashPassword(password), admin: true }).execute();
+  }` : ''}
   if ((await db.selectFrom('authors').select('id').limit(1).execute()).length > 0) return;
   const [leGuin, calvino] = await db.insertInto('authors').values([{ name: 'Ursula K. Le Guin' }, { name: 'Italo Calvino' }]).returning('id').execute();
   await db
@@ -127,26 +147,27 @@ export async function seed(database: PanelDatabase): Promise<void> {
     .execute();
 }
 `;
+}
 
 const INITIALIZER = `import { configurePanelApi } from '@panel/api-tokens';
 
 /**
  * Panel API, Edition B: built-in Bearer tokens with per-token grants. The pepper comes from
- * PANEL_API_TOKEN_PEPPER (in .env). Open manageTokensIf to the users who may manage tokens in
- * the panel's screens (@panel/panel-ui).
+ * PANEL_API_TOKEN_PEPPER (in .env). The panel's admins manage tokens in the panel's screens
+ * (@panel/panel-ui, at /panel/api_tokens).
  */
-export const panelApi = configurePanelApi({ manageTokensIf: () => false });
+export const panelApi = configurePanelApi({ manageTokensIf: (user) => (user as { admin?: boolean } | null)?.admin === true });
 `;
 
 /** @param {CreateOptions} options */
 function appModule(options) {
   const tokens = options.edition === 'b';
-  return `import { fileURLToPath } from 'node:url';
+  return `${tokens ? "import { randomBytes } from 'node:crypto';\n" : ''}import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, openDatabase, runMigrations, runPanelMigrations, type PanelDatabase } from '@panel/core';
+import { createPanel, ${tokens ? 'hashPassword, ' : ''}openDatabase, runMigrations, runPanelMigrations, ${tokens ? 'verifyPassword, ' : ''}type PanelDatabase } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions } from '@panel/api';
 import { migrations } from '../db/migrations.js';
-import { seed } from '../db/seed.js';${tokens ? "\nimport { panelApi } from '../app/panel/initializer.js';" : ''}
+import { seed } from '../db/seed.js';${tokens ? "\nimport fastifyCookie from '@fastify/cookie';\nimport { panelAccountPages, panelScreens, securePanelPages } from '@panel/panel-ui';\nimport { panelApi } from '../app/panel/initializer.js';" : ''}
 
 /** The folder holding app/: the project root under tsx, dist/ once built. */
 const appRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -167,12 +188,31 @@ export async function openAppDatabase(options: { inMemory?: boolean } = {}): Pro
 
 /** The server: Panel API under /api, its OpenAPI document and reference page, the files' URLs. */
 export async function buildApp(options: { database: PanelDatabase; logger?: boolean }): Promise<FastifyInstance> {
-  const panel = await createPanel({ database: options.database, appRoot });
-  const app = Fastify(panelServerOptions({ logger: options.logger ?? false }));
+  const panel = await createPanel({ database: options.database, appRoot${tokens ? ', sessionSecret: process.env.PANEL_SESSION_SECRET' : ''} });
+  const app = Fastify(panelServerOptions({ logger: options.logger ?? false }));${tokens ? `
+  // Every answer under /panel (the sign-in page, the token screens, the not-found 404) gets the screens' security headers.
+  securePanelPages(app, { rootPath: panel.config.rootPath });
+  await app.register(fastifyCookie);` : ''}
   await app.register(mountPanelApi, { panel${tokens ? ', tokens: panelApi' : ''} }); // /api/resources/v1/...
-  await app.register(mountPanelAttachments, { panel${tokens ? ', tokens: panelApi' : ''} }); // /panel/attachments/...
+  await app.register(mountPanelAttachments, { panel${tokens ? ', tokens: panelApi' : ''} }); // /panel/attachments/...${tokens ? `
+  // The panel: sign-in, password confirmation, security (/panel/login, /panel/confirm, /panel/security) ...
+  await app.register(panelAccountPages, {
+    panel,
+    checkCredentials: async (email, password) => {
+      const user = await panel.database.db.selectFrom('users').select(['id', 'password_digest']).where('email', '=', email.trim()).executeTakeFirst();
+      // An unknown email costs the same password check as a wrong password.
+      const matches = await verifyPassword(password, user?.password_digest ?? (await unknownUserDigest));
+      return user && matches ? Number(user.id) : null;
+    },
+    emailOf: async (id) => (await panel.database.db.selectFrom('users').select(['email']).where('id', '=', id).executeTakeFirst())?.email,
+  });
+  // ... and the shell with the API token and default permissions screens (/panel, /panel/api_tokens), for admins.
+  await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });` : ''}
   return app;
-}
+}${tokens ? `
+
+/** A digest no password matches, checked for an unknown email. */
+const unknownUserDigest = hashPassword(randomBytes(16).toString('hex'));` : ''}
 `;
 }
 
@@ -213,7 +253,7 @@ ${firstToken}
 const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: process.env.HOST ?? '127.0.0.1' });
 console.log(\`${options.name} API on \${address}\`);
 console.log(\`  curl -H ${hint} \${address}/api/resources/v1/books\`);
-console.log(\`  API reference: \${address}/api/resources/v1/docs\`);
+console.log(\`  API reference: \${address}/api/resources/v1/docs\`);${tokens ? "\nconsole.log(\`  Panel: \${address}/panel/login (admin@example.com, the password PANEL_ADMIN_PASSWORD in .env)\`);" : ''}
 `;
 }
 
@@ -249,7 +289,7 @@ import { buildApp, openAppDatabase } from '../src/app.js';
 
 let database: PanelDatabase;
 let app: FastifyInstance;
-${tokens ? "process.env.PANEL_API_TOKEN_PEPPER = 'a-test-pepper-of-at-least-32-characters';\n" : "process.env.API_KEYS = 'test-key';\n"}
+${tokens ? "process.env.PANEL_API_TOKEN_PEPPER = 'a-test-pepper-of-at-least-32-characters';\nprocess.env.PANEL_SESSION_SECRET = 'a-test-session-secret-of-at-least-32-characters';\n" : "process.env.API_KEYS = 'test-key';\n"}
 before(async () => {
   delete process.env.DATABASE_URL;
   database = await openAppDatabase({ inMemory: true });
@@ -286,35 +326,38 @@ served as a JSON REST API.
 npm run dev
 \`\`\`
 
-serves it on http://127.0.0.1:3000 (\`PORT\` changes it) on the embedded PGlite database, kept in
-\`data/pglite\`, migrated and seeded at boot. ${tokens ? 'The first boot prints the first API token once; send it as `Authorization: Bearer <token>`.' : 'Send a key of `API_KEYS` (in `.env`) as `Authorization: ApiKey <key>`.'}
+serves it on http://127.0.0.1:3000 (\`PORT\` changes it) ${options.databaseUrl === undefined ? 'on the embedded PGlite database, kept in\n`data/pglite`' : 'on the PostgreSQL database `DATABASE_URL` names\n(in `.env`)'}, migrated and seeded at boot. ${tokens ? 'The first boot prints the first API token once; send it as `Authorization: Bearer <token>`.' : 'Send a key of `API_KEYS` (in `.env`) as `Authorization: ApiKey <key>`.'}
 The API reference is at \`/api/resources/v1/docs\`. \`DATABASE_URL=postgres://…\` runs it on
 PostgreSQL (a missing database is one line naming the fix, \`createdb <name>\`).
 
 | script | what |
 |---|---|
-| \`npm run dev\` | the server under tsx, restarted when a file changes |
+| \`npm run dev\` | the server ${options.language === 'js' ? 'under \`node --watch\`' : 'under tsx'}, restarted when a file changes; beside it \`panel-api generate --watch\` creates the controller of a new resource and never touches an existing file |
 | \`npm test\` | the API test (\`test/api.test.ts\`), on an in-memory database |
-| \`npm run build\`, \`npm start\` | compile to \`dist/\`, run it with plain Node |
+| \`npm run build\`, \`npm start\` | ${options.language === 'js' ? 'check that the modules parse (JavaScript: nothing to compile), run the server' : 'compile to \`dist/\`, run it with plain Node'} |
 | \`npm run panel-api -- generate\` | the controllers of new resources (\`-- --check\` in CI) |
 
 ## Next steps
 
 1. Add a resource in \`app/panel/resources/\`, its table in \`db/migrations.ts\`, then
    \`npm run panel-api -- generate\` for its controller.
-2. ${tokens ? 'Manage tokens with `app.panelApiTokens` (see src/server.ts), or mount the panel screens of `@panel/panel-ui`.' : 'Change the keys in `.env` (`API_KEYS`, comma-separated), or replace `setupAuthentication` in `app/controllers/panel/api/resources/v1/base-resources-controller.ts`.'}
+2. ${tokens ? 'Manage tokens in the panel: sign in at `/panel/login` as `admin@example.com` with the password `PANEL_ADMIN_PASSWORD` of `.env`, then open API Tokens; or on the command line: `npm run panel-api -- token create --name ci --grant books:index,books:show` (stop the server first on PGlite).' : 'Change the keys in `.env` (`API_KEYS`, comma-separated), or replace `setupAuthentication` in `app/controllers/panel/api/resources/v1/base-resources-controller.ts`.'}
 3. Read the guide: resources, authorization, configuration.
 `;
 }
 
 /**
  * @param {CreateOptions} options
- * @param {{ apiKey: string; pepper: string }} secrets
+ * @param {{ apiKey: string; pepper: string; sessionSecret: string; adminPassword: string }} secrets
  */
 function dotenv(options, secrets) {
-  return options.edition === 'b'
-    ? `# Local settings (not committed). The pepper of the API tokens: keep it secret, and the same across restarts.\nPANEL_API_TOKEN_PEPPER=${secrets.pepper}\n`
-    : `# Local settings (not committed). The API keys the server accepts, comma-separated.\nAPI_KEYS=${secrets.apiKey}\n`;
+  const settings =
+    options.edition === 'b'
+      ? `# Local settings (not committed). The pepper of the API tokens: keep it secret, and the same across restarts.\nPANEL_API_TOKEN_PEPPER=${secrets.pepper}\n` +
+        `# The key sealing the panel's session cookies.\nPANEL_SESSION_SECRET=${secrets.sessionSecret}\n` +
+        `# The password of the panel's admin, admin@example.com (set when the first boot creates the user).\nPANEL_ADMIN_PASSWORD=${secrets.adminPassword}\n`
+      : `# Local settings (not committed). The API keys the server accepts, comma-separated.\nAPI_KEYS=${secrets.apiKey}\n`;
+  return options.databaseUrl === undefined ? settings : `${settings}# The PostgreSQL database (without it: the embedded PGlite in data/pglite).\nDATABASE_URL=${options.databaseUrl}\n`;
 }
 
 const GITIGNORE = `node_modules/
@@ -324,6 +367,43 @@ storage/
 .env
 `;
 
+// The JavaScript app is the TypeScript app without its types: the scaffolder writes one set of
+// files and erases the few type annotations they use here, by rules made for exactly these files
+// (no TypeScript compiler at scaffold time: the scaffolder has no dependencies). The scaffolder's
+// test runs the JavaScript app (npm test, npm run dev), so a rule that misses fails there.
+
+/** @type {readonly [RegExp, string][]} */
+const ERASE = [
+  [/^import type [^;]+;\n/gm, ''],
+  [/^import (\w+), \{ type \w+ \} from/gm, 'import $1 from'],
+  [/, type \w+(?=[ ,}])/g, ''],
+  [/\{ type (\w+), /g, '{ '],
+  [/import \{ type \w+ \} from '[^']+';\n/g, ''],
+  [/\boverride /g, ''],
+  [/: Record<string, Migration>/g, ''],
+  [/\((\w+): Kysely<any>\)/g, '($1)'],
+  [/\): Promise<[\w<>]+>/g, ')'],
+  [/options: \{ inMemory\?: boolean \} = \{\}/g, 'options = {}'],
+  [/options: \{ database: PanelDatabase; logger\?: boolean \}/g, 'options'],
+  [/\(user as \{ admin\?: boolean \} \| null\)\?\.admin/g, 'user?.admin'],
+  [/(\w)!(?=[.;,) ])/g, '$1'],
+  [/^let (\w+): \w+;$/gm, 'let $1;'],
+  [/\((\w+): [A-Z]\w*\)/g, '($1)'],
+  // The files the comments name.
+  [/(\w)\.ts\b/g, '$1.js'],
+  [/the project root under tsx, dist\/ once built/g, 'the project root'],
+];
+
+/**
+ * `source`, a TypeScript file of the new app, as JavaScript.
+ *
+ * @param {string} source
+ * @returns {string}
+ */
+function javascriptOf(source) {
+  return ERASE.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), source).replace(/^\n+/, '');
+}
+
 /**
  * Every file of the new app, by path relative to its folder. The resource controllers are the
  * generator's (`panel-api generate`, run after the install); Edition A's base controller is
@@ -331,7 +411,7 @@ storage/
  *
  * @param {CreateOptions} options
  * @param {Record<string, string>} panel the `@panel/*` dependency specifiers, by name
- * @param {{ apiKey: string; pepper: string }} secrets
+ * @param {{ apiKey: string; pepper: string; sessionSecret: string; adminPassword: string }} secrets
  * @returns {Map<string, string>}
  */
 export function appFiles(options, panel, secrets) {
@@ -344,12 +424,18 @@ export function appFiles(options, panel, secrets) {
     ['app/panel/resources/author.ts', AUTHOR],
     ['app/panel/resources/book.ts', BOOK],
     ['db/migrations.ts', migrations(options)],
-    ['db/seed.ts', SEED],
+    ['db/seed.ts', seedModule(options)],
     ['src/app.ts', appModule(options)],
     ['src/server.ts', serverModule(options)],
     ['test/api.test.ts', apiTest(options)],
   ]);
   if (options.edition === 'a') files.set('app/controllers/panel/api/resources/v1/base-resources-controller.ts', BASE_CONTROLLER_A);
   else files.set('app/panel/initializer.ts', INITIALIZER);
-  return files;
+  if (options.language !== 'js') return files;
+  // JavaScript: the same files without their types, named .js; no tsconfig.json.
+  return new Map(
+    [...files]
+      .filter(([path]) => path !== 'tsconfig.json')
+      .map(([path, text]) => (path.endsWith('.ts') ? [path.replace(/\.ts$/, '.js'), javascriptOf(text)] : [path, path === 'README.md' ? javascriptOf(text) : text])),
+  );
 }

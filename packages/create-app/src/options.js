@@ -12,12 +12,17 @@ import { parseArgs } from 'node:util';
  * @property {'a' | 'b'} edition Edition A (API keys from the environment) or B (built-in tokens)
  * @property {boolean} install run `npm install` and `panel-api generate` after writing
  * @property {string | undefined} panelPackages a folder of `@panel/*` tarballs (`npm run pack:all`) to install instead of the registry's
+ * @property {'ts' | 'js'} language TypeScript (run with tsx, compiled by tsc) or JavaScript (plain Node)
+ * @property {string | undefined} databaseUrl PostgreSQL (`DATABASE_URL` in `.env`); undefined: the embedded PGlite
  */
 
-export const USAGE = `Usage: npm create @panel/app@latest <folder> -- [--yes] [--edition a|b] [--no-install] [--panel-packages <dir>]
+export const USAGE = `Usage: npm create @panel/app@latest <folder> -- [--yes] [--edition a|b] [--language ts|js] [--database pglite|<postgres url>] [--no-install] [--panel-packages <dir>]
 
   --yes                   take the defaults, ask nothing
   --edition a|b           a: API keys from the environment (default); b: built-in tokens and grants
+  --language ts|js        ts: TypeScript (default); js: JavaScript, run by plain Node, nothing to compile
+  --database <where>      pglite: the embedded database, kept in data/pglite (default); or a
+                          postgres:// URL, written to .env as DATABASE_URL
   --no-install            write the files only
   --panel-packages <dir>  install @panel/* from the tarballs in <dir> (npm run pack:all) instead of the registry`;
 
@@ -42,6 +47,8 @@ export async function createOptions(argv, context) {
         edition: { type: 'string' },
         'no-install': { type: 'boolean' },
         'panel-packages': { type: 'string' },
+        database: { type: 'string' },
+        language: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -62,6 +69,20 @@ export async function createOptions(argv, context) {
     }
     edition ??= 'a';
     if (edition !== 'a' && edition !== 'b') throw new UsageError(`--edition must be a or b, instead got "${values.edition}".`);
+    let language = values.language?.toLowerCase();
+    if (language === undefined && ask) language = (await ask.question('TypeScript or JavaScript? [TS/js] ')).trim().toLowerCase() || 'ts';
+    language ??= 'ts';
+    if (language === 'typescript') language = 'ts';
+    if (language === 'javascript') language = 'js';
+    if (language !== 'ts' && language !== 'js') throw new UsageError(`--language must be ts or js, instead got "${values.language}".`);
+    let database = values.database?.trim();
+    if (database === undefined && ask) {
+      database = (await ask.question('Database: the embedded PGlite (no server), or a PostgreSQL URL (postgres://user@host:5432/name)? [pglite] ')).trim() || 'pglite';
+    }
+    database ??= 'pglite';
+    if (database !== 'pglite' && !/^postgres(ql)?:\/\/\S+$/.test(database)) {
+      throw new UsageError(`--database must be pglite or a postgres:// URL such as postgres://postgres@127.0.0.1:5432/shop, instead got "${database}".`);
+    }
     const directory = resolve(context.cwd, folder);
     const name = directory.split(/[\\/]/).pop()?.toLowerCase().replace(/[^a-z0-9._-]+/g, '-') || 'my-admin';
     return {
@@ -69,6 +90,8 @@ export async function createOptions(argv, context) {
       name,
       edition,
       install: !values['no-install'],
+      databaseUrl: database === 'pglite' ? undefined : database,
+      language,
       panelPackages: values['panel-packages'] === undefined ? undefined : resolve(context.cwd, values['panel-packages']),
     };
   } finally {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The `@panel/*` packages an app installs. */
-export const PANEL_PACKAGES = ['@panel/core', '@panel/api', '@panel/api-tokens', '@panel/api-cli'];
+export const PANEL_PACKAGES = ['@panel/core', '@panel/api', '@panel/api-tokens', '@panel/panel-ui', '@panel/api-cli'];
 
 /**
  * The dependency specifier of each `@panel/*` package: the registry's caret range of this

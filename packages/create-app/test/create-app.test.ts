@@ -90,6 +90,18 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(existsSync(join(work, 'files-only', 'node_modules'))).toBe(false);
   });
 
+  it('"PGlite or a DATABASE_URL": --database <postgres url> goes to .env as DATABASE_URL (the server loads it), the README says so; anything else is one line', async () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/shop';
+    const created = await create(['on-postgres', '--yes', '--no-install', '--database', url]);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(await envValue(join(work, 'on-postgres'), 'DATABASE_URL')).toBe(url);
+    expect(await readFile(join(work, 'on-postgres', 'README.md'), 'utf8')).toContain('on the PostgreSQL database `DATABASE_URL` names');
+    expect((await readFile(join(work, 'files-only', '.env'), 'utf8')).includes('DATABASE_URL')).toBe(false);
+    const wrong = await create(['elsewhere', '--yes', '--no-install', '--database', 'mysql://localhost/shop']);
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.stderr).toBe('--database must be pglite or a postgres:// URL such as postgres://postgres@127.0.0.1:5432/shop, instead got "mysql://localhost/shop".\n');
+  });
+
   it('refuses a folder that is not empty, and a wrong --edition, in one line each', async () => {
     const again = await create(['files-only', '--yes']);
     expect(again.exitCode).toBe(1);
@@ -111,6 +123,7 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     const key = await envValue(app, 'API_KEYS');
     const books = await fetch(`${server.url}/api/resources/v1/books`, { headers: { authorization: `ApiKey ${key}` } });
     console.log(`scaffold, install, generate and first answer of npm run dev: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`the scaffolder's steps: ${created.stdout.split('\n').filter((line) => /^✓ .+: [\d.]+ s$/.test(line)).join('; ')}`);
     expect(books.status).toBe(200);
     expect(((await books.json()) as { pagination: { total_count: number } }).pagination.total_count).toBe(3);
     expect((await fetch(`${server.url}/api/resources/v1/books`)).status).toBe(401);
@@ -121,6 +134,29 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(tested.stdout).toMatch(/^# pass 2$/m);
     const built = await run('npm', ['run', 'build'], { cwd: app, env: cleanEnv(NPM_ENV) });
     expect(built.exitCode, built.stdout + built.stderr).toBe(0);
+  });
+
+  it('"JavaScript or TypeScript": --language js writes a JavaScript app (no .ts file, JavaScript controllers) that npm test and npm run dev serve with plain Node', async () => {
+    const created = await create(['shop-js', '--yes', '--language', 'js']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(created.stdout).toContain('✓ Created BooksController  app/controllers/panel/api/resources/v1/books-controller.js');
+    const app = join(work, 'shop-js');
+    const files = await listFiles(app);
+    expect(files.filter((file) => file.endsWith('.ts'))).toEqual([]);
+    expect(files).toContain('src/server.js');
+    expect(files).not.toContain('tsconfig.json');
+    const manifest = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    expect(Object.keys(manifest.scripts)).toEqual(['dev', 'start', 'build', 'test', 'panel-api']);
+    expect(Object.keys(manifest.devDependencies)).toEqual(['@panel/api-cli']);
+    const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
+    expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/^# pass 2$/m);
+    const server = await serve(app, 'npm', ['run', 'dev']);
+    const books = await fetch(`${server.url}/api/resources/v1/books`, { headers: { authorization: `ApiKey ${await envValue(app, 'API_KEYS')}` } });
+    expect(books.status).toBe(200);
+    await server.stop();
+    const wrong = await create(['shop-py', '--yes', '--no-install', '--language', 'py']);
+    expect(wrong.stderr).toBe('--language must be ts or js, instead got "py".\n');
   });
 
   it.runIf(testDatabaseKinds().includes('postgres'))('"with a DATABASE_URL naming a missing database, says so in one line" (createdb <name>)', async () => {
@@ -148,5 +184,31 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
     expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
     expect(tested.stdout).toMatch(/^# pass 2$/m);
+  });
+  it('Edition B serves the panel "as the demo does": the sign-in page with the screens\' security headers, the admin of .env signs in and sees the API token screens', async () => {
+    const app = join(work, 'shop-b');
+    const server = await serve(app, 'npm', ['run', 'dev']);
+    // The server prints the panel's address after the API's (the line the test waited for).
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('/panel/login (admin@example.com, the password PANEL_ADMIN_PASSWORD in .env)');
+    const page = await fetch(`${server.url}/panel/login`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(await page.text()).toContain('<label for="email">Email</label>');
+    const signIn = await fetch(`${server.url}/panel/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+      body: new URLSearchParams({ email: 'admin@example.com', password: await envValue(app, 'PANEL_ADMIN_PASSWORD') }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const cookie = signIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const tokens = await fetch(`${server.url}/panel/api_tokens`, { headers: { cookie } });
+    expect(tokens.status).toBe(200);
+    const html = await tokens.text();
+    expect(html).toContain('<h1>API Tokens</h1>');
+    expect(html).toContain('first');
+    const wrong = await fetch(`${server.url}/panel/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url }, body: 'email=admin%40example.com&password=wrong' });
+    expect(wrong.status).toBe(401);
+    await server.stop();
   });
 });

@@ -4,3 +4,4 @@ export { PANEL_SECURITY_HEADERS, PANEL_CONTENT_SECURITY_POLICY } from './securit
 export { NOTICE_COOKIE, usersTable, type LoadPanelUser, type PanelUser } from './shell/panel-viewer.js';
 export { securePanelPages, type SecurePanelPagesOptions } from './security/secure-panel-pages.js';
 export { parseFormBody, formProblem, type FormBody } from './forms/form-body.js';
+export { panelAccountPages, securityPath, accountStylesheetPath, type PanelAccountPagesOptions, type CredentialsCheck } from './account/account-pages.js';

@@ -61,7 +61,7 @@ export function routeTable(panel: Pick<Panel, 'resource'>, controllers: readonly
  * (a traversal answers with the target's rules, so a target the version does not serve is not
  * reachable through it either).
  */
-function relatedRoutes(panel: Pick<Panel, 'resource'>, controllers: readonly DiscoveredController[]): RouteEntry[] {
+export function relatedRoutes(panel: Pick<Panel, 'resource'>, controllers: readonly DiscoveredController[]): RouteEntry[] {
   const serving = new Map(controllers.map((c) => [`${c.version}\u0000${c.resourceName}`, c.controller]));
   return controllers.flatMap(({ version, controller, resourceName, file }) => {
     const resource = panel.resource(resourceName);

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileResources, loadResourceClasses, PanelConfigError, type CompiledResource } from '@panel/core';
-import { discoverControllers, queryableFields, routeTable, type DiscoveryPanel, type RouteEntry } from '@panel/api';
+import { discoverControllers, queryableFields, relatedRoutes, routeTable, type DiscoveryPanel, type RouteEntry } from '@panel/api';
 import type { AppConfig } from '../config/app-config.js';
+import { appTokensConfig } from '../config/app-tokens-config.js';
 import { appPath } from '../discovery/scan-resources.js';
 import { messages } from '../messages.js';
 import { ensureTypeScriptLoader } from '../runtime/typescript-loader.js';
@@ -31,6 +32,9 @@ export interface PrintedRoute {
   readonly file: string;
   /** With `--filters`, on a list: what its query accepts. */
   readonly query?: ListQueryDescription;
+  /** On a traversal (Edition B): the association, and the controller whose rules answer. */
+  readonly association?: string;
+  readonly targetController?: string;
 }
 
 /** What a list's query accepts, as `queryableFields` answers for a request without per-actor rules. */
@@ -62,6 +66,7 @@ function printable(appRoot: string, mountPath: string, route: RouteEntry, query:
     resource: route.resourceName,
     file: appPath(appRoot, route.file),
     ...(query ? { query } : {}),
+    ...(route.association !== undefined ? { association: route.association, targetController: route.targetController?.name ?? '' } : {}),
   };
 }
 
@@ -91,7 +96,8 @@ function columns(rows: readonly (readonly string[])[]): string[] {
 /**
  * Prints the routes the runtime would draw, computed by the runtime's own code: it loads the
  * app's resources and imports its controllers exactly as `createPanel` and `mountPanelApi` do at
- * boot (`discoverControllers`, then `routeTable`). No database is opened.
+ * boot (`discoverControllers`, then `routeTable`, and in Edition B `relatedRoutes`, the
+ * association traversals). No database is opened.
  */
 export async function routesAction(context: RoutesContext): Promise<number> {
   const { appRoot, resourcesDir, controllersDir } = context.app;
@@ -107,7 +113,9 @@ export async function routesAction(context: RoutesContext): Promise<number> {
     const panel = await routingPanel(appRoot, resourcesDir);
     const controllers = await discoverControllers(panel, join(appRoot, controllersDir));
     const lists = (route: RouteEntry) => (context.filters === true && route.action === 'index' ? listQueryDescription(panel.resource(route.resourceName)) : undefined);
-    routes = routeTable(panel, controllers).map((route) => printable(appRoot, mountPath, route, lists(route)));
+    // Edition B (the initializer exports a configurePanelApi configuration) also draws the traversal routes, as mountPanelApi does.
+    const traversals = (await appTokensConfig(appRoot)) !== undefined ? relatedRoutes(panel, controllers) : [];
+    routes = [...routeTable(panel, controllers), ...traversals].map((route) => printable(appRoot, mountPath, route, lists(route)));
   } catch (error) {
     context.printError(messages.bootFailed((error as Error).message));
     return 1;
@@ -120,7 +128,7 @@ export async function routesAction(context: RoutesContext): Promise<number> {
     context.print(messages.noRoutes(controllersDir));
     return 0;
   }
-  const rows = [messages.routesHeader(), ...routes.map((r) => [r.method, r.path, `${r.controller}#${r.action}`, r.file] as const)];
+  const rows = [messages.routesHeader(), ...routes.map((r) => [r.method, r.path, `${r.controller}#${r.action}${r.targetController ? ` → ${r.targetController}` : ''}`, r.file] as const)];
   for (const line of columns(rows)) context.print(line);
   for (const route of routes) {
     if (!route.query) continue;

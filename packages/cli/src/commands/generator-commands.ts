@@ -4,6 +4,7 @@ import { AppConfigError, loadAppConfig, type Language } from '../config/app-conf
 import { generateAction, type GenerateContext } from '../actions/generate-action.js';
 import { checkAction } from '../actions/check-action.js';
 import { messages } from '../messages.js';
+import { watchGenerate } from '../watch/watch-generate.js';
 
 interface GeneratorFlags {
   version: string;
@@ -14,6 +15,7 @@ interface GeneratorFlags {
   resources?: string;
   js?: boolean;
   ts?: boolean;
+  watch?: boolean;
 }
 
 function generatorOptions(command: Command): Command {
@@ -29,7 +31,7 @@ function generatorOptions(command: Command): Command {
 }
 
 /** Builds the run's context from the flags and panel.config.json, then runs `--check` or the generator. */
-async function run(flags: GeneratorFlags, command: Command, rest: Pick<GenerateContext, 'withBase' | 'only'>, io: CliIo): Promise<number> {
+async function run(flags: GeneratorFlags, command: Command, rest: Pick<GenerateContext, 'withBase' | 'only'>, io: CliIo, alongside: readonly string[] = []): Promise<number> {
   if (flags.js && flags.ts) {
     io.err(messages.bothLanguages());
     return 2;
@@ -56,6 +58,17 @@ async function run(flags: GeneratorFlags, command: Command, rest: Pick<GenerateC
     ...rest,
   };
   if (flags.check) return checkAction({ ...context, allVersions: command.getOptionValueSource('version') === 'default' });
+  if (flags.watch) {
+    if (flags.force || flags.dryRun) {
+      io.err('--watch never overwrites and always writes: it cannot be used with --force or --dry-run.');
+      return 2;
+    }
+    return watchGenerate({ ...context, command: alongside });
+  }
+  if (alongside.length > 0) {
+    io.err(`A command after -- runs beside --watch only, instead got "${alongside.join(' ')}" without --watch.`);
+    return 2;
+  }
   return (await generateAction(context)).exitCode;
 }
 
@@ -67,7 +80,9 @@ async function run(flags: GeneratorFlags, command: Command, rest: Pick<GenerateC
 export function registerGeneratorCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   generatorOptions(program.command('generate'))
     .description('create one controller per resource, then the BaseResourcesController they extend')
-    .action(async (flags: GeneratorFlags, command: Command) => setExitCode(await run(flags, command, { withBase: true }, io)));
+    .option('--watch', 'then watch the resources folder: create the controllers of new resources and regenerate openapi/<version>.json, one line per change')
+    .argument('[command...]', 'with --watch, after --: a command run beside the watcher and stopped with it (npm run dev: -- tsx watch src/server.ts)')
+    .action(async (alongside: string[], flags: GeneratorFlags, command: Command) => setExitCode(await run(flags, command, { withBase: true }, io, alongside)));
 
   generatorOptions(program.command('controllers'))
     .description('create one controller per resource, without the BaseResourcesController')
