@@ -13,7 +13,7 @@ import { ensureBenchSeed, resetBenchWrites } from './seed/bench-seed.js';
 import { DATASET } from './seed/dataset.js';
 import { ServerProcess } from './servers/server-process.js';
 import { compileServers } from './servers/compile-servers.js';
-import { ESTIMATED_COUNT, benchEndpoints, limitEndpoints, type Endpoint } from './load/endpoints.js';
+import { ESTIMATED_COUNT, benchEndpoints, equalWorkEndpoints, limitEndpoints, type Endpoint } from './load/endpoints.js';
 import { MIX_PATCHED_UP_TO, mixEndpoints, sortIndexes } from './mix/mix-workload.js';
 import { requestCensus } from './census/request-census.js';
 import { compareResponses } from './load/compare-responses.js';
@@ -40,7 +40,7 @@ async function postgresVersion(url: string): Promise<string> {
 async function measureRound(server: ServerProcess, endpoint: Endpoint, options: BenchOptions): Promise<LoadFigures & { peakRss: number; peakRssTotal: number }> {
   await endpoint.prepare?.();
   server.resetPeakRss();
-  const figures = await driveLoad(server.origin, endpoint, { connections: options.connections, seconds: options.seconds / options.rounds, warmupSeconds: options.warmupSeconds });
+  const figures = await driveLoad(server.origin, endpoint, { connections: endpoint.connections ?? options.connections, seconds: options.seconds / options.rounds, warmupSeconds: options.warmupSeconds });
   const rss = server.peakRss();
   return { ...figures, peakRss: rss.max, peakRssTotal: rss.total };
 }
@@ -80,7 +80,7 @@ async function main(): Promise<number> {
     console.warn(`Load average is ${load[0]!.toFixed(2)} on ${availableParallelism()} cores: other work is running and the figures will be noisy.`);
   }
   // Reads first, so that they see the seeded data; then the writes; the mix last (it adds the sort indexes).
-  const all = [...benchEndpoints(DATASET), ...limitEndpoints(DATASET)].sort((a, b) => Number(a.writes) - Number(b.writes));
+  const all = [...equalWorkEndpoints(DATASET), ...benchEndpoints(DATASET), ...limitEndpoints(DATASET)].sort((a, b) => Number(a.writes) - Number(b.writes));
   all.push(...mixEndpoints(DATASET, options.url, options.schema));
   const endpoints = all.filter((endpoint) => options.only.length === 0 || options.only.includes(endpoint.name));
   console.log(`Seeding schema ${options.schema} (1,000 users, 100,000 posts, 1,000,000 comments, files on every tenth post)…`);
@@ -93,11 +93,13 @@ async function main(): Promise<number> {
   const common = { entry, url: options.url, schema: options.schema, workers: options.workers };
   const needsLimit = endpoints.some((endpoint) => endpoint.against === 'limit');
   const needsEstimate = endpoints.some((endpoint) => endpoint.api === 'api-estimate');
+  const needsScalar = endpoints.some((endpoint) => endpoint.api === 'api-scalar');
   const starting = await Promise.allSettled([
     ServerProcess.start({ ...common, kind: 'api', port: await freePort() }),
     ServerProcess.start({ ...common, kind: 'baseline', port: await freePort() }),
     needsLimit ? ServerProcess.start({ ...common, kind: 'limit', port: await freePort() }) : undefined,
     needsEstimate ? ServerProcess.start({ ...common, kind: 'api', port: await freePort(), count: JSON.stringify(ESTIMATED_COUNT) }) : undefined,
+    needsScalar ? ServerProcess.start({ ...common, kind: 'api-scalar', port: await freePort() }) : undefined,
   ]);
   const failed = starting.find((outcome) => outcome.status === 'rejected');
   if (failed) {
@@ -105,9 +107,9 @@ async function main(): Promise<number> {
     await Promise.all(starting.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value?.stop() : undefined)));
     throw failed.reason;
   }
-  const [apiExact, baseline, limit, apiEstimate] = starting.map((outcome) => (outcome as PromiseFulfilledResult<ServerProcess | undefined>).value) as [ServerProcess, ServerProcess, ServerProcess | undefined, ServerProcess | undefined];
+  const [apiExact, baseline, limit, apiEstimate, apiScalar] = starting.map((outcome) => (outcome as PromiseFulfilledResult<ServerProcess | undefined>).value) as [ServerProcess, ServerProcess, ServerProcess | undefined, ServerProcess | undefined, ServerProcess | undefined];
   const referenceOf = (endpoint: Endpoint): ServerProcess => (endpoint.against === 'limit' ? limit! : baseline);
-  const apiOf = (endpoint: Endpoint): ServerProcess => (endpoint.api === 'api-estimate' ? apiEstimate! : apiExact);
+  const apiOf = (endpoint: Endpoint): ServerProcess => (endpoint.api === 'api-estimate' ? apiEstimate! : endpoint.api === 'api-scalar' ? apiScalar! : apiExact);
   const results: EndpointResult[] = [];
   try {
     for (const endpoint of endpoints) {
@@ -153,7 +155,7 @@ async function main(): Promise<number> {
       });
     }
   } finally {
-    await Promise.all([apiExact.stop(), baseline.stop(), limit?.stop(), apiEstimate?.stop()]);
+    await Promise.all([apiExact.stop(), baseline.stop(), limit?.stop(), apiEstimate?.stop(), apiScalar?.stop()]);
     await sortIndexes(options.url, options.schema, 'drop');
     await resetBenchWrites(options.url, options.schema, DATASET, MIX_PATCHED_UP_TO);
   }

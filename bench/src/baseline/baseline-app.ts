@@ -5,6 +5,7 @@ import { SORTABLE, deletePost, findPost, insertPost, listPosts, loadExtras, upda
 import { apiKeyOf, keyDigest, type BenchUser } from '../auth/bench-keys.js';
 import { indexJson, paginationJson, showJson } from './blog-post-json.js';
 import { parsePostInput } from './blog-post-input.js';
+import { registerScalarRoutes } from '../scalar/scalar-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -133,5 +134,6 @@ export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string
     return { message: 'Blog post successfully deleted' };
   });
 
+  registerScalarRoutes(app, db);
   return app;
 }

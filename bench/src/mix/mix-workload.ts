@@ -190,6 +190,15 @@ export function mixEndpoints(dataset: Dataset, url: string, schema: string): End
       },
     },
     {
+      // The same requests against the limit: the same scoped statements from the least Node code (`limit/limit-writes.ts`).
+      ...mix,
+      name: 'mix_limit',
+      title: 'realistic mix, against its limit (the same scoped statements from the least Node code)',
+      target: 0.9,
+      p99NoWorse: false,
+      against: 'limit',
+    },
+    {
       ...mix,
       name: 'mix_estimate',
       title: 'realistic mix, the API with the estimate count strategy (exactBelow 10,000)',
