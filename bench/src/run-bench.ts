@@ -18,7 +18,7 @@ import { MIX_PATCHED_UP_TO, mixEndpoints, sortIndexes } from './mix/mix-workload
 import { requestCensus } from './census/request-census.js';
 import { compareResponses } from './load/compare-responses.js';
 import { driveLoad, type LoadFigures } from './load/drive-load.js';
-import { formatResults } from './report/print-table.js';
+import { formatIssue29, formatResults } from './report/print-table.js';
 import type { BenchResults, EndpointResult, ServerFigures } from './report/bench-results.js';
 import { explainIndexStatements } from './explain/explain-statements.js';
 import { freePort } from '@panel/test-support';
@@ -172,6 +172,7 @@ async function main(): Promise<number> {
     totalSeconds: (performance.now() - started) / 1000,
   };
   console.log(`\n${formatResults(report)}`);
+  console.log(`\n${formatIssue29(report)}\nLoad average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = `${RESULTS_DIR}${report.startedAt.replace(/[:.]/g, '-')}${options.workers > 1 ? '-cluster' : ''}.json`;
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
