@@ -75,6 +75,10 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (options.replica) {
+    const { runReplica } = await import('./replica/run-replica.js');
+    return runReplica(options, compileServers());
+  }
   const load = loadavg();
   if (load[0]! > availableParallelism() * 0.75) {
     console.warn(`Load average is ${load[0]!.toFixed(2)} on ${availableParallelism()} cores: other work is running and the figures will be noisy.`);

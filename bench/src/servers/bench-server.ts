@@ -19,7 +19,7 @@ export async function buildBenchServer(kind: ServerKind, settings: ServerSetting
     const { buildDemoApp } = await import('@panel/example-blog/src/build-app.js');
     // The limit is counted on every request (its cost is measured) but never reached by the load.
     const BENCH_RATE_LIMIT = { max: 1_000_000_000 };
-    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema }, api: { controllersDir: BENCH_CONTROLLERS, rateLimit: BENCH_RATE_LIMIT }, ...(settings.count ? { count: JSON.parse(settings.count) } : {}) });
+    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema, ...(settings.replicas ? { replicas: settings.replicas.split(',') } : {}) }, api: { controllersDir: BENCH_CONTROLLERS, rateLimit: BENCH_RATE_LIMIT }, ...(settings.count ? { count: JSON.parse(settings.count) } : {}) });
     return {
       app,
       onStatement: (listener) =>
