@@ -57,7 +57,7 @@ function phaseOf(stack: readonly ProfileNode[]): string {
   for (const node of stack) {
     const { url, functionName } = node.callFrame;
     for (const rule of PHASES) {
-      if ((rule.url && url && rule.url.test(url)) || (rule.fn && rule.fn.test(functionName))) return rule.phase;
+      if ((rule.url && url && rule.url.test(url)) || rule.fn?.test(functionName)) return rule.phase;
     }
   }
   return 'other JS';
