@@ -167,7 +167,9 @@ export function mixEndpoints(dataset: Dataset, url: string, schema: string): End
     prepare: () => prepareMixRound(url, schema, dataset, sequence),
   } satisfies Endpoint;
   // Unique keys per round: a round replays the sequence from a prepared state, so last round's keys must not replay.
-  let round = '';
+  // Unique from the start too: the answer checks build their requests before the first `prepare`, and a key of an
+  // earlier run (the idempotency table outlives the run) would be replayed, its post not written again.
+  let round = `${process.pid}-${Date.now()}`;
   const conditional = (request: MixRequest, n: number): MixRequest => {
     if (request.method === 'GET') return request;
     const key = { 'idempotency-key': `mix-${round}-${n}` };
