@@ -60,7 +60,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'filtered_title',
     title: 'filter[title][contains] (pg_trgm GIN index)',
-    path: `${POSTS}?filter[title][contains]=${encodeURIComponent('Post 4242424:')}`,
+    path: `${POSTS}?filter[title][contains]=4242424`,
     authorization: ADMIN,
     viewCountIndex: false,
     indexes: [TITLE_TRIGRAM],
