@@ -5,6 +5,7 @@ import { SORTABLE, deletePost, findPost, insertPost, listPosts, loadExtras, upda
 import { apiKeyOf, keyDigest, type BenchUser } from '../auth/bench-keys.js';
 import { indexJson, paginationJson, showJson } from './blog-post-json.js';
 import { parsePostInput } from './blog-post-input.js';
+import { registerScalarRoutes } from '../scalar/scalar-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,8 +42,8 @@ function postFilters(query: Record<string, unknown>): PostFilters | undefined {
 
 const recordId = (raw: string): number | undefined => (/^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : undefined);
 
-async function showBody(db: Kysely<BaselineTables>, row: FullPostRow) {
-  return { record: showJson(row, await loadExtras(db, [row])) };
+async function showBody(db: Kysely<BaselineTables>, row: FullPostRow, user: BenchUser) {
+  return { record: showJson(row, await loadExtras(db, [row]), user) };
 }
 
 /**
@@ -69,7 +70,9 @@ export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string
     const sortBy = query.sort_by ?? 'created_at';
     const direction = query.sort_direction ?? (query.sort_by === undefined ? 'desc' : 'asc');
     if (page === undefined || perPage === undefined) return reply.code(400).send({ error: 'page and per_page must be positive integers' });
-    if ((sortBy !== 'created_at' && !SORTABLE.has(sortBy as string)) || (direction !== 'asc' && direction !== 'desc')) {
+    // A reader may not sort by view_count: its visible rule hides it on other authors' posts.
+    const sortable = sortBy === 'created_at' || (SORTABLE.has(sortBy as string) && (sortBy !== 'view_count' || request.benchUser!.admin));
+    if (!sortable || (direction !== 'asc' && direction !== 'desc')) {
       return reply.code(400).send({ error: 'bad sort' });
     }
     const filters = postFilters(query);
@@ -82,24 +85,26 @@ export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string
       sortBy: sortBy as string,
       direction,
     });
-    return { records: rows.map((row) => indexJson(row, extras)), pagination: paginationJson(page, Math.min(perPage, MAX_PER_PAGE), total) };
+    return { records: rows.map((row) => indexJson(row, extras, request.benchUser!)), pagination: paginationJson(page, Math.min(perPage, MAX_PER_PAGE), total) };
   });
 
   app.get(`${PATH}/:id`, async (request, reply) => {
     const id = recordId((request.params as { id: string }).id);
     const row = id === undefined ? undefined : await findPost(db, request.benchUser!, id);
     if (!row) return reply.code(404).send({ error: 'Not Found' });
-    return showBody(db, row);
+    return showBody(db, row, request.benchUser!);
   });
 
   app.post(PATH, async (request, reply) => {
     const attributes = (request.body as { blog_post?: Record<string, unknown> } | undefined)?.blog_post;
     if (typeof attributes !== 'object' || attributes === null) return reply.code(400).send({ error: 'blog_post is missing' });
-    const { values, errors } = parsePostInput(attributes, true);
+    // view_count's visible rule (admins and the post's author) hides it from a non-admin's new post, so its value is ignored.
+    const { view_count, ...others } = attributes;
+    const { values, errors } = parsePostInput(request.benchUser!.admin ? attributes : others, true);
     if (values.published === true && !values.published_on) errors.published_on = [...(errors.published_on ?? []), "can't be blank when the post is published"];
     if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) errors.author = [...(errors.author ?? []), 'must exist'];
     if (Object.keys(errors).length > 0) return reply.code(422).send({ errors, message: 'Failed to create Blog post' });
-    return reply.code(201).send(await showBody(db, await insertPost(db, values)));
+    return reply.code(201).send(await showBody(db, await insertPost(db, values), request.benchUser!));
   });
 
   app.patch(`${PATH}/:id`, async (request, reply) => {
@@ -116,7 +121,7 @@ export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string
     if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) errors.author = [...(errors.author ?? []), 'must exist'];
     if (Object.keys(errors).length > 0) return reply.code(422).send({ errors, message: 'Failed to update Blog post' });
     const row = Object.keys(values).length === 0 ? existing : await updatePost(db, existing.id, values);
-    return showBody(db, row);
+    return showBody(db, row, user);
   });
 
   app.delete(`${PATH}/:id`, async (request, reply) => {
@@ -129,5 +134,6 @@ export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string
     return { message: 'Blog post successfully deleted' };
   });
 
+  registerScalarRoutes(app, db);
   return app;
 }

@@ -1,4 +1,4 @@
-import type { FileRow, FullPostRow, PostExtras, PostRow } from './blog-post-queries.js';
+import type { BaselineUser, FileRow, FullPostRow, PostExtras, PostRow } from './blog-post-queries.js';
 
 /** A file as the API shows it. */
 interface FileJson {
@@ -28,10 +28,18 @@ function filesOf(extras: PostExtras, id: number): { cover: FileJson | null; atta
   return { cover: cover ? fileJson(cover) : null, attachments };
 }
 
-function associations(row: PostRow, extras: PostExtras) {
+/**
+ * The demo's field rules, as a developer repeats them by hand: a post's `view_count` is read by
+ * admins and the post's author only (the key is left out for anyone else), and an author's name
+ * is shown to admins and to the author (a reader's scope on users is themselves alone).
+ */
+export const seesViewCount = (user: BaselineUser, row: PostRow): boolean => user.admin || row.author_id === user.id;
+const seesAuthorName = (user: BaselineUser, authorId: number): boolean => user.admin || authorId === user.id;
+
+function associations(row: PostRow, extras: PostExtras, user: BaselineUser) {
   const { cover, attachments } = filesOf(extras, row.id);
   return {
-    author: row.author_id === null ? null : { id: row.author_id, label: extras.authorNames.get(row.author_id) ?? null },
+    author: row.author_id === null ? null : { id: row.author_id, label: seesAuthorName(user, row.author_id) ? (extras.authorNames.get(row.author_id) ?? null) : null },
     comments: { count: extras.commentCounts.get(row.id) ?? 0 },
     tag_list: { count: extras.tagCounts.get(row.id) ?? 0 },
     cover,
@@ -40,14 +48,14 @@ function associations(row: PostRow, extras: PostExtras) {
 }
 
 /** A post on the index: the index view's fields, in the resource's order. */
-export function indexJson(row: PostRow, extras: PostExtras): Record<string, unknown> {
-  const { author, comments, tag_list, cover, attachments } = associations(row, extras);
+export function indexJson(row: PostRow, extras: PostExtras, user: BaselineUser): Record<string, unknown> {
+  const { author, comments, tag_list, cover, attachments } = associations(row, extras, user);
   return {
     id: row.id,
     title: row.title,
     published: row.published,
     published_on: row.published_on,
-    view_count: row.view_count,
+    ...(seesViewCount(user, row) ? { view_count: row.view_count } : {}),
     rating: row.rating,
     author,
     comments,
@@ -58,8 +66,8 @@ export function indexJson(row: PostRow, extras: PostExtras): Record<string, unkn
 }
 
 /** A post on the show view (every field). */
-export function showJson(row: FullPostRow, extras: PostExtras): Record<string, unknown> {
-  const { author, comments, tag_list, cover, attachments } = associations(row, extras);
+export function showJson(row: FullPostRow, extras: PostExtras, user: BaselineUser): Record<string, unknown> {
+  const { author, comments, tag_list, cover, attachments } = associations(row, extras, user);
   return {
     id: row.id,
     title: row.title,
@@ -67,7 +75,7 @@ export function showJson(row: FullPostRow, extras: PostExtras): Record<string, u
     body: row.body,
     published: row.published,
     published_on: row.published_on,
-    view_count: row.view_count,
+    ...(seesViewCount(user, row) ? { view_count: row.view_count } : {}),
     rating: row.rating,
     author,
     comments,

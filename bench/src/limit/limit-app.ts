@@ -1,11 +1,14 @@
 /**
- * The limit: the least work that answers show and index of the blog posts with the same bytes
- * as the API, against which the API's overhead is measured. Fastify, `pg` without a query
- * builder, the API key looked up in memory like the other servers, one hand-written statement
- * for show (the record with its author's name, counts and files, by primary key) and two for
- * index (the page through a deferred join, and the count, in parallel), serialized by
- * Fastify's compiled serializers. No validation beyond what keeps the statements safe, no
- * policies other than the reader's scope, no hooks: what a request cannot do with less.
+ * The limit: the least work that answers the blog posts' endpoints with the same bytes as the
+ * API (reads) and the same status and shape (writes), against which the API's overhead is
+ * measured. Fastify, `pg` without a query builder, the API key looked up in memory like the
+ * other servers, one hand-written statement for show (the record with its author's name, counts
+ * and files, by primary key) and two for index (the page through a deferred join, and the
+ * count, in parallel), serialized by Fastify's compiled serializers. The writes the mix sends
+ * (`limit-writes.ts`) send the API's statements. No validation beyond a body schema and what
+ * keeps the statements safe, the reader's scope and the demo's field rules written out (a
+ * post's `view_count` for admins and its author, an author's name for admins and oneself), no
+ * hooks: what a request cannot do with less.
  */
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import pg from 'pg';
@@ -13,6 +16,9 @@ import { apiKeyOf, keyDigest, loadBenchKeys, type BenchUser } from '../auth/benc
 import { openBaselineDatabase } from '../baseline/baseline-database.js';
 import type { TimedStatement } from '../census/round-trips.js';
 import type { BenchServer, ServerSettings } from '../servers/server-types.js';
+import { registerScalarLimitRoutes } from '../scalar/scalar-routes.js';
+import { registerLimitWrites } from './limit-writes.js';
+import { associationsSql } from './limit-sql.js';
 
 const PATH = '/api/resources/v1/blog_posts';
 const PER_PAGE = 24;
@@ -29,23 +35,22 @@ const fileJson = (blob: Blob | null) =>
   blob === null ? null : { filename: blob.filename, content_type: blob.content_type, byte_size: blob.byte_size, url: `/panel/attachments/${blob.key}/${encodeURIComponent(blob.filename)}` };
 
 /** The association columns of both statements, for the row aliased `r`. */
-const ASSOCIATIONS = `(select u.name from users u where u.id = r.author_id) as author_name,
-  (select count(*)::int from comments c where c.blog_post_id = r.id) as comments_count,
-  (select count(*)::int from blog_posts_tags j where j.blog_post_id = r.id) as tags_count,
-  (select json_build_object('key', b.key, 'filename', b.filename, 'content_type', b.content_type, 'byte_size', b.byte_size)
-     from panel_attachments a join panel_blobs b on b.id = a.blob_id
-     where a.record_type = 'BlogPost' and a.name = 'cover' and a.record_id = r.id order by a.position desc limit 1) as cover,
-  (select coalesce(json_agg(json_build_object('key', b.key, 'filename', b.filename, 'content_type', b.content_type, 'byte_size', b.byte_size) order by a.position, a.id), '[]'::json)
-     from panel_attachments a join panel_blobs b on b.id = a.blob_id
-     where a.record_type = 'BlogPost' and a.name = 'attachments' and a.record_id = r.id) as attachments`;
+const ASSOCIATIONS = associationsSql('$2', '$3');
 
 /** `$2` is true for an admin (every post), otherwise the reader sees published posts and the posts of user `$3`. */
 const VISIBLE = `($2::boolean or r.published or r.author_id = $3)`;
 
 const SHOW_SQL = `select r.*, ${ASSOCIATIONS} from blog_posts r where r.id = $1 and ${VISIBLE}`;
-const PAGE_SQL = `select r.id, r.title, r.published, r.published_on, r.view_count, r.rating, r.author_id, ${ASSOCIATIONS}
-  from unnest(array(select r.id from blog_posts r where ${VISIBLE} order by r.created_at desc, r.id desc limit $4 offset $1)) with ordinality as p (id, position)
+/** The sortable fields of the index view; `view_count` only for admins (its visible rule). */
+const SORTABLE = ['id', 'title', 'published', 'published_on', 'view_count', 'rating'];
+const pageSql = (order: string) => `select r.id, r.title, r.published, r.published_on, r.view_count, r.rating, r.author_id, ${ASSOCIATIONS}
+  from unnest(array(select r.id from blog_posts r where ${VISIBLE} order by ${order} limit $4 offset $1)) with ordinality as p (id, position)
   join blog_posts r on r.id = p.id order by p.position`;
+/** Every page statement, by `sort_by` and `sort_direction` (the default order under the key `'|'`), made once. */
+const PAGE_SQL = new Map<string, string>([['|', pageSql('r.created_at desc, r.id desc')]]);
+for (const field of SORTABLE) {
+  for (const direction of ['asc', 'desc']) PAGE_SQL.set(`${field}|${direction}`, pageSql(field === 'id' ? `r.id ${direction}` : `r.${field} ${direction}, r.id ${direction}`));
+}
 const COUNT_SQL = `select count(*)::int as count from blog_posts r where ($1::boolean or r.published or r.author_id = $2)`;
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
@@ -83,6 +88,9 @@ const PAGINATION = {
 
 type Row = Record<string, any>;
 
+/** Whether the user reads the post's `view_count` (the demo's visible rule: admins and the author). */
+export const seesViewCount = (user: BenchUser, row: Row): boolean => user.admin || row.author_id === user.id;
+
 function associationsJson(row: Row) {
   return {
     author: row.author_id === null ? null : { id: row.author_id, label: row.author_name },
@@ -91,6 +99,11 @@ function associationsJson(row: Row) {
     cover: fileJson(row.cover),
     attachments: (row.attachments as Blob[]).map(fileJson),
   };
+}
+
+/** A post as show and the writes answer it, for that user (the schema's serializer orders and drops keys). */
+function showRecord(row: Row, user: BenchUser): Record<string, unknown> {
+  return { ...row, view_count: seesViewCount(user, row) ? row.view_count : undefined, ...associationsJson(row), created_at: (row.created_at as Date).toISOString() };
 }
 
 /** The limit's Fastify app over a `pg` pool (the same pool settings and type parsers as the baseline). */
@@ -112,24 +125,28 @@ export function limitApp(pool: pg.Pool, keys: ReadonlyMap<string, BenchUser>): F
     const { rows } = await pool.query(SHOW_SQL, [Number(raw), user.admin, user.id]);
     const row = rows[0];
     if (!row) return reply.code(404).send({ error: 'Not Found' });
-    const { cover, attachments, author_name, comments_count, tags_count, ...columns } = row;
-    return { record: { ...columns, ...associationsJson(row), created_at: (row.created_at as Date).toISOString() } };
+    return { record: showRecord(row, user) };
   });
 
   app.get(PATH, { schema: indexSchema }, async (request, reply) => {
     const user = userOf(request.headers.authorization);
     if (!user) return reply.code(401).send({ error: 'Unauthorized' });
-    const raw = (request.query as { page?: string }).page ?? '1';
+    const query = request.query as { page?: string; sort_by?: string; sort_direction?: string };
+    const raw = query.page ?? '1';
     if (!/^[1-9]\d{0,8}$/.test(raw)) return reply.code(400).send({ error: 'page must be a positive integer' });
     const page = Number(raw);
-    const [{ rows }, count] = await Promise.all([pool.query(PAGE_SQL, [(page - 1) * PER_PAGE, user.admin, user.id, PER_PAGE]), pool.query(COUNT_SQL, [user.admin, user.id])]);
+    const pageStatement = PAGE_SQL.get(query.sort_by === undefined ? '|' : `${query.sort_by}|${query.sort_direction ?? 'asc'}`);
+    if (pageStatement === undefined || (query.sort_by === 'view_count' && !user.admin)) return reply.code(400).send({ error: 'bad sort' });
+    const [{ rows }, count] = await Promise.all([pool.query(pageStatement, [(page - 1) * PER_PAGE, user.admin, user.id, PER_PAGE]), pool.query(COUNT_SQL, [user.admin, user.id])]);
     const total: number = count.rows[0].count;
     const totalPages = Math.max(1, Math.ceil(total / PER_PAGE));
     return {
-      records: rows.map((row) => ({ ...row, ...associationsJson(row) })),
+      records: rows.map((row) => ({ ...row, view_count: seesViewCount(user, row) ? row.view_count : undefined, ...associationsJson(row) })),
       pagination: { page, per_page: PER_PAGE, total_pages: totalPages, total_count: total, has_next_page: page < totalPages, has_prev_page: page > 1 },
     };
   });
+  registerLimitWrites(app, pool, userOf, showRecord, { type: 'object', properties: { record: { type: 'object', properties: SHOW_RECORD } } });
+  registerScalarLimitRoutes(app, pool, userOf);
   return app;
 }
 

@@ -33,8 +33,13 @@ export interface Endpoint {
   readonly p99NoWorse?: boolean;
   /** What the API is compared with: the hand-written baseline, or the limit (the least work giving the same answers). */
   readonly against: Reference;
-  /** The API server that answers: the demo as it ships (exact counts), or with the `estimate` count strategy (`ESTIMATED_COUNT`). */
-  readonly api?: 'api' | 'api-estimate';
+  /**
+   * The API server that answers: the demo as it ships (exact counts), with the `estimate` count
+   * strategy (`ESTIMATED_COUNT`), or the equal-work app (`api-scalar`: one scalar resource).
+   */
+  readonly api?: 'api' | 'api-estimate' | 'api-scalar';
+  /** Connections for this endpoint instead of `--connections` (the equal-work rows name theirs). */
+  readonly connections?: number;
   /** Run before the checks and before every round of each server (puts the data back as the requests expect it). */
   readonly prepare?: () => Promise<void>;
   /** Whether it writes (run after every read, so that reads see the seeded data). */
@@ -112,5 +117,28 @@ export function limitEndpoints(dataset: Dataset): Endpoint[] {
   return [
     { name: 'limit_show', title: 'show, against the limit', request: (n) => ({ method: 'GET', path: `${POSTS}/${showId(n)}` }), compare: 'body', checks: [0, 1, 2, 3, 9], target: 0.85, writes: false, census: true, against: 'limit' },
     { name: 'limit_index_page_1', title: 'index page 1, against the limit', request: () => ({ method: 'GET', path: POSTS }), compare: 'body', checks: [0], target: 0.8, writes: false, census: true, against: 'limit' },
+  ];
+}
+
+const SCALAR = '/api/resources/v1/bench_posts';
+
+/**
+ * Equal work (issue 29): a resource with scalar fields only on the same table
+ * (`app/scalar/resources/bench-post.ts`, served by the `api-scalar` app), against the obvious
+ * hand-written route (the same columns, Kysely, Fastify's response schema) and against the
+ * limit (the same statements as text on `pg`); show at 50 connections, index page 1 at 1
+ * connection (no concurrent request to share a count with) and at 50.
+ */
+export function equalWorkEndpoints(dataset: Dataset): Endpoint[] {
+  const show = (n: number): BenchRequest => ({ method: 'GET', path: `${SCALAR}/${1 + ((n * 7919) % dataset.posts)}` });
+  const index = (): BenchRequest => ({ method: 'GET', path: SCALAR });
+  const common = { compare: 'body', writes: false, census: true, api: 'api-scalar' } as const;
+  return [
+    { ...common, name: 'equal_show', title: 'equal work: show, scalar fields, 50 connections, against the hand-written route', request: show, checks: [0, 1, 2], target: 1, against: 'baseline', connections: 50 },
+    { ...common, name: 'equal_index_1', title: 'equal work: index page 1, scalar fields, 1 connection, against the hand-written route', request: index, checks: [0], target: 1, against: 'baseline', connections: 1 },
+    { ...common, name: 'equal_index_50', title: 'equal work: index page 1, scalar fields, 50 connections, against the hand-written route', request: index, checks: [0], target: null, against: 'baseline', connections: 50 },
+    { ...common, name: 'equal_show_limit', title: 'equal work: show, scalar fields, 50 connections, against the limit', request: show, checks: [0, 1, 2], target: 0.97, against: 'limit', connections: 50 },
+    { ...common, name: 'equal_index_1_limit', title: 'equal work: index page 1, scalar fields, 1 connection, against the limit', request: index, checks: [0], target: null, against: 'limit', connections: 1 },
+    { ...common, name: 'equal_index_50_limit', title: 'equal work: index page 1, scalar fields, 50 connections, against the limit', request: index, checks: [0], target: null, against: 'limit', connections: 50 },
   ];
 }

@@ -4,6 +4,11 @@
  * requests in flight. Unlike requests per second, CPU time per request hardly moves with the
  * rest of the machine's load, so it shows what a change to the request path costs or saves.
  * Each figure is the lowest of several alternating rounds.
+ *
+ * Then, per phase (routing, hooks, authentication, current user, policy, statement,
+ * serialization, reply…: see `cpu-phases.ts`), the CPU of one request to the equal-work show
+ * and index (a scalar resource, `app/scalar/`) for the API, the hand-written route and the
+ * limit, and of the demo's show for the API and the limit.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +16,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
 import { ensureBenchSeed } from '../seed/bench-seed.js';
 import { limitServer } from '../limit/limit-app.js';
+import { scalarApiServer } from '../scalar/scalar-api.js';
+import { SCALAR_PATH } from '../scalar/scalar-routes.js';
+import { openBaselineDatabase } from '../baseline/baseline-database.js';
+import { baselineApp } from '../baseline/baseline-app.js';
+import { loadBenchKeys } from '../auth/bench-keys.js';
+import { cpuByPhase, formatPhases } from './cpu-phases.js';
 
 const URL_DEFAULT = 'postgres://postgres@127.0.0.1:5432/test';
 const CONTROLLERS = fileURLToPath(new URL('../../app/controllers/panel/api/resources', import.meta.url));
@@ -49,4 +60,30 @@ for (const [name, path] of Object.entries(PATHS)) {
   }
   console.log(`${name.padEnd(14)} API ${best.api.toFixed(0).padStart(5)}  limit ${best.limit.toFixed(0).padStart(5)}  limit/API ${(best.limit / best.api).toFixed(2)}`);
 }
-await Promise.all([app.close(), limit.close()]);
+
+// Per phase: the equal-work resource (API, hand-written route, limit) and the demo's show (API, limit).
+const scalar = (await scalarApiServer({ url, schema })).app;
+const baselineDatabase = openBaselineDatabase(url, schema);
+const handWritten = baselineApp(baselineDatabase.db, await loadBenchKeys(baselineDatabase.db));
+await Promise.all([scalar.ready(), handWritten.ready()]);
+const SCALAR_PATHS = { show: (n: number) => `${SCALAR_PATH}/${1 + ((n * 7919) % 100_000)}`, 'index page 1': () => SCALAR_PATH };
+const ADMIN = 'ApiKey demo-admin-key';
+for (const [name, path] of Object.entries(SCALAR_PATHS)) {
+  const servers = [
+    { name: 'API', app: scalar },
+    { name: 'hand-written', app: handWritten },
+    { name: 'limit', app: limit },
+  ];
+  for (const server of servers) await cpuByPhase(server.app, path, 500, ADMIN);
+  const columns = [];
+  for (const server of servers) columns.push({ name: server.name, phases: await cpuByPhase(server.app, path, 3_000, ADMIN) });
+  console.log(`\nEqual work, ${name} (scalar fields), CPU by phase over 3,000 requests, load average ${loadavg()[0]!.toFixed(2)}:\n${formatPhases(columns)}`);
+}
+await cpuByPhase(app, PATHS.show, 500, ADMIN);
+const demoColumns = [
+  { name: 'API', phases: await cpuByPhase(app, PATHS.show, 3_000, ADMIN) },
+  { name: 'limit', phases: await cpuByPhase(limit, PATHS.show, 3_000, ADMIN) },
+];
+console.log(`\nThe demo's show (associations, files, policy), CPU by phase over 3,000 requests, load average ${loadavg()[0]!.toFixed(2)}:\n${formatPhases(demoColumns)}`);
+await Promise.all([app.close(), limit.close(), scalar.close(), handWritten.close()]);
+await baselineDatabase.db.destroy();

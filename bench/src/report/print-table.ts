@@ -56,3 +56,45 @@ export function formatResults(results: BenchResults): string {
   });
   return [header, ...results.endpoints.map((result) => formatEndpoint(result, settings.workers)), `Targets (total ${results.totalSeconds.toFixed(0)} s):\n${summary.join('\n')}`].join('\n\n');
 }
+
+/** One row of issue 29's table: the figure, the endpoint that measures it and its target. */
+interface IssueRow {
+  readonly figure: string;
+  readonly endpoint: string;
+  readonly target: number | null;
+  readonly p99NoWorse?: boolean;
+}
+
+/** Issue 29's table (the request pipeline against hand-written code and its limit), in its order; the token rows are `npm run bench:tokens`'s. */
+const ISSUE_29: readonly (IssueRow | { readonly figure: string; readonly elsewhere: string })[] = [
+  { figure: 'equal work: show, scalar fields / hand-written (50 conn.)', endpoint: 'equal_show', target: 1 },
+  { figure: 'equal work: index page 1 / hand-written (1 conn.)', endpoint: 'equal_index_1', target: 1 },
+  { figure: 'equal work: index page 1 / hand-written (50 conn.)', endpoint: 'equal_index_50', target: null },
+  { figure: 'show / its limit (the demo\'s show)', endpoint: 'limit_show', target: 0.97 },
+  { figure: 'show / its limit (equal work, 50 conn.)', endpoint: 'equal_show_limit', target: 0.97 },
+  { figure: 'show, Edition B token / Edition A key', elsewhere: 'npm run bench:tokens (target ≥ 0.97×)' },
+  { figure: 'index (25), token / key', elsewhere: 'npm run bench:tokens (target ≥ 0.97×)' },
+  { figure: 'create / hand-written baseline', endpoint: 'create', target: 1.1 },
+  { figure: 'PATCH / hand-written baseline', endpoint: 'update', target: 1.1 },
+  { figure: 'realistic mix, exact count / baseline', endpoint: 'mix', target: 1, p99NoWorse: true },
+  { figure: 'realistic mix / its limit', endpoint: 'mix_limit', target: 0.9 },
+];
+
+/** Issue 29's table with this run's figures: each ratio against its target (and the p99s where the target names them), or why it is not here. */
+export function formatIssue29(results: BenchResults): string {
+  const head = ['figure', 'ratio', 'target', 'API p99', 'ref. p99', 'verdict'];
+  const rows = ISSUE_29.map((row) => {
+    if ('elsewhere' in row) return [row.figure, '', '', '', '', row.elsewhere];
+    const result = results.endpoints.find((endpoint) => endpoint.name === row.endpoint);
+    const target = row.target === null ? 'none' : `≥ ${row.target}×${row.p99NoWorse ? ', p99 no worse' : ''}`;
+    if (!result) return [row.figure, '–', target, '', '', `not run (--only ${row.endpoint})`];
+    const misses: string[] = [];
+    if (row.target !== null && result.ratio < row.target) misses.push('ratio');
+    if (row.p99NoWorse && result.api.p99 > result.baseline.p99) misses.push('p99');
+    if (result.api.errors + result.baseline.errors > 0) misses.push('errors');
+    return [row.figure, `${result.ratio.toFixed(2)}×`, target, `${result.api.p99} ms`, `${result.baseline.p99} ms`, misses.length === 0 ? 'met' : `NOT MET (${misses.join(', ')})`];
+  });
+  const widths = head.map((cell, i) => Math.max(cell.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  return [`Issue 29's table (load average at start ${results.loadAverageAtStart.map((n) => n.toFixed(2)).join(' ')}):`, line(head), ...rows.map(line)].join('\n');
+}

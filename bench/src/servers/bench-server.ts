@@ -5,9 +5,10 @@ export type { BenchServer, ServerSettings } from './server-types.js';
 
 /**
  * Which server a child process runs: the demo app with Panel API, the hand-written baseline,
- * or the limit (the least work that gives the same answers: see `limit/limit-app.ts`).
+ * or the limit (the least work that gives the same answers: see `limit/limit-app.ts`); `api-scalar`
+ * is the equal-work API (`scalar/scalar-api.ts`), one scalar resource and nothing else.
  */
-export type ServerKind = 'api' | 'baseline' | 'limit';
+export type ServerKind = 'api' | 'api-scalar' | 'baseline' | 'limit';
 
 /** The bench's controllers (its own API-key check over the demo's blog posts), next to this file once compiled. */
 const BENCH_CONTROLLERS = fileURLToPath(new URL('../../app/controllers/panel/api/resources', import.meta.url));
@@ -18,7 +19,7 @@ export async function buildBenchServer(kind: ServerKind, settings: ServerSetting
     const { buildDemoApp } = await import('@panel/example-blog/src/build-app.js');
     // The limit is counted on every request (its cost is measured) but never reached by the load.
     const BENCH_RATE_LIMIT = { max: 1_000_000_000 };
-    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema }, api: { controllersDir: BENCH_CONTROLLERS, rateLimit: BENCH_RATE_LIMIT }, ...(settings.count ? { count: JSON.parse(settings.count) } : {}) });
+    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema, ...(settings.replicas ? { replicas: settings.replicas.split(',') } : {}) }, api: { controllersDir: BENCH_CONTROLLERS, rateLimit: BENCH_RATE_LIMIT }, ...(settings.count ? { count: JSON.parse(settings.count) } : {}) });
     return {
       app,
       onStatement: (listener) =>
@@ -28,6 +29,10 @@ export async function buildBenchServer(kind: ServerKind, settings: ServerSetting
         }),
       close: () => app.close(),
     };
+  }
+  if (kind === 'api-scalar') {
+    const { scalarApiServer } = await import('../scalar/scalar-api.js');
+    return scalarApiServer(settings);
   }
   if (kind === 'limit') {
     const { limitServer } = await import('../limit/limit-app.js');

@@ -30,7 +30,7 @@ async function countStatements(server: BenchServer, request: CensusRequest) {
 }
 
 async function runWorker(): Promise<void> {
-  const server = await buildBenchServer(kind, { url: process.env.BENCH_DATABASE_URL!, schema: process.env.BENCH_SCHEMA!, count: process.env.BENCH_COUNT });
+  const server = await buildBenchServer(kind, { url: process.env.BENCH_DATABASE_URL!, schema: process.env.BENCH_SCHEMA!, count: process.env.BENCH_COUNT, replicas: process.env.BENCH_REPLICAS });
   await server.app.listen({ port, host: '127.0.0.1' });
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'census') void countStatements(server, message.request).then((result) => send({ type: 'census', id: message.id, result }));

@@ -16,6 +16,8 @@ export interface ServerProcessOptions {
   readonly workers: number;
   /** The API's count strategy as JSON (`BENCH_COUNT`); default the exact count. */
   readonly count?: string;
+  /** Read replicas for the API (`BENCH_REPLICAS`, comma-separated URLs). */
+  readonly replicas?: string;
 }
 
 /** The kernel's figure for a process, in bytes (VmHWM: peak resident set; VmRSS: current). */
@@ -60,6 +62,7 @@ export class ServerProcess {
         BENCH_PORT: String(options.port),
         BENCH_WORKERS: String(options.workers),
         ...(options.count === undefined ? {} : { BENCH_COUNT: options.count }),
+        ...(options.replicas === undefined ? {} : { BENCH_REPLICAS: options.replicas }),
         NODE_ENV: 'production',
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

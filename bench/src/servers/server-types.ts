@@ -14,4 +14,6 @@ export interface ServerSettings {
   readonly schema: string;
   /** The API's count strategy (the panel's `count` option) as JSON; default the exact count. */
   readonly count?: string | undefined;
+  /** Read replicas of the database (`openDatabase`'s `replicas`), comma-separated URLs; none by default. */
+  readonly replicas?: string | undefined;
 }

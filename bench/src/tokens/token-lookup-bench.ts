@@ -7,9 +7,13 @@
  * against the same requests through the demo in Edition A with its API key, in process
  * (`app.inject`, no network), in alternating rounds so that a change of load weighs on both.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { openDatabase, type PanelDatabase } from '@panel/core';
 import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
 import { meanMicros, withPostgresSchema } from '../micro/micro-bench.js';
+
+/** Issue 29: a request with an Edition B token at least 0.97× as fast as the same request with an Edition A key (PostgreSQL, in process). */
+const TARGET = 0.97;
 
 async function measure(kind: string, database: PanelDatabase): Promise<Record<string, string>[]> {
   const a = await buildDemoApp({ database });
@@ -22,8 +26,8 @@ async function measure(kind: string, database: PanelDatabase): Promise<Record<st
     const uncached = new Service({ database, pepper: () => b.tokens!.pepper(), cache: false });
     const withoutCache = await meanMicros(2_000, () => uncached.authenticate(secret));
     const rows: Record<string, string>[] = [
-      { database: kind, request: 'authenticate() alone, cached (a repeated token)', 'Edition B token, µs': authenticate.toFixed(1), 'Edition A key, µs': '', ratio: '', target: 'no statement' },
-      { database: kind, request: 'authenticate() alone, without the cache', 'Edition B token, µs': withoutCache.toFixed(0), 'Edition A key, µs': '', ratio: '', target: '' },
+      { database: kind, request: 'authenticate() alone, cached (a repeated token)', 'Edition B token, µs': authenticate.toFixed(1), 'Edition A key, µs': '', 'throughput token / key': '', target: 'no statement', verdict: '' },
+      { database: kind, request: 'authenticate() alone, without the cache', 'Edition B token, µs': withoutCache.toFixed(0), 'Edition A key, µs': '', 'throughput token / key': '', target: '', verdict: '' },
     ];
     for (const [label, url] of [['show', '/api/resources/v1/blog_posts/6'], ['index (25)', '/api/resources/v1/blog_posts?per_page=25']] as const) {
       let byToken = 0;
@@ -32,7 +36,18 @@ async function measure(kind: string, database: PanelDatabase): Promise<Record<st
         byToken += (await meanMicros(100, () => b.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${secret}` } }))) / 8;
         byKey += (await meanMicros(100, () => a.app.inject({ method: 'GET', url, headers: { authorization: 'ApiKey demo-admin-key' } }))) / 8;
       }
-      rows.push({ database: kind, request: label, 'Edition B token, µs': byToken.toFixed(0), 'Edition A key, µs': byKey.toFixed(0), ratio: `${(byKey / byToken).toFixed(2)}× (throughput, token / key)`, target: '≥ 0.97×' });
+      const ratio = byKey / byToken;
+      // Issue 29's target is stated on PostgreSQL; PGlite's row is printed for comparison.
+      const target = kind === 'postgres' ? TARGET : null;
+      rows.push({
+        database: kind,
+        request: label,
+        'Edition B token, µs': byToken.toFixed(0),
+        'Edition A key, µs': byKey.toFixed(0),
+        'throughput token / key': `${ratio.toFixed(2)}×`,
+        target: target === null ? '' : `≥ ${target}×`,
+        verdict: target === null ? '' : ratio >= target ? 'met' : 'NOT MET',
+      });
     }
     return rows;
   } finally {
@@ -42,5 +57,7 @@ async function measure(kind: string, database: PanelDatabase): Promise<Record<st
   }
 }
 
+const loadAtStart = loadavg();
 const rows = [...(await measure('pglite', await openDatabase())), ...(await withPostgresSchema('panel_tokens_bench', (database) => measure('postgres', database)))];
 console.table(rows);
+console.log(`Load average at start ${loadAtStart.map((n) => n.toFixed(2)).join(' ')}, at the end ${loadavg().map((n) => n.toFixed(2)).join(' ')} (${availableParallelism()} cores).`);
