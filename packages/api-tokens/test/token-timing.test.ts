@@ -1,5 +1,6 @@
 // "Timing tells whether a token's public id exists": an unknown id and a known id with a wrong secret must cost the same.
 import { performance } from 'node:perf_hooks';
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMigrations, type PanelDatabase } from '@panel/core';
 import { countQueries, openTestDatabase, testDatabaseKinds } from '@panel/test-support';
@@ -40,6 +41,23 @@ for (const kind of testDatabaseKinds()) {
       expect(known.result).toBeUndefined();
       expect(known.statements).toEqual(unknown.statements);
       expect(known.count).toBe(1);
+    });
+
+    it('the statement an unknown id and a known id with a wrong secret send finds no row in either case (a row read and then refused costs more)', async () => {
+      const rowsFound = async (secret: string) => {
+        const sent: { sql: string; parameters: readonly unknown[] }[] = [];
+        const stop = database.onQuery((query) => sent.push({ sql: query.sql, parameters: query.parameters }));
+        try {
+          await tokens.authenticate(secret);
+        } finally {
+          stop();
+        }
+        expect(sent).toHaveLength(1);
+        // The same statement with the same parameters, sent again: how many rows it read.
+        return (await database.db.executeQuery(CompiledQuery.raw(sent[0]!.sql, [...sent[0]!.parameters]))).rows.length;
+      };
+      expect(await rowsFound(forged(mintToken().publicId))).toBe(0);
+      expect(await rowsFound(forged(knownId))).toBe(0);
     });
 
     it('measures both paths (median of 300 each, interleaved) and prints the figures', async () => {
