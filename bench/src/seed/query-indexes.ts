@@ -38,7 +38,8 @@ function queryIndexes(trigram: string) {
 /**
  * Makes the querying indexes on the bench schema when missing (about 12 s once; nothing when
  * present) and updates the planner's statistics after a build. They stay, as in a deployment:
- * reads that do not filter never choose them, and both servers' writes maintain them alike.
+ * of the reads that do not filter, only the unfiltered count picks one (`published_on`'s, the
+ * smallest index), in both servers; both servers' writes maintain them alike.
  */
 export async function ensureQueryIndexes(url: string, schema: string): Promise<{ created: readonly string[] }> {
   const database = await openSeedDatabase(url, schema);
