@@ -38,7 +38,7 @@ function queryIndexes(trigram: string) {
 /**
  * Makes the querying indexes on the bench schema when missing (about 12 s once; nothing when
  * present) and updates the planner's statistics after a build. They stay, as in a deployment:
- * of the reads that do not filter, only the unfiltered count picks one (`published_on`'s, the
+ * of the unfiltered pages `--explain` prints, only the count picks one (`published_on`'s, the
  * smallest index), in both servers; both servers' writes maintain them alike.
  */
 export async function ensureQueryIndexes(url: string, schema: string): Promise<{ created: readonly string[] }> {
