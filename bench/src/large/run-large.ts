@@ -110,7 +110,8 @@ async function setScenarioIndexes(url: string, scenario: Scenario, present: bool
       let create = index.create;
       if (create.includes('gin_trgm_ops')) {
         // pg_trgm is installed once per database, in one schema (perhaps another bench schema): its operator class is named with it.
-        await client.query('create extension if not exists pg_trgm');
+        // Made in public when missing: a reseed drops this schema, which would take the extension and every trigram index with it.
+        await client.query('create extension if not exists pg_trgm schema public');
         const { rows } = await client.query<{ schema: string }>("select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'");
         create = create.replace('gin_trgm_ops', `${pg.escapeIdentifier(rows[0]!.schema)}.gin_trgm_ops`);
       }

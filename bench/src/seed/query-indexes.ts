@@ -4,14 +4,15 @@ import { openSeedDatabase } from './bench-seed.js';
 
 /**
  * The schema that holds `pg_trgm`'s operator classes: where the extension already is (an
- * extension is installed once per database, in one schema), or the bench schema, where it is
- * created when missing.
+ * extension is installed once per database, in one schema), or `public`, where it is created
+ * when missing (not in a bench schema: a reseed drops its schema, and with it the extension
+ * and every trigram index of the database).
  */
-export async function trigramSchema(database: PanelDatabase, schema: string): Promise<string> {
+export async function trigramSchema(database: PanelDatabase): Promise<string> {
   const find = () => sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(database.db);
   const found = (await find()).rows[0];
   if (found) return found.schema;
-  await sql`create extension if not exists pg_trgm schema ${sql.id(schema)}`.execute(database.db);
+  await sql`create extension if not exists pg_trgm schema public`.execute(database.db);
   return (await find()).rows[0]!.schema;
 }
 
@@ -44,7 +45,7 @@ function queryIndexes(trigram: string) {
 export async function ensureQueryIndexes(url: string, schema: string): Promise<{ created: readonly string[] }> {
   const database = await openSeedDatabase(url, schema);
   try {
-    const trigram = await trigramSchema(database, schema);
+    const trigram = await trigramSchema(database);
     const { rows } = await sql<{ indexname: string }>`select indexname from pg_indexes where schemaname = ${schema} and tablename = 'blog_posts'`.execute(database.db);
     const present = new Set(rows.map((row) => row.indexname));
     const created: string[] = [];
