@@ -11,6 +11,7 @@ import pg from 'pg';
 import { USAGE, parseBenchOptions, type BenchOptions } from './cli/bench-options.js';
 import { ensureBenchSeed, resetBenchWrites } from './seed/bench-seed.js';
 import { DATASET } from './seed/dataset.js';
+import { ensureQueryIndexes } from './seed/query-indexes.js';
 import { ServerProcess } from './servers/server-process.js';
 import { compileServers } from './servers/compile-servers.js';
 import { ESTIMATED_COUNT, benchEndpoints, equalWorkEndpoints, limitEndpoints, type Endpoint } from './load/endpoints.js';
@@ -92,6 +93,9 @@ async function main(): Promise<number> {
   await resetBenchWrites(options.url, options.schema, DATASET, MIX_PATCHED_UP_TO);
   await sortIndexes(options.url, options.schema, 'drop');
   console.log(seed.reused ? 'Seed reused.' : `Seeded in ${seed.seconds.toFixed(1)} s.`);
+  // The indexes the querying page recommends for the filtered endpoints (kept between runs).
+  const queryIndexes = await ensureQueryIndexes(options.url, options.schema);
+  if (queryIndexes.created.length > 0) console.log(`Querying indexes created: ${queryIndexes.created.join(', ')}.`);
 
   const entry = compileServers();
   const common = { entry, url: options.url, schema: options.schema, workers: options.workers };

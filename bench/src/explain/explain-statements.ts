@@ -2,7 +2,15 @@ import pg from 'pg';
 import type { ServerProcess } from '../servers/server-process.js';
 import { requestCensus } from '../census/request-census.js';
 
-const PAGES = ['/api/resources/v1/blog_posts', '/api/resources/v1/blog_posts?page=2000', '/api/resources/v1/blog_posts?sort_by=view_count&sort_direction=desc'];
+const PAGES = [
+  '/api/resources/v1/blog_posts',
+  '/api/resources/v1/blog_posts?page=2000',
+  '/api/resources/v1/blog_posts?sort_by=view_count&sort_direction=desc',
+  // The filtered pages (docs/querying.md), with the indexes the querying page recommends.
+  '/api/resources/v1/blog_posts?filter[published]=true&filter[author_id]=42',
+  '/api/resources/v1/blog_posts?q=gardens',
+  '/api/resources/v1/blog_posts?filter[published_on][gte]=2024-03-01&sort_by=view_count',
+];
 
 /** The plan's first lines and its timing, indented. */
 function summary(plan: string[]): string {
