@@ -110,7 +110,10 @@ const sharedByResource = new WeakMap<CompiledResource, Map<View, ViewAccess | nu
  */
 function sharedViewAccess(resource: CompiledResource, view: View): ViewAccess | null {
   let byView = sharedByResource.get(resource);
-  if (!byView) sharedByResource.set(resource, (byView = new Map()));
+  if (!byView) {
+    byView = new Map();
+    sharedByResource.set(resource, byView);
+  }
   let shared = byView.get(view);
   if (shared === undefined) {
     const fields = resource.fieldsOn(view);
