@@ -2,6 +2,7 @@ import { Current, fieldAccess, NO_RECORDS, NotAuthorizedError, type Panel, type 
 import { RecordNotFoundError } from '@panel/core';
 import { recordId } from '../params/record-params.js';
 import { ControllerBase } from './controller-base.js';
+import { POLICY_ACTOR } from './request-gate.js';
 
 /**
  * The layer of `ResourcesController` that decides what one request reaches: its policies
@@ -56,7 +57,9 @@ export class RecordAccessController extends ControllerBase {
   protected fieldAccess(resource: CompiledResource = this.resource): FieldAccess {
     let access = this.#fieldAccess.get(resource);
     if (!access) {
-      access = fieldAccess({ resource, user: Current.user, authorization: this.panel.authorization, omit: (field) => this.hidesAssociation(field) });
+      // An actor that omits nothing under the default `hidesAssociation` passes no `omit`: then a view's access that depends on no user is compiled once, not per request.
+      const omitsNothing = this.hidesAssociation === RecordAccessController.prototype.hidesAssociation && this.actor.omits === POLICY_ACTOR.omits;
+      access = fieldAccess({ resource, user: Current.user, authorization: this.panel.authorization, omit: omitsNothing ? undefined : (field) => this.hidesAssociation(field) });
       this.#fieldAccess.set(resource, access);
     }
     return access;

@@ -12,6 +12,7 @@ import { queryValues } from '../querying/query-values.js';
 import { fieldJson, type FieldValue } from '../serialization/field-value.js';
 import { entityTag, ifMatchHolds } from '../http-semantics/entity-tag.js';
 import { ResultCallbacksController } from './result-callbacks-controller.js';
+import { POLICY_ACTOR } from './request-gate.js';
 
 export type { ControllerContext, Rendered } from './controller-base.js';
 
@@ -178,10 +179,12 @@ export class ResourcesController extends ResultCallbacksController {
   /** One record: a key per field this actor reads on `view` (and on this record). */
   serializeRecord(row: RecordRow, view: View): Record<string, unknown> {
     const access = this.fieldAccess();
+    // The default `serializeFieldValue` for an actor that presents values as they are is the field type's own serializer: called directly.
+    const direct = this.serializeFieldValue === ResourcesController.prototype.serializeFieldValue && this.actor.presents === POLICY_ACTOR.presents;
     const record: Record<string, unknown> = {};
     for (const field of this.recordFields(this.resource, view)) {
       if (!access.shows(field, view, row)) continue;
-      record[field.name] = this.serializeFieldValue({ field, row, view });
+      record[field.name] = direct ? fieldJson({ field, row, view }) : this.serializeFieldValue({ field, row, view });
     }
     return record;
   }

@@ -17,7 +17,24 @@ const withoutSignatures = (_key: string, value: unknown) => (typeof value === 's
  * entityTag({ record: { id: 1, title: 'Hello' } }); // '"q3c…"'
  */
 export function entityTag(body: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(body, withoutSignatures) ?? '').digest('base64url').slice(0, 24)}"`;
+  return tagOfJson(JSON.stringify(body, withoutSignatures) ?? '');
+}
+
+/** A signed file URL's rotating query as it ends a string in serialized JSON (before the closing quote). */
+const SIGNED_URL_QUERY_IN_JSON = /\?expires=\d+&signature=[A-Za-z0-9_-]+(?=")/g;
+
+/**
+ * The ETag of a body already serialized to JSON (the answer's payload as sent): the same value
+ * `entityTag` gives for the body it was serialized from, without serializing it again. A
+ * signed URL's query ends a JSON string just before its closing quote (its characters need no
+ * escaping), so it is left out exactly as `entityTag` leaves it out of the value.
+ */
+export function entityTagOfJson(json: string): string {
+  return tagOfJson(json.includes('&signature=') ? json.replace(SIGNED_URL_QUERY_IN_JSON, '') : json);
+}
+
+function tagOfJson(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 24)}"`;
 }
 
 /** The entity tags of an `If-Match` or `If-None-Match` value: `*`, or the list (weak ones keep their `W/`). */

@@ -24,9 +24,10 @@ export async function httpSemanticsFor(api: FastifyInstance, options: Normalized
   const rateLimit = options.rateLimit === false ? undefined : await registerRateLimit(api, options.panel, options.rateLimit);
   if (rateLimit) {
     const health = options.healthPath === false ? [] : [`${options.mountPath}/${options.healthPath}`, `${options.mountPath}/${options.healthPath}/ready`];
-    api.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.config?.panelApiResource || health.includes(request.routeOptions.url ?? '')) return;
-      await rateLimit.spend(request, reply, `address:${request.ip}`);
+    // A callback hook: a resource route (most requests) passes through without a promise.
+    api.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config?.panelApiResource || health.includes(request.routeOptions.url ?? '')) return done();
+      rateLimit.spend(request, reply, `address:${request.ip}`).then(() => done(), done);
     });
   }
   return {

@@ -30,8 +30,9 @@ export function unreadableRequest(request: FastifyRequest): string | undefined {
   if (occurrences(request, 'authorization') > 1) return 'More than one Authorization header: send exactly one';
   const transfer = request.headers['transfer-encoding'];
   if (transfer !== undefined && transfer.trim().toLowerCase() !== 'chunked') return `Unsupported Transfer-Encoding "${transfer}": send the body with Content-Length or Transfer-Encoding: chunked`;
-  for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-    const problem = textProblem(name) ?? textProblem(value);
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  for (const name in query) {
+    const problem = textProblem(name) ?? textProblem(query[name]);
     if (problem) return `Query parameter ${JSON.stringify(name)} ${problem}`;
   }
   return undefined;
@@ -51,14 +52,16 @@ export function requestHygiene(api: FastifyInstance): void {
   api.addHook('preClose', async () => {
     closing = true;
   });
-  api.addHook('onSend', async (_request, reply) => {
+  // Callback hooks, not async ones: every request runs them, and a promise per hook is work for nothing.
+  api.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
-  api.addHook('onRequest', async (request, reply) => {
+  api.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id).headers(NOSNIFF);
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-    if (encoding && encoding !== 'identity') throw unsupportedEncoding(encoding);
+    if (encoding && encoding !== 'identity') return done(unsupportedEncoding(encoding));
     const problem = unreadableRequest(request);
-    if (problem) throw new BadRequestError(problem);
+    done(problem ? new BadRequestError(problem) : undefined);
   });
 }

@@ -102,6 +102,28 @@ function isReadonly(field: CompiledField, user: unknown, record: Readonly<Record
   return rule({ user, record }) === true;
 }
 
+const sharedByResource = new WeakMap<CompiledResource, Map<View, ViewAccess | null>>();
+
+/**
+ * A view's access when it depends on no user (no field of the view has a `visible` rule):
+ * compiled once per resource and view and shared by every request; null when it does depend.
+ */
+function sharedViewAccess(resource: CompiledResource, view: View): ViewAccess | null {
+  let byView = sharedByResource.get(resource);
+  if (!byView) {
+    byView = new Map();
+    sharedByResource.set(resource, byView);
+  }
+  let shared = byView.get(view);
+  if (shared === undefined) {
+    const fields = resource.fieldsOn(view);
+    const readable = Object.freeze([...fields]);
+    shared = fields.some((field) => field.definition.options.visible !== undefined) ? null : Object.freeze({ readable, perRecord: new Set<CompiledField>(), queryable: readable });
+    byView.set(view, shared);
+  }
+  return shared;
+}
+
 /**
  * Compiles the field rules of one resource for one actor, once per request: `visible` rules
  * that do not read the record are evaluated here, once per view asked; those that do are
@@ -121,6 +143,14 @@ export function fieldAccess(input: FieldAccessInput): FieldAccess {
   const compile = (view: View): ViewAccess => {
     let compiled = views.get(view);
     if (compiled) return compiled;
+    // Nothing to omit and no `visible` rule on the view: the answer is every field's, for every user, compiled once.
+    if (omit === undefined) {
+      const shared = sharedViewAccess(resource, view);
+      if (shared) {
+        views.set(view, shared);
+        return shared;
+      }
+    }
     const readable: CompiledField[] = [];
     const perRecord = new Set<CompiledField>();
     for (const field of resource.fieldsOn(view)) {

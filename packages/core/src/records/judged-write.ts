@@ -11,6 +11,7 @@ import { constraintViolation } from './constraint-errors.js';
 import { findRecord } from './record-reads.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import type { RecordsLayer } from './records-layer.js';
+import { compiledWrite, executeCompiledWrite, type WriteShape } from './write-statements.js';
 
 /** The name of the written row in a write that reads itself back (`with written as (…)`). */
 const WRITTEN = 'written';
@@ -54,7 +55,7 @@ export interface JudgedWriteInput {
  * Without `write` (an update that changes nothing) the record is read back on `view`.
  * Constraint violations become `RecordInvalidError`.
  */
-export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput, write: WriteBuilder | undefined): Promise<RecordRow> {
+export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput, write: WriteBuilder | undefined, shape?: WriteShape<WriteBuilder>): Promise<RecordRow> {
   const { resource, view, changes, existing, id, readable } = input;
   const lazy = new LazyTransaction(layer.db);
   try {
@@ -71,7 +72,7 @@ export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput
     return await lazy.finish(async (db) => {
       errors ??= checks.failedInTransaction || !write ? checks.errors(await checks.compute(db)) : undefined;
       if (errors?.has()) throw new RecordInvalidError(errors.toJSON());
-      return write ? writeAndRead(layer, db, { resource, view, checks, write, id, readable }) : findRecord(layer, { resource, view, id: id!, readable }, db);
+      return write ? writeAndRead(layer, db, { resource, view, checks, write, shape, id, readable }) : findRecord(layer, { resource, view, id: id!, readable }, db);
     });
   } catch (error) {
     await lazy.abandon();
@@ -98,19 +99,18 @@ export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput
 async function writeAndRead(
   layer: RecordsLayer,
   db: Kysely<any>,
-  input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; id?: number | undefined; readable?: ReadableRecords | undefined },
+  input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; shape?: WriteShape<WriteBuilder> | undefined; id?: number | undefined; readable?: ReadableRecords | undefined },
 ): Promise<RecordRow> {
-  const { resource, view, checks, write, id, readable } = input;
+  const { resource, view, checks, write, shape, id, readable } = input;
   const ownTable = layer.readsOwnTable(resource, view);
   const gated = checks.statement.length > 0;
-  const gate = gated ? sql<SqlBool>`(select ${sql.join(checks.statement.map((check) => sql.ref(check.alias)), sql` and `)} from ${sql.table(CHECKS)})` : undefined;
-  const base = gated ? db.with(CHECKS, (qc) => qc.selectNoFrom(checks.selections())) : db;
-  const withWrite = base.with(WRITTEN, (qc) => write(qc, gate));
-  const from = gated
-    ? withWrite.selectFrom(CHECKS).leftJoin(`${WRITTEN} as ${ROW_ALIAS}`, (join) => join.onTrue()).select(checks.statement.map((check) => `${CHECKS}.${check.alias}`))
-    : withWrite.selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
-  const query = ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, layer.registry, 'all', from, readable);
-  const result = (await query.executeTakeFirst()) as Record<string, unknown> | undefined;
+  // Without checks in the statement, nor association values narrowed to the actor, nor a
+  // second read: the statement depends on its shape alone, compiled once per resource and shape.
+  const compiled =
+    shape && !gated && !ownTable && readable === undefined
+      ? compiledWrite(resource, view, shape, (builder) => selectRecords(db, resource, view, layer.registry, 'all', db.with(WRITTEN, (qc) => builder(qc, undefined)).selectFrom(`${WRITTEN} as ${ROW_ALIAS}`)).compile())
+      : undefined;
+  const result = compiled ? await executeCompiledWrite(db, compiled) : await builtWrite(layer, db, { resource, view, checks, write, readable, ownTable });
   if (gated) {
     const errors = checks.errors(result!);
     if (errors.has()) throw new RecordInvalidError(errors.toJSON());
@@ -122,4 +122,22 @@ async function writeAndRead(
   if (ownTable) return findRecord(layer, { resource, view, id: row[resource.primaryKey] as number, readable }, db);
   resolveFileUrls(layer, [row], resource, view);
   return row;
+}
+
+/** The write statement of `writeAndRead`, built for this write (its checks, its association rules), and its first row. */
+async function builtWrite(
+  layer: RecordsLayer,
+  db: Kysely<any>,
+  input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; readable?: ReadableRecords | undefined; ownTable: boolean },
+): Promise<Record<string, unknown> | undefined> {
+  const { resource, view, checks, write, readable, ownTable } = input;
+  const gated = checks.statement.length > 0;
+  const gate = gated ? sql<SqlBool>`(select ${sql.join(checks.statement.map((check) => sql.ref(check.alias)), sql` and `)} from ${sql.table(CHECKS)})` : undefined;
+  const base = gated ? db.with(CHECKS, (qc) => qc.selectNoFrom(checks.selections())) : db;
+  const withWrite = base.with(WRITTEN, (qc) => write(qc, gate));
+  const from = gated
+    ? withWrite.selectFrom(CHECKS).leftJoin(`${WRITTEN} as ${ROW_ALIAS}`, (join) => join.onTrue()).select(checks.statement.map((check) => `${CHECKS}.${check.alias}`))
+    : withWrite.selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
+  const query = ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, layer.registry, 'all', from, readable);
+  return (await query.executeTakeFirst()) as Record<string, unknown> | undefined;
 }

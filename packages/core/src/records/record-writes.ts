@@ -7,6 +7,7 @@ import { prepareValues } from './prepare-values.js';
 import { findRecord } from './record-reads.js';
 import { judgeAndWrite, type WriteBuilder } from './judged-write.js';
 import type { RecordsLayer } from './records-layer.js';
+import { plainValues, type WriteShape } from './write-statements.js';
 
 /** What `RecordsRepository.create` takes. */
 export interface CreateRecordInput {
@@ -34,7 +35,7 @@ export async function createRecord(layer: RecordsLayer, input: CreateRecordInput
   const { resource, view, readable } = input;
   const values = await prepareValues(resource, input.values);
   const columns = Object.keys(values);
-  return judgeAndWrite(layer, { resource, view, changes: values, existing: undefined, readable }, (db, gate) => {
+  const write = (values: ColumnValues): WriteBuilder => (db, gate) => {
     const insert = db.insertInto(resource.table);
     if (columns.length === 0) return insert.defaultValues().returningAll();
     if (!gate) return insert.values(values).returningAll();
@@ -43,7 +44,13 @@ export async function createRecord(layer: RecordsLayer, input: CreateRecordInput
       .columns(columns)
       .expression(db.selectNoFrom((eb) => columns.map((column) => eb.val(values[column]).as(column))).where(gate))
       .returningAll();
-  });
+  };
+  // The statement's text depends on the columns set, not their values: compiled once per column list.
+  const ordered = columns.map((column) => values[column]);
+  const shape: WriteShape<WriteBuilder> | undefined = plainValues(ordered)
+    ? { key: `create\u0000${columns.join('\u0000')}`, values: ordered, builder: (markers) => write(Object.fromEntries(columns.map((column, i) => [column, markers[i]]))) }
+    : undefined;
+  return judgeAndWrite(layer, { resource, view, changes: values, existing: undefined, readable }, write(values), shape);
 }
 
 /** Updates a record visible through `scope` and returns it on `view` (see `RecordsRepository.update`). */
@@ -52,17 +59,24 @@ export async function updateRecord(layer: RecordsLayer, input: UpdateRecordInput
   const existing = input.existing ?? (await findRecord(layer, { resource, view: 'edit', id, scope }));
   const replaced = beforeWrite ? await beforeWrite({ record: existing }) : undefined;
   const values = await prepareValues(resource, replaced ?? input.values);
-  const write: WriteBuilder | undefined =
-    Object.keys(values).length === 0
-      ? undefined
-      : (db, gate) => {
-          let update = db.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id);
-          const unscoped = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
-          const scoped = scope ? scope(unscoped) : unscoped;
-          // A scope that returns its query unchanged (an admin's) sees every row: nothing to apply again.
-          if (scoped !== unscoped) update = update.where(resource.primaryKey, 'in', scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id));
-          if (gate) update = update.where(gate);
-          return update.returningAll();
-        };
-  return judgeAndWrite(layer, { resource, view, changes: values, existing, id, readable }, write);
+  const columns = Object.keys(values);
+  const writeOf =
+    (values: ColumnValues, id: number): WriteBuilder =>
+    (db, gate) => {
+      let update = db.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id);
+      const unscoped = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
+      const scoped = scope ? scope(unscoped) : unscoped;
+      // A scope that returns its query unchanged (an admin's) sees every row: nothing to apply again.
+      if (scoped !== unscoped) update = update.where(resource.primaryKey, 'in', scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id));
+      if (gate) update = update.where(gate);
+      return update.returningAll();
+    };
+  const write = columns.length === 0 ? undefined : writeOf(values, id);
+  // Without a scope (none narrows this actor's writes), the statement's text depends on the columns set alone: compiled once per column list.
+  const ordered = [...columns.map((column) => values[column]), id];
+  const shape: WriteShape<WriteBuilder> | undefined =
+    write && scope === undefined && plainValues(ordered)
+      ? { key: `update\u0000${columns.join('\u0000')}`, values: ordered, builder: (markers) => writeOf(Object.fromEntries(columns.map((column, i) => [column, markers[i]])), markers[columns.length] as number) }
+      : undefined;
+  return judgeAndWrite(layer, { resource, view, changes: values, existing, id, readable }, write, shape);
 }
