@@ -14,7 +14,7 @@ import { DATASET } from './seed/dataset.js';
 import { ensureQueryIndexes } from './seed/query-indexes.js';
 import { ServerProcess } from './servers/server-process.js';
 import { compileServers } from './servers/compile-servers.js';
-import { ESTIMATED_COUNT, benchEndpoints, equalWorkEndpoints, limitEndpoints, type Endpoint } from './load/endpoints.js';
+import { ESTIMATED_COUNT, benchEndpoints, conditionalWriteEndpoints, equalWorkEndpoints, limitEndpoints, type Endpoint } from './load/endpoints.js';
 import { MIX_PATCHED_UP_TO, mixEndpoints, sortIndexes } from './mix/mix-workload.js';
 import { requestCensus } from './census/request-census.js';
 import { compareResponses } from './load/compare-responses.js';
@@ -37,11 +37,15 @@ async function postgresVersion(url: string): Promise<string> {
   }
 }
 
-/** One server's share of a round: its figures and its peak RSS over the round. */
-async function measureRound(server: ServerProcess, endpoint: Endpoint, options: BenchOptions): Promise<LoadFigures & { peakRss: number; peakRssTotal: number }> {
+/** The two sides of an endpoint: the API, and what it is compared with (another server, or the API sent `plainRequest`). */
+type Side = 'api' | 'reference';
+
+/** One side's share of a round: its figures and its server's peak RSS over the round. */
+async function measureRound(server: ServerProcess, endpoint: Endpoint, side: Side, options: BenchOptions): Promise<LoadFigures & { peakRss: number; peakRssTotal: number }> {
   await endpoint.prepare?.();
   server.resetPeakRss();
-  const figures = await driveLoad(server.origin, endpoint, { connections: endpoint.connections ?? options.connections, seconds: options.seconds / options.rounds, warmupSeconds: options.warmupSeconds });
+  const request = side === 'reference' && endpoint.plainRequest ? endpoint.plainRequest : endpoint.request;
+  const figures = await driveLoad(server.origin, request, { connections: endpoint.connections ?? options.connections, seconds: options.seconds / options.rounds, warmupSeconds: options.warmupSeconds });
   const rss = server.peakRss();
   return { ...figures, peakRss: rss.max, peakRssTotal: rss.total };
 }
@@ -85,7 +89,7 @@ async function main(): Promise<number> {
     console.warn(`Load average is ${load[0]!.toFixed(2)} on ${availableParallelism()} cores: other work is running and the figures will be noisy.`);
   }
   // Reads first, so that they see the seeded data; then the writes; the mix last (it adds the sort indexes).
-  const all = [...equalWorkEndpoints(DATASET), ...benchEndpoints(DATASET), ...limitEndpoints(DATASET)].sort((a, b) => Number(a.writes) - Number(b.writes));
+  const all = [...equalWorkEndpoints(DATASET), ...benchEndpoints(DATASET), ...limitEndpoints(DATASET), ...conditionalWriteEndpoints(DATASET)].sort((a, b) => Number(a.writes) - Number(b.writes));
   all.push(...mixEndpoints(DATASET, options.url, options.schema));
   const endpoints = all.filter((endpoint) => options.only.length === 0 || options.only.includes(endpoint.name));
   console.log(`Seeding schema ${options.schema} (1,000 users, 100,000 posts, 1,000,000 comments, files on every tenth post)…`);
@@ -116,13 +120,14 @@ async function main(): Promise<number> {
     throw failed.reason;
   }
   const [apiExact, baseline, limit, apiEstimate, apiScalar] = starting.map((outcome) => (outcome as PromiseFulfilledResult<ServerProcess | undefined>).value) as [ServerProcess, ServerProcess, ServerProcess | undefined, ServerProcess | undefined, ServerProcess | undefined];
-  const referenceOf = (endpoint: Endpoint): ServerProcess => (endpoint.against === 'limit' ? limit! : baseline);
   const apiOf = (endpoint: Endpoint): ServerProcess => (endpoint.api === 'api-estimate' ? apiEstimate! : endpoint.api === 'api-scalar' ? apiScalar! : apiExact);
+  const referenceOf = (endpoint: Endpoint): ServerProcess => (endpoint.against === 'limit' ? limit! : endpoint.against === 'api-plain' ? apiOf(endpoint) : baseline);
   const results: EndpointResult[] = [];
   const unmeasured: { name: string; difference: string }[] = [];
   try {
     // An endpoint whose servers answer differently is not timed (its figures would not compare) and fails the run; the others are.
-    for (const endpoint of [...endpoints]) {
+    // Against itself (`api-plain`) there is nothing to compare: the same requests' answers are checked against the baseline by their twin endpoint.
+    for (const endpoint of endpoints.filter((e) => e.against !== 'api-plain')) {
       const mix = endpoint.name.startsWith('mix');
       if (mix) await sortIndexes(options.url, options.schema, 'create');
       const difference = await compareResponses(endpoint, apiOf(endpoint).origin, referenceOf(endpoint).origin);
@@ -138,7 +143,7 @@ async function main(): Promise<number> {
     // Counted before any load, so that no request still in flight from a run adds its statements.
     const censuses = new Map<string, [ServerFigures['census'], ServerFigures['census']]>();
     for (const endpoint of endpoints.filter((e) => e.census)) {
-      const [a, b] = [await requestCensus(apiOf(endpoint), endpoint.request(0)), await requestCensus(referenceOf(endpoint), endpoint.request(0))];
+      const [a, b] = [await requestCensus(apiOf(endpoint), endpoint.request(0)), await requestCensus(referenceOf(endpoint), (endpoint.plainRequest ?? endpoint.request)(0))];
       censuses.set(endpoint.name, [{ statements: a.statements, roundTrips: a.roundTrips }, { statements: b.statements, roundTrips: b.roundTrips }]);
     }
     for (const endpoint of endpoints) {
@@ -147,16 +152,16 @@ async function main(): Promise<number> {
       const [apiCensus, referenceCensus] = censuses.get(endpoint.name) ?? [null, null];
       console.log(`${endpoint.title}: ${options.rounds} rounds, alternating which server goes first…`);
       if (endpoint.name.startsWith('mix')) await sortIndexes(options.url, options.schema, 'create');
-      const byServer = new Map<ServerProcess, Awaited<ReturnType<typeof measureRound>>[]>([
-        [api, []],
-        [reference, []],
+      const bySide = new Map<Side, Awaited<ReturnType<typeof measureRound>>[]>([
+        ['api', []],
+        ['reference', []],
       ]);
       for (let round = 0; round < options.rounds; round += 1) {
-        for (const server of round % 2 === 0 ? [reference, api] : [api, reference]) byServer.get(server)!.push(await measureRound(server, endpoint, options));
+        for (const side of round % 2 === 0 ? (['reference', 'api'] as const) : (['api', 'reference'] as const)) bySide.get(side)!.push(await measureRound(side === 'api' ? api : reference, endpoint, side, options));
       }
       if (endpoint.name.startsWith('mix')) await sortIndexes(options.url, options.schema, 'drop');
-      const referenceFigures = combineRounds(byServer.get(reference)!, referenceCensus);
-      const apiFigures = combineRounds(byServer.get(api)!, apiCensus);
+      const referenceFigures = combineRounds(bySide.get('reference')!, referenceCensus);
+      const apiFigures = combineRounds(bySide.get('api')!, apiCensus);
       results.push({
         name: endpoint.name,
         title: endpoint.title,

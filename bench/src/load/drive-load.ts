@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { requestHeaders, type Endpoint } from './endpoints.js';
+import { requestHeaders, type BenchRequest } from './endpoints.js';
 
 /** How hard and how long each server is driven. */
 export interface LoadSettings {
@@ -22,9 +22,9 @@ export interface LoadFigures {
 
 /**
  * Drives one endpoint of a server with autocannon: a warm-up, then the timed run, every
- * connection taking the next request of the endpoint's sequence (with that request's key).
+ * connection taking the next request of the sequence (with that request's key).
  */
-export async function driveLoad(origin: string, endpoint: Endpoint, settings: LoadSettings): Promise<LoadFigures> {
+export async function driveLoad(origin: string, sequence: (n: number) => BenchRequest, settings: LoadSettings): Promise<LoadFigures> {
   let n = 0;
   const result = await autocannon({
     url: origin,
@@ -34,7 +34,7 @@ export async function driveLoad(origin: string, endpoint: Endpoint, settings: Lo
     requests: [
       {
         setupRequest: (request) => {
-          const next = endpoint.request(n++);
+          const next = sequence(n++);
           return { ...request, method: next.method, path: next.path, headers: requestHeaders(next), ...(next.body === undefined ? {} : { body: next.body }) };
         },
       },

@@ -14,8 +14,12 @@ export interface BenchRequest {
 /** The count strategy of the `api-estimate` server: the planner's estimate for lists of 10,000 rows and more. */
 export const ESTIMATED_COUNT = { strategy: 'estimate', exactBelow: 10_000 } as const;
 
-/** The server an endpoint's API figures are compared with. */
-export type Reference = 'baseline' | 'limit';
+/**
+ * What an endpoint's API figures are compared with: the hand-written baseline, the limit, or
+ * `api-plain`: the same API server sent `plainRequest` instead (the same requests without a
+ * feature's headers), in alternating rounds, so that the ratio is the headers' own cost.
+ */
+export type Reference = 'baseline' | 'limit' | 'api-plain';
 
 /** One endpoint of the bench: how its n-th request looks, how answers are compared, and its target ratio. */
 export interface Endpoint {
@@ -31,8 +35,10 @@ export interface Endpoint {
   readonly target: number | null;
   /** Whether the API's p99 must also be no worse than the reference's. */
   readonly p99NoWorse?: boolean;
-  /** What the API is compared with: the hand-written baseline, or the limit (the least work giving the same answers). */
+  /** What the API is compared with: the hand-written baseline, the limit (the least work giving the same answers), or itself (`api-plain`). */
   readonly against: Reference;
+  /** With `against: 'api-plain'`: the n-th request the API is compared with (the same request without the headers under test). */
+  readonly plainRequest?: (n: number) => BenchRequest;
   /**
    * The API server that answers: the demo as it ships (exact counts), with the `estimate` count
    * strategy (`ESTIMATED_COUNT`), or the equal-work app (`api-scalar`: one scalar resource).
@@ -60,6 +66,17 @@ const POSTS = '/api/resources/v1/blog_posts';
 /** Words of the seeded titles (`Post <i>: Gardens` …) that `q` searches for. */
 const SEARCH_WORDS = ['gardens', 'Trains', 'rivers', 'KITCHENS', 'games'];
 
+/** The n-th request of the `create` endpoint: a post by one of the users in turn. */
+function createRequest(dataset: Dataset, n: number): BenchRequest {
+  const body = { blog_post: { title: `Bench post ${n}`, body: 'Written by the bench.', published: true, published_on: '2026-03-01', view_count: n % 1000, rating: 4.5, author_id: 1 + (n % dataset.users) } };
+  return { method: 'POST', path: POSTS, body: JSON.stringify(body) };
+}
+
+/** The n-th request of the `update` endpoint: a PATCH of one of the first `patchedPosts` posts in turn. */
+function updateRequest(dataset: Dataset, n: number): BenchRequest {
+  return { method: 'PATCH', path: `${POSTS}/${1 + (n % dataset.patchedPosts)}`, body: JSON.stringify({ blog_post: { title: `Patched ${n}`, view_count: n % 100_000 } }) };
+}
+
 /** The endpoints of the issue, on the blog posts resource of the data set. */
 export function benchEndpoints(dataset: Dataset): Endpoint[] {
   const get = (path: string) => (): BenchRequest => ({ method: 'GET', path });
@@ -78,11 +95,7 @@ export function benchEndpoints(dataset: Dataset): Endpoint[] {
     {
       name: 'create',
       title: 'create',
-      request: (n) => ({
-        method: 'POST',
-        path: POSTS,
-        body: JSON.stringify({ blog_post: { title: `Bench post ${n}`, body: 'Written by the bench.', published: true, published_on: '2026-03-01', view_count: n % 1000, rating: 4.5, author_id: 1 + (n % dataset.users) } }),
-      }),
+      request: (n) => createRequest(dataset, n),
       compare: 'shape',
       checks: [0],
       target: 1,
@@ -93,11 +106,7 @@ export function benchEndpoints(dataset: Dataset): Endpoint[] {
     {
       name: 'update',
       title: 'update (PATCH)',
-      request: (n) => ({
-        method: 'PATCH',
-        path: `${POSTS}/${1 + (n % dataset.patchedPosts)}`,
-        body: JSON.stringify({ blog_post: { title: `Patched ${n}`, view_count: n % 100_000 } }),
-      }),
+      request: (n) => updateRequest(dataset, n),
       compare: 'shape',
       checks: [0],
       target: 1,
@@ -140,5 +149,29 @@ export function equalWorkEndpoints(dataset: Dataset): Endpoint[] {
     { ...common, name: 'equal_show_limit', title: 'equal work: show, scalar fields, 50 connections, against the limit', request: show, checks: [0, 1, 2], target: 0.97, against: 'limit', connections: 50 },
     { ...common, name: 'equal_index_1_limit', title: 'equal work: index page 1, scalar fields, 1 connection, against the limit', request: index, checks: [0], target: null, against: 'limit', connections: 1 },
     { ...common, name: 'equal_index_50_limit', title: 'equal work: index page 1, scalar fields, 50 connections, against the limit', request: index, checks: [0], target: null, against: 'limit', connections: 50 },
+  ];
+}
+
+/**
+ * The writes alone with the headers of safe clients (docs/conditional-requests.md): create with
+ * `Idempotency-Key`, PATCH with `If-Match: *` and `Idempotency-Key`. Each against the baseline
+ * (compare their ratios with `create`'s and `update`'s), and each against the same API sent the
+ * same requests without the headers in alternating rounds (`*_vs_plain`: the headers' own cost,
+ * free of the background noise that separates two endpoints measured one after the other).
+ * Every request gets a key never sent before (a counter over the whole run, not the request's
+ * place in its round): a key sent twice would be replayed, a cheaper answer than a write.
+ */
+export function conditionalWriteEndpoints(dataset: Dataset): Endpoint[] {
+  const run = `${process.pid}-${Date.now()}`;
+  let sent = 0;
+  const keyed = (request: BenchRequest, ifMatch: boolean): BenchRequest => ({ ...request, headers: { 'idempotency-key': `bench-${run}-${sent++}`, ...(ifMatch ? { 'if-match': '*' } : {}) } });
+  const common = { compare: 'shape', checks: [0], target: null, writes: true, census: true } as const;
+  const create = (n: number) => keyed(createRequest(dataset, n), false);
+  const update = (n: number) => keyed(updateRequest(dataset, n), true);
+  return [
+    { ...common, name: 'create_keyed', title: 'create with Idempotency-Key (compare with create)', request: create, against: 'baseline' },
+    { ...common, name: 'update_conditional', title: 'update (PATCH) with If-Match: * and Idempotency-Key (compare with update)', request: update, against: 'baseline' },
+    { ...common, name: 'create_keyed_vs_plain', title: 'create with Idempotency-Key / the same creates without it, same API server', request: create, plainRequest: (n) => createRequest(dataset, n), against: 'api-plain' },
+    { ...common, name: 'update_conditional_vs_plain', title: 'PATCH with If-Match: * and Idempotency-Key / the same PATCHes without them, same API server', request: update, plainRequest: (n) => updateRequest(dataset, n), against: 'api-plain' },
   ];
 }

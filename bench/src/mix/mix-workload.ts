@@ -192,6 +192,22 @@ export function mixEndpoints(dataset: Dataset, url: string, schema: string): End
       },
     },
     {
+      // The same, against the same API server sent the plain mix in alternating rounds: the headers' own cost, without
+      // the background noise that separates `mix` and `mix_conditional` (measured one after the other) on a busy machine.
+      ...mix,
+      name: 'mix_conditional_vs_plain',
+      title: 'realistic mix, the writes with If-Match and Idempotency-Key / the plain mix, same API server (target within 5 %)',
+      request: (n) => conditional(sequence[n % sequence.length]!, n),
+      plainRequest: (n) => sequence[n % sequence.length]!,
+      target: 0.95,
+      p99NoWorse: false,
+      against: 'api-plain',
+      prepare: async () => {
+        round = `${process.pid}-${Date.now()}`;
+        await prepareMixRound(url, schema, dataset, sequence);
+      },
+    },
+    {
       // The same requests against the limit: the same scoped statements from the least Node code (`limit/limit-writes.ts`).
       ...mix,
       name: 'mix_limit',

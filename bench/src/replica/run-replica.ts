@@ -176,7 +176,7 @@ export async function runReplica(options: BenchOptions, entry: string): Promise<
         await mix.prepare!();
         await caughtUp(primary.url, replica.url);
         const lag = server === replicated ? sampleLag(primary.url, replica.url) : undefined;
-        byServer.get(server)!.push(await driveLoad(server.origin, mix, settings));
+        byServer.get(server)!.push(await driveLoad(server.origin, mix.request, settings));
         if (lag) lagRounds.push(await lag.stop());
       }
     }
@@ -220,5 +220,5 @@ export async function runReplica(options: BenchOptions, entry: string): Promise<
 
 /** The mix on one server for `seconds`, as background load (its figures are not reported). */
 async function mixInBackground(origin: string, mix: ReturnType<typeof mixEndpoints>[number], seconds: number): Promise<void> {
-  await driveLoad(origin, mix, { connections: 10, seconds, warmupSeconds: 0 });
+  await driveLoad(origin, mix.request, { connections: 10, seconds, warmupSeconds: 0 });
 }

@@ -1,5 +1,6 @@
 import type { StatementCensus } from '../census/round-trips.js';
 import type { LoadFigures } from '../load/drive-load.js';
+import type { Reference } from '../load/endpoints.js';
 
 /** One server's figures on one endpoint. */
 export interface ServerFigures extends LoadFigures {
@@ -20,8 +21,8 @@ export interface EndpointResult {
   readonly target: number | null;
   /** Whether the API's p99 must be no worse than the reference's (the mix). */
   readonly p99NoWorse: boolean;
-  /** The server compared with: the hand-written baseline or the limit. */
-  readonly against: 'baseline' | 'limit';
+  /** What the API is compared with: the hand-written baseline, the limit, or the API sent the requests without the headers under test (`api-plain`). */
+  readonly against: Reference;
   readonly api: ServerFigures;
   /** The reference server's figures (the baseline's or the limit's, as `against` says). */
   readonly baseline: ServerFigures;

@@ -16,13 +16,15 @@ const port = Number(process.env.BENCH_PORT);
 const send = (message: ChildMessage) => process.send?.(message);
 
 async function countStatements(server: BenchServer, request: CensusRequest) {
-  const inject = () => server.app.inject({ method: request.method, url: request.url, headers: request.headers, ...(request.payload === undefined ? {} : { payload: request.payload }) });
+  const inject = (headers: Record<string, string>) => server.app.inject({ method: request.method, url: request.url, headers, ...(request.payload === undefined ? {} : { payload: request.payload }) });
   // Once unmeasured first: a statement waiting for the pool to open a connection would look like a round trip of its own.
-  await inject();
+  // With its own Idempotency-Key, if the request has one: the measured request must run, not replay the warm-up's answer.
+  const key = request.headers['idempotency-key'];
+  await inject(key === undefined ? request.headers : { ...request.headers, 'idempotency-key': `${key}-warm-up` });
   const statements: TimedStatement[] = [];
   const stop = server.onStatement((statement) => statements.push(statement));
   try {
-    const response = await inject();
+    const response = await inject(request.headers);
     return { status: response.statusCode, ...census(statements) };
   } finally {
     stop();
