@@ -1,4 +1,4 @@
-// Over 250 lines: opening PGlite or PostgreSQL, timeouts, the read replicas' routing and read-your-writes share one handle; issue 21 splits it.
+// Over 250 lines: opening PGlite or PostgreSQL, timeouts, the read replicas' routing and read-your-writes share one handle, which every statement goes through: splitting it would spread one connection's life over several files.
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
