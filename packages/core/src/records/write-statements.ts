@@ -24,6 +24,13 @@ type WriteTemplate = {
 const templates = new WeakMap<CompiledResource, Map<string, WriteTemplate>>();
 // null: a shape whose statement did not take each value as a parameter (then it is built per write).
 
+/**
+ * The most shapes kept per resource. A shape is the set of columns a client sends, so a client
+ * could otherwise grow the cache without bound (2^n subsets of n writable fields); past this
+ * many, a new shape is built per write, as before the cache, and nothing more is kept.
+ */
+export const MAX_WRITE_SHAPES = 256;
+
 /** Whether a value goes into a statement as one parameter whatever it is (so a statement with a marker in its place has the same text). */
 const PLAIN = new Set(['string', 'number', 'boolean', 'bigint']);
 export function plainValues(values: readonly unknown[]): boolean {
@@ -46,6 +53,7 @@ export function compiledWrite<Builder>(resource: CompiledResource, view: View, s
   const key = `${view}\u0000${shape.key}`;
   let template = byKey.get(key);
   if (template === undefined) {
+    if (byKey.size >= MAX_WRITE_SHAPES) return undefined;
     const markers = shape.values.map((_, i) => Symbol(`value ${i}`));
     const compiled = compile(shape.builder(markers));
     const at = new Map<unknown, number>(markers.map((marker, i) => [marker, i]));
