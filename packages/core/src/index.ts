@@ -38,7 +38,7 @@ export { parseWriteValues, unpermittedKeys, UNPERMITTED_KEY_MESSAGE, MAX_RECORD_
 export { fieldAccess, type FieldAccess, type FieldAccessInput, type FieldWriteAction } from './authorization/field-access.js';
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
-export { isOtherSchemaDropped, runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';
+export { isCatalogChangedDuringSetup, isOtherSchemaDropped, runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';
 export { panelMigrations, panelSessionMigrations, panelApiMigrations, panelRevealMigrations, runPanelMigrations, PANEL_MIGRATION_TABLE, PANEL_SESSION_MIGRATION_TABLE, PANEL_API_MIGRATION_TABLE, PANEL_REVEAL_MIGRATION_TABLE } from './database/panel-migrations.js';
 export { IDEMPOTENCY_KEYS_TABLE, RATE_LIMITS_TABLE, TOKEN_RATE_LIMITS_TABLE } from './database/migrations/0001-create-idempotency-and-rate-limit-tables.js';
 export type { StorageService, UploadInput } from './storage/storage-service.js';

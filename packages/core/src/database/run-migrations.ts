@@ -33,10 +33,23 @@ export function isOtherSchemaDropped(error: unknown, ownSchema: string | undefin
 }
 
 /**
+ * Whether an error met while the migrator sets up (before any migration runs) is another
+ * schema's table changing under its catalog scan: the scan lists every schema's tables and
+ * columns, and a table that another process drops or alters meanwhile fails it with 42P01
+ * (`relation "…" does not exist`) or 42703 (`column "…" of relation "…" does not exist`).
+ * Nothing has run then, so the run can be tried again, as for a dropped schema.
+ */
+export function isCatalogChangedDuringSetup(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return code === '42P01' || code === '42703';
+}
+
+/**
  * Applies migrations in name order with Kysely's migrator (it records them in
  * `kysely_migration` and takes a lock, so two processes never migrate at once). Throws the
  * first failure. A run that fails because another schema of the server was dropped meanwhile
- * (see `isOtherSchemaDropped`) is tried again, up to five times in all.
+ * (see `isOtherSchemaDropped`), or whose catalog scan met another schema's table changing
+ * (`isCatalogChangedDuringSetup`), is tried again, up to five times in all.
  */
 export async function runMigrations(database: PanelDatabase, migrations: Record<string, Migration>, options: RunMigrationsOptions = {}): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -49,8 +62,10 @@ export async function runMigrations(database: PanelDatabase, migrations: Record<
     // The migrator returns a failed migration's error, but throws one met while it sets up its tables.
     const { error, results } = await migrator.migrateToLatest().catch((thrown: unknown) => ({ error: thrown, results: undefined }));
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    // No results: the migrator failed while setting up, before any migration ran.
+    const raced = isOtherSchemaDropped(error, database.schema) || (results === undefined && isCatalogChangedDuringSetup(error));
     // A setup mistake (no such database, server down, wrong password) is one line naming the fix.
-    if (attempt >= ATTEMPTS || !isOtherSchemaDropped(error, database.schema)) throw withDatabaseSetupFix(error);
+    if (attempt >= ATTEMPTS || !raced) throw withDatabaseSetupFix(error);
     // A moment for whatever drops schemas (parallel test files, tenants) to move on.
     await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
   }
