@@ -6,6 +6,7 @@ import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPan
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-columns.js';
 import * as createPanelApiTokens from '../db/migrations/0003-create-panel-api-tokens.js';
+import * as indexPanelApiTokenDigests from '../db/migrations/0004-index-panel-api-token-digests.js';
 import type { ApiTokenService } from '@panel/api-tokens';
 import { panelApi } from '../app/panel/initializer.js';
 import { openapi } from '../app/panel/openapi.js';
@@ -29,7 +30,7 @@ export const DEMO_RATE_LIMIT = Object.freeze({ max: 100_000, windowSeconds: 60 }
 export const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The demo's migrations, by name. */
-export const migrations = { '0001-create-tables': createTables, '0002-add-field-type-columns': addFieldTypeColumns, '0003-create-panel-api-tokens': createPanelApiTokens };
+export const migrations = { '0001-create-tables': createTables, '0002-add-field-type-columns': addFieldTypeColumns, '0003-create-panel-api-tokens': createPanelApiTokens, '0004-index-panel-api-token-digests': indexPanelApiTokenDigests };
 
 /** Edition B's controllers (overrides only; every other resource is served by the catch-all). */
 export const EDITION_B_CONTROLLERS_DIR = fileURLToPath(new URL('../app/controllers-edition-b/panel/api/resources', import.meta.url));

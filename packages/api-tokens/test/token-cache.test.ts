@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, runMigrations, type PanelDatabase } from '@panel/core';
 import { countQueries, createTestSchema, openTestDatabase, testDatabaseKinds, type TestSchema } from '@panel/test-support';
-import { ApiTokenService, apiTokensSchemaV1, mintToken, parseToken, TOKENS_TABLE } from '../src/index.js';
+import { ApiTokenService, apiTokensSchemaV1, apiTokensSchemaV2, mintToken, parseToken, TOKENS_TABLE } from '../src/index.js';
 import { crc32 } from '../src/secret/crc32.js';
 import { randomBase62, uint32ToBase62 } from '../src/secret/base62.js';
 
@@ -25,7 +25,7 @@ for (const kind of testDatabaseKinds()) {
 
     beforeAll(async () => {
       database = await openTestDatabase(kind);
-      await runMigrations(database, { '20261122000000-create-panel-api-tokens': apiTokensSchemaV1 });
+      await runMigrations(database, { '20261122000000-create-panel-api-tokens': apiTokensSchemaV1, '20261127000000-index-panel-api-token-digests': apiTokensSchemaV2 });
     });
     afterAll(async () => {
       await database?.close();

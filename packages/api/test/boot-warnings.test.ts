@@ -8,17 +8,18 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPanel, runMigrations, type PanelDatabase } from '@panel/core';
-import { apiTokensSchemaV1, configurePanelApi } from '@panel/api-tokens';
+import { apiTokensSchemaV1, apiTokensSchemaV2, configurePanelApi } from '@panel/api-tokens';
 import { openTestDatabase } from '@panel/test-support';
 import { mountPanelApi } from '../src/index.js';
+import { MISSING_DIGEST_INDEX_WARNING } from '../src/mount/missing-controllers-warning.js';
 import { LIBRARY_ROOT, prepareLibrary } from './library-app.js';
 
 const BASE = "import { ResourcesController } from '@panel/api';\n\nexport class BaseResourcesController extends ResourcesController {}\n";
 const AUTHORS = "import { BaseResourcesController } from './base-resources-controller.js';\n\nexport class AuthorsController extends BaseResourcesController {\n  static override resourceName = 'Author';\n}\n";
 const BOOKS = "import { BaseResourcesController } from './base-resources-controller.js';\n\nexport class BooksController extends BaseResourcesController {\n  static override resourceName = 'Book';\n}\n";
 
-/** The process warnings emitted while `during` runs. */
-async function processWarnings(during: () => PromiseLike<unknown>): Promise<{ code?: string; message: string }[]> {
+/** The process warnings with one of `codes` emitted while `during` runs. */
+async function processWarnings(during: () => PromiseLike<unknown>, codes = ['PANEL_WARN_NO_ROUTES', 'PANEL_WARN_MISSING_CONTROLLER']): Promise<{ code?: string; message: string }[]> {
   const seen: { code?: string; message: string }[] = [];
   const listener = (warning: Error & { code?: string }) => seen.push({ code: warning.code, message: warning.message });
   process.on('warning', listener);
@@ -28,7 +29,7 @@ async function processWarnings(during: () => PromiseLike<unknown>): Promise<{ co
   } finally {
     process.off('warning', listener);
   }
-  return seen.filter((warning) => warning.code === 'PANEL_WARN_NO_ROUTES' || warning.code === 'PANEL_WARN_MISSING_CONTROLLER');
+  return seen.filter((warning) => warning.code !== undefined && codes.includes(warning.code));
 }
 
 /** A controllers folder inside the fixture app (gitignored), where `@panel/api` resolves. */
@@ -145,5 +146,36 @@ describe('boot warning about an empty default permissions list (Edition B)', () 
     const second = await boot();
     expect(second.warned).toEqual([]);
     await second.app.close();
+  });
+});
+
+describe('boot warning about a tokens table without the digest index (Edition B)', () => {
+  let database: PanelDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    await prepareLibrary(database);
+    // An app installed before the digest index: its tokens migration runs version 1 alone.
+    await runMigrations(database, { '0001-create-panel-api-tokens': apiTokensSchemaV1 });
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const warnedAtBoot = async () => {
+    const warnings = await processWarnings(async () => {
+      const panel = await createPanel({ database, appRoot: LIBRARY_ROOT });
+      const app = Fastify();
+      await app.register(mountPanelApi, { panel, tokens: configurePanelApi({ pepper: 'p'.repeat(40) }) }).ready();
+      await app.close();
+    }, [MISSING_DIGEST_INDEX_WARNING]);
+    return warnings.map((warning) => warning.message);
+  };
+
+  it('says at boot that every token lookup reads the whole table and names the fix, and not once apiTokensSchemaV2 ran', async () => {
+    expect(await warnedAtBoot()).toEqual([
+      'Panel API Edition B: the tokens table has no digest index (apiTokensSchemaV2), so every token lookup reads the whole panel_api_tokens table. Fix: run `panel-api install` (it adds the migration), then run your migrations.',
+    ]);
+    await runMigrations(database, { '0001-create-panel-api-tokens': apiTokensSchemaV1, '0002-index-panel-api-token-digests': apiTokensSchemaV2 });
+    expect(await warnedAtBoot()).toEqual([]);
   });
 });

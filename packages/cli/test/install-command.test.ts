@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMigrations, type Migration } from '@panel/core';
 import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
-import { ApiTokenService, mayManageTokens, type PanelApiTokensConfig } from '@panel/api-tokens';
+import { ApiTokenService, mayManageTokens, TOKEN_DIGEST_INDEX, type PanelApiTokensConfig } from '@panel/api-tokens';
 import { listFiles } from './support/list-files.js';
 import { runPanelApi } from './support/run-panel-api.js';
 import { typecheckApp } from './support/run-tsc.js';
@@ -153,6 +153,32 @@ export const migrations: Record<string, Migration> = {
     expect(tsc.exitCode).toBe(0);
   });
 
+  it('an app installed before the token digest index gets it as a migration of its own, registered, and a second run changes nothing', async () => {
+    const root = await guideApp();
+    expect((await runPanelApi(['install', '--root', root])).exitCode).toBe(0);
+    // The migration as install wrote it before the index: version 1 of the schema alone.
+    const older = `import type { Kysely } from 'kysely';\nimport { apiTokensSchemaV1 } from '@panel/api-tokens';\n\nexport async function up(db: Kysely<any>): Promise<void> {\n  await apiTokensSchemaV1.up(db);\n}\n`;
+    await writeFile(join(root, 'db', 'migrations', '0002-create-panel-api-tokens.ts'), older);
+    const run = await runPanelApi(['install', '--root', root]);
+    expect(run.exitCode).toBe(0);
+    expect(run.out.slice(0, 4)).toEqual([
+      '• Migration already installed  db/migrations/0002-create-panel-api-tokens.ts',
+      '• Panel API configuration already installed  app/panel/initializer.ts',
+      '✓ Created db/migrations/0003-index-panel-api-token-digests.ts',
+      '✓ Updated db/migrations.ts',
+    ]);
+    expect(await readFile(join(root, 'db', 'migrations', '0003-index-panel-api-token-digests.ts'), 'utf8')).toContain('await apiTokensSchemaV2.up(db);');
+    expect(await readFile(join(root, 'db', 'migrations.ts'), 'utf8')).toContain("  '0003-index-panel-api-token-digests': indexPanelApiTokenDigests,\n");
+    const before = await snapshot(root);
+    const again = await runPanelApi(['install', '--root', root]);
+    expect(again.out).toEqual([
+      '• Migration already installed  db/migrations/0002-create-panel-api-tokens.ts',
+      '• Migration already installed  db/migrations/0003-index-panel-api-token-digests.ts',
+      '• Panel API configuration already installed  app/panel/initializer.ts',
+    ]);
+    expect(await snapshot(root)).toEqual(before);
+  });
+
   for (const kind of testDatabaseKinds()) {
     it(`"Run the database migration": the installed migrations run and the token service works on them, and the block denies by default [${kind}]`, async () => {
       const root = await guideApp();
@@ -162,6 +188,9 @@ export const migrations: Record<string, Migration> = {
       const database = await openTestDatabase(kind);
       try {
         expect(await runMigrations(database, migrations)).toEqual(['0001-create-tables', '0002-create-panel-api-tokens']);
+        // The one migration a new install writes makes the token digest index too (apiTokensSchemaV2).
+        const indexes = await database.db.selectFrom('pg_indexes' as never).select('indexname' as never).where('tablename' as never, '=', 'panel_api_tokens' as never).execute();
+        expect(indexes.map((row) => (row as { indexname: string }).indexname)).toContain(TOKEN_DIGEST_INDEX);
         const tokens = new ApiTokenService({ database, pepper: 'x'.repeat(32) });
         const { secret } = await tokens.create({ name: 'installed', grants: ['books:index'] });
         expect((await tokens.authenticate(secret))?.allows('books', 'index')).toBe(true);

@@ -43,11 +43,14 @@ export class TokenAuthenticator {
     if (digestsEqual(digest, cached?.digest ?? DUMMY_DIGEST) && cached !== undefined) return this.#accept(cached);
     if (this.#cache !== undefined && !this.#cache.live) await this.#cache.ready();
     const ticket = this.#cache?.ticket();
-    // The digest is part of the lookup: an unknown id and a known id with a wrong secret send
-    // the same statement and both get no row, so neither their time nor their work tells them
-    // apart (a row read and then refused cost more). Comparing keyed digests in SQL discloses
-    // nothing: without the pepper, no one can aim at a digest's first bytes.
-    const row = await selectTokens(this.#tables.primary).where('t.public_id', '=', publicId).where('t.token_digest', '=', digest).executeTakeFirst();
+    // The lookup is by the keyed digest alone (unique, `apiTokensSchemaV2`): an unknown id and
+    // a known id with a wrong secret send the same statement, take the same path through the
+    // digest index and find no entry, so neither their time nor their work tells them apart.
+    // Looking up by public id and then refusing the digest read the known id's row: one heap
+    // visit more. The digest covers the whole secret, public id included, so a row found is the
+    // presented token's. Comparing keyed digests in SQL discloses nothing: without the pepper,
+    // no one can aim at a digest's first bytes.
+    const row = await selectTokens(this.#tables.primary).where('t.token_digest', '=', digest).executeTakeFirst();
     const matches = digestsEqual(digest, row?.token_digest ?? DUMMY_DIGEST);
     if (!row || !matches) return undefined;
     const verified = verifiedToken(row);

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Grant } from '../grants/grant-verbs.js';
+import { TOKEN_DIGEST_INDEX } from '../schema/api-tokens-schema.js';
 import { normalizeGrants, type GrantInput } from '../grants/grant-list.js';
 import { readDefaultPermissions, replaceDefaultPermissions, toDefaultGrants } from '../grants/default-permissions.js';
 import { replaceTokenGrants } from '../grants/token-grants.js';
@@ -150,6 +152,16 @@ export class ApiTokenService {
     const normalized = normalizeGrants(grants, this.#options, true);
     await replaceDefaultPermissions(this.#tables, normalized);
     return this.defaultPermissions();
+  }
+
+  /**
+   * Whether the tokens table has the digest index of `apiTokensSchemaV2` (found by name on the
+   * connection's search path). Without it each token lookup reads the whole table: the same
+   * work for every presented secret, so still no timing oracle, but slow on a large table.
+   */
+  async hasDigestIndex(): Promise<boolean> {
+    const { rows } = await sql<{ present: boolean }>`select to_regclass(${TOKEN_DIGEST_INDEX}) is not null as present`.execute(this.#tables.primary);
+    return rows[0]?.present === true;
   }
 
   /** Stops this service's cache from listening for changes (the database's channel stays open). */

@@ -7,6 +7,7 @@ import type { DiscoveredController } from '../routing/discover-controllers.js';
 export const NO_ROUTES_WARNING = 'PANEL_WARN_NO_ROUTES';
 export const MISSING_CONTROLLER_WARNING = 'PANEL_WARN_MISSING_CONTROLLER';
 export const EMPTY_DEFAULT_PERMISSIONS_WARNING = 'PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS';
+export const MISSING_DIGEST_INDEX_WARNING = 'PANEL_WARN_MISSING_TOKEN_DIGEST_INDEX';
 
 /**
  * A boot warning: in the app's log when it has a logger, else a process warning on standard
@@ -57,5 +58,25 @@ export async function warnAboutEmptyDefaultPermissions(app: FastifyInstance, def
     app,
     EMPTY_DEFAULT_PERMISSIONS_WARNING,
     "Panel API Edition B: the default permissions list is empty, so requests on the code-hook path (the base controller's setupAuthentication, without a token) get 403. Fix: grant index/show per resource on the panel's default permissions screen, or await app.panelApiTokens.setDefaultPermissions(['books:index', …]).",
+  );
+}
+
+/**
+ * Edition B: says at boot when the tokens table lacks the digest index (an app installed before
+ * `apiTokensSchemaV2`), because then every token lookup reads the whole table. A database that
+ * cannot answer yet says nothing here.
+ */
+export async function warnAboutMissingDigestIndex(app: FastifyInstance, hasDigestIndex: () => Promise<boolean>): Promise<void> {
+  let present: boolean;
+  try {
+    present = await hasDigestIndex();
+  } catch {
+    return;
+  }
+  if (present) return;
+  bootWarning(
+    app,
+    MISSING_DIGEST_INDEX_WARNING,
+    'Panel API Edition B: the tokens table has no digest index (apiTokensSchemaV2), so every token lookup reads the whole panel_api_tokens table. Fix: run `panel-api install` (it adds the migration), then run your migrations.',
   );
 }

@@ -18,7 +18,7 @@ import { createEditionB } from '../edition-b/edition-b.js';
 import type { ApiTokenService } from '@panel/api-tokens';
 import { withCatchAllControllers } from '../edition-b/catch-all-controllers.js';
 import { tokenGate } from '../edition-b/token-gate.js';
-import { warnAboutEmptyDefaultPermissions, warnAboutMissingControllers } from './missing-controllers-warning.js';
+import { warnAboutEmptyDefaultPermissions, warnAboutMissingControllers, warnAboutMissingDigestIndex } from './missing-controllers-warning.js';
 import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
 import { serveOpenApi } from '../openapi/serve-openapi.js';
 import { httpSemanticsFor } from '../http-semantics/mount-http-semantics.js';
@@ -71,7 +71,10 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
   const licensed = panel.config.license.features.includes('api');
   const edition = options.tokens ? await createEditionB(panel, options.tokens, (message) => app.log.error(message)) : undefined;
   if (edition && !app.hasDecorator('panelApiTokens')) app.decorate('panelApiTokens', edition.tokens);
-  if (edition && licensed) await warnAboutEmptyDefaultPermissions(app, () => edition.tokens.defaultPermissions());
+  if (edition && licensed) {
+    await warnAboutEmptyDefaultPermissions(app, () => edition.tokens.defaultPermissions());
+    await warnAboutMissingDigestIndex(app, () => edition.tokens.hasDigestIndex());
+  }
   const discovered = licensed ? await discoverControllers(panel, options.controllersDir) : [];
   // Edition A serves only generated controllers: say at boot what would answer 404 (Edition B serves every resource).
   if (licensed && !edition) warnAboutMissingControllers(app, panel, options.controllersDir, discovered);
