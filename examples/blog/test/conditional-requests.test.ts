@@ -80,6 +80,26 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     expect((await send('PATCH', `${V1}/blog_posts/424242`, { 'if-match': '*' }, { blog_post: { title: 'x' } })).statusCode).toBe(404);
   });
 
+  it('"If-Match: * matches any existing record": it locks the row and does not read the show answer, one statement fewer than a tag (a missing record is still 404, above)', async () => {
+    const post = await newPost('If-Match star census');
+    const tag = (await get(`${V1}/blog_posts/${post.id}`)).headers.etag as string;
+    const statements = async (ifMatch: string, title: string) => {
+      const sent: string[] = [];
+      const stop = demo().database.onQuery((query) => sent.push(query.sql));
+      try {
+        expect((await send('PATCH', `${V1}/blog_posts/${post.id}`, { 'if-match': ifMatch }, { blog_post: { title } })).statusCode).toBe(200);
+      } finally {
+        stop();
+      }
+      return sent;
+    };
+    const withTag = await statements(tag, 'If-Match star census, tagged');
+    const withStar = await statements('*', 'If-Match star census, starred');
+    expect(withStar).toHaveLength(withTag.length - 1);
+    expect(withStar.filter((text) => / for update$/i.test(text.trim()))).toHaveLength(1);
+    expect(await postCount('If-Match star census, starred')).toBe(1);
+  });
+
   it('DELETE with a stale If-Match is 412 and the record stays; with the current ETag it is deleted', async () => {
     const post = await newPost('Delete subject');
     const stale = (await get(`${V1}/blog_posts/${post.id}`)).headers.etag as string;

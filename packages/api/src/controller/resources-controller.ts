@@ -10,7 +10,7 @@ import { queryableFields, type QueryableFields } from '../querying/queryable-fie
 import { listQuery, type ListQuery } from '../querying/list-query.js';
 import { queryValues } from '../querying/query-values.js';
 import { fieldJson, type FieldValue } from '../serialization/field-value.js';
-import { entityTag, ifMatchHolds } from '../http-semantics/entity-tag.js';
+import { entityTag, ifMatchHolds, parseEntityTags } from '../http-semantics/entity-tag.js';
 import { ResultCallbacksController } from './result-callbacks-controller.js';
 import { POLICY_ACTOR } from './request-gate.js';
 
@@ -208,11 +208,14 @@ export class ResourcesController extends ResultCallbacksController {
    * (`select … for update`, held until the write commits), reads it through the policy scope
    * (outside it: 404, as without the header), and throws 412 `{ "error": "Precondition Failed" }`
    * unless the header is `*` or lists the ETag of the record's show answer now (`recordEntityTag`).
+   * For `*` the show answer is not read: the action's own find through the scope answers 404
+   * for a record that is missing or outside it, as it does without the header.
    */
   async checkIfMatch(header: string, trx: Transaction<any>): Promise<void> {
     const id = this.recordId();
     const records = this.panel.records.within(trx);
     await records.lockRow({ resource: this.resource, id }, trx);
+    if (parseEntityTags(header) === '*') return;
     const row = await records.find({ resource: this.resource, view: 'show', id, scope: this.policyScope(), readable: this.readableRecords() });
     if (!ifMatchHolds(header, this.recordEntityTag(row))) throw new PreconditionFailedError();
   }
