@@ -6,6 +6,9 @@ import { openDatabase, type Change, type PanelDatabase } from '../src/index.js';
 /** The stated bound: a change published by one process reaches every other listening process within this. */
 const DELIVERY_BOUND_MILLIS = 1_000;
 
+/** The `application_name` this file's databases connect with (`<name> listen` for their listening connections). */
+const LISTENER_NAME = `panel-cn-test-${process.pid}`;
+
 const describePostgres = testDatabaseKinds().includes('postgres') ? describe : describe.skip;
 
 describePostgres('change notifications across processes (LISTEN/NOTIFY on panel_changes) [postgres]', () => {
@@ -15,8 +18,10 @@ describePostgres('change notifications across processes (LISTEN/NOTIFY on panel_
   beforeAll(async () => {
     schema = await createTestSchema();
     // Two databases opened as two processes open them: their own pools and listening connections.
-    one = await openDatabase({ url: schema.url, schema: schema.schema, maxConnections: 2 });
-    two = await openDatabase({ url: schema.url, schema: schema.schema, maxConnections: 2 });
+    // A name of this file's own, so that ending its listening connections below leaves the other
+    // suites' listeners on the shared server alone.
+    one = await openDatabase({ url: schema.url, schema: schema.schema, maxConnections: 2, applicationName: LISTENER_NAME });
+    two = await openDatabase({ url: schema.url, schema: schema.schema, maxConnections: 2, applicationName: LISTENER_NAME });
   });
   afterAll(async () => {
     await one?.close();
@@ -53,7 +58,7 @@ describePostgres('change notifications across processes (LISTEN/NOTIFY on panel_
     two.changes!.subscribe({ change: () => undefined, reset: () => (resets += 1) });
     const admin = await openDatabase({ url: schema.url, maxConnections: 1 });
     try {
-      await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'panel listen' and pid <> pg_backend_pid()`.execute(admin.db);
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${`${LISTENER_NAME} listen`} and pid <> pg_backend_pid()`.execute(admin.db);
     } finally {
       await admin.close();
     }
