@@ -109,7 +109,7 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
 
   if (options.home) {
     app.get(panel.config.rootPath, async (request, reply) => {
-      const viewer = await panelViewer(panel, gate, context.loadUser, request, reply);
+      const viewer = await panelViewer(panel, context.gate, context.loadUser, request, reply);
       const resources = resourceLabels(panel).map((r) => ({ ...r, apiPath: `/api/resources/v1/${r.routeKey}` }));
       return sendPage(context, request, reply, viewer, 200, 'home', { title: 'Panel', section: 'home' }, { resources });
     });
