@@ -11,10 +11,13 @@
  * @param {Record<string, string>} panel the `@panel/*` dependency specifiers, by name
  */
 function packageJson(options, panel) {
+  // Edition A's panel screens (@panel/panel-ui) depend on @panel/api-tokens: from the registry npm
+  // finds it; from tarballs (--panel-packages) it cannot, unless the app names that tarball too.
+  const tokens = options.edition === 'b' || panel['@panel/api-tokens']?.startsWith('file:');
   const dependencies = {
     '@fastify/cookie': '^11',
     '@panel/api': panel['@panel/api'],
-    ...(options.edition === 'b' ? { '@panel/api-tokens': panel['@panel/api-tokens'] } : {}),
+    ...(tokens ? { '@panel/api-tokens': panel['@panel/api-tokens'] } : {}),
     '@panel/core': panel['@panel/core'],
     '@panel/panel-ui': panel['@panel/panel-ui'],
     fastify: '^5',
@@ -330,7 +333,7 @@ test('refuses a request without credentials with 401', async () => {
   assert.equal(answer.statusCode, 401);
 });
 
-test('serves the panel\'s sign-in page', async () => {
+test("serves the panel's sign-in page", async () => {
   const answer = await app.inject({ url: '/panel/login' });
   assert.equal(answer.statusCode, 200);
   assert.match(String(answer.headers['content-security-policy']), /frame-ancestors 'none'/);

@@ -119,8 +119,15 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     const manifest = JSON.parse(await readFile(join(work, 'files-only', 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(Object.keys(manifest.scripts)).toEqual(['dev', 'start', 'build', 'test', 'panel-api']);
     expect(manifest.dependencies).toMatchObject({ fastify: '^5', kysely: '^0.28' });
-    expect(manifest.dependencies['@panel/api-tokens']).toBeUndefined();
+    // The panel's screens come with Edition A too; @panel/api-tokens (their dependency) is named only for the tarball install.
+    expect(manifest.dependencies['@panel/panel-ui']).toMatch(/^file:.+panel-panel-ui-.+\.tgz$/);
+    expect(manifest.dependencies['@panel/api-tokens']).toMatch(/^file:.+panel-api-tokens-.+\.tgz$/);
     expect(existsSync(join(work, 'files-only', 'node_modules'))).toBe(false);
+    const registry = await run(process.execPath, [BIN, 'from-registry', '--yes', '--no-install'], { cwd: work, env: cleanEnv(NPM_ENV) });
+    expect(registry.exitCode, registry.stderr).toBe(0);
+    const published = JSON.parse(await readFile(join(work, 'from-registry', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(published.dependencies)).toEqual(['@fastify/cookie', '@panel/api', '@panel/core', '@panel/panel-ui', 'fastify', 'kysely']);
+    expect(published.dependencies['@panel/panel-ui']).toBe('^0.1.0');
   });
 
   it('"PGlite or a DATABASE_URL": --database <postgres url> goes to .env as DATABASE_URL (the server loads it), the README says so; anything else is one line', async () => {
