@@ -4,7 +4,7 @@
 // and the fix. Real processes: the holder is a second Node process (test/support/hold-pglite-folder.ts).
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -126,13 +126,17 @@ describe('a PGlite data folder is opened by one process at a time', { timeout: 1
     }
   });
 
-  it('within one process, a second open of a folder that is open fails the same way, naming this process; close releases it', async () => {
+  it('within one process, a second open of a folder that is open (by its path or through a symlink) fails the same way, naming this process; close releases it', async () => {
     const dataDir = await folder('same-process');
     const database = await openDatabase({ dataDir });
     try {
       const error = await openError(dataDir);
       expect(isPanelError(error, 'PANEL_ERR_PGLITE_FOLDER_IN_USE')).toBe(true);
       expect((error as PgliteFolderInUseError).pid).toBe(process.pid);
+      // The same folder by another name (a symlink) is the same folder.
+      const link = join(await parent, 'same-process-link');
+      await symlink(dataDir, link);
+      expect(isPanelError(await openError(link), 'PANEL_ERR_PGLITE_FOLDER_IN_USE')).toBe(true);
     } finally {
       await database.close();
     }

@@ -2,7 +2,7 @@
 // PGlite's own postmaster.pid holds a fixed pid (-42) that no other process can check. This lock
 // file, beside PGlite's files, names the process that holds the folder.
 import { unlinkSync } from 'node:fs';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { PgliteFolderInUseError } from '../errors/panel-errors.js';
 
@@ -68,9 +68,10 @@ export interface PgliteFolderLock {
  * The lock is released by `release()` and, failing that, when the process exits.
  */
 export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLock> {
-  const folder = resolve(dataDir);
+  await mkdir(resolve(dataDir), { recursive: true });
+  // One key per folder, whatever path names it (a symlink, a relative path): two handles of this process on one folder are refused too.
+  const folder = await realpath(resolve(dataDir));
   const file = join(folder, PGLITE_LOCK_FILE);
-  await mkdir(folder, { recursive: true });
   // Two rounds: the second follows the removal of a stale lock; a third process winning the race in between is reported as the holder.
   for (let round = 0; ; round += 1) {
     try {
