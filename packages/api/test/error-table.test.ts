@@ -29,7 +29,7 @@ describe('one registry of codes across packages (ERROR_CODES)', () => {
 
   it('the table answers every code of the registry: a registered status, or a 500 for the codes never raised while serving', () => {
     const unanswered = Object.keys(ERROR_CODES).filter((code) => errorReply({ code, message: 'x', errors: {} }).status === 500).sort();
-    expect(unanswered).toEqual(['PANEL_API_ERR_CONTROLLER', 'PANEL_API_ERR_GRANT_INVALID', 'PANEL_API_ERR_TOKEN_NOT_FOUND', 'PANEL_API_ERR_TOKEN_PEPPER', 'PANEL_API_ERR_TOKEN_TRANSITION', 'PANEL_ERR_CONFIG', 'PANEL_ERR_STORAGE']);
+    expect(unanswered).toEqual(['PANEL_API_ERR_CONTROLLER', 'PANEL_API_ERR_GRANT_INVALID', 'PANEL_API_ERR_TOKEN_NOT_FOUND', 'PANEL_API_ERR_TOKEN_PEPPER', 'PANEL_API_ERR_TOKEN_TRANSITION', 'PANEL_ERR_CONFIG', 'PANEL_ERR_PGLITE_FOLDER_IN_USE', 'PANEL_ERR_STORAGE']);
     expect(errorReply(new TokenPepperError('no pepper'))).toEqual({ status: 500, body: { error: 'Internal Server Error' } });
     for (const [code, status] of Object.entries(ERROR_STATUS)) {
       expect(Object.hasOwn(ERROR_CODES, code), code).toBe(true);

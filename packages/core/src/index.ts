@@ -17,7 +17,7 @@ export { recordSchema, writeSchema } from './resources/record-schema.js';
 export { loadResourceClasses, isSourceModule } from './resources/load-resources.js';
 export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';
 export { normalizePanelConfig, DEFAULT_ROOT_PATH, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
-export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, DatabaseUnavailableError, isPanelError, type PanelErrorCode, type DatabaseUnavailableReason, type ErrorMessages } from './errors/panel-errors.js';
+export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, DatabaseUnavailableError, PgliteFolderInUseError, isPanelError, type PanelErrorCode, type DatabaseUnavailableReason, type ErrorMessages } from './errors/panel-errors.js';
 export { ERROR_CODES, isErrorCode, type ErrorCode } from './errors/error-codes.js';
 export { openDatabase, type PanelDatabase, type ReplicaReads, type OpenDatabaseOptions, type PgliteSnapshotOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
 export { databaseSetupProblem } from './database/database-setup-problem.js';

@@ -1,7 +1,8 @@
 // @ts-check
 // Over 250 lines: the new app's files are its text, one function per file, read top to bottom like the app.
 // Edition A authenticates `Authorization: ApiKey <key>` against API_KEYS; Edition B serves
-// built-in Bearer tokens (the first one printed once at the first boot).
+// built-in Bearer tokens (the first one printed once at the first boot). Both serve the panel:
+// sign-in as the seeded admin, then the shell's home (and, in Edition B, the token screens).
 
 /** @typedef {import('./options.js').CreateOptions} CreateOptions */
 
@@ -10,11 +11,15 @@
  * @param {Record<string, string>} panel the `@panel/*` dependency specifiers, by name
  */
 function packageJson(options, panel) {
+  // Edition A's panel screens (@panel/panel-ui) depend on @panel/api-tokens: from the registry npm
+  // finds it; from tarballs (--panel-packages) it cannot, unless the app names that tarball too.
+  const tokens = options.edition === 'b' || panel['@panel/api-tokens']?.startsWith('file:');
   const dependencies = {
+    '@fastify/cookie': '^11',
     '@panel/api': panel['@panel/api'],
-    ...(options.edition === 'b' ? { '@fastify/cookie': '^11', '@panel/api-tokens': panel['@panel/api-tokens'] } : {}),
+    ...(tokens ? { '@panel/api-tokens': panel['@panel/api-tokens'] } : {}),
     '@panel/core': panel['@panel/core'],
-    ...(options.edition === 'b' ? { '@panel/panel-ui': panel['@panel/panel-ui'] } : {}),
+    '@panel/panel-ui': panel['@panel/panel-ui'],
     fastify: '^5',
     kysely: '^0.28',
   };
@@ -118,23 +123,35 @@ export const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql\`now()\`))
         .execute();
     },
-  },${tokens ? `\n  // Edition B: the tables of the built-in tokens and their grants.\n  '0002-create-panel-api-tokens': apiTokensSchemaV1,\n  // The panel's users: who signs in to manage the tokens (admin: true).\n  '0003-create-users': {\n    async up(db: Kysely<any>) {\n      await db.schema\n        .createTable('users')\n        .addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())\n        .addColumn('name', 'text', (c) => c.notNull())\n        .addColumn('email', 'text', (c) => c.notNull().unique())\n        .addColumn('password_digest', 'text', (c) => c.notNull())\n        .addColumn('admin', 'boolean', (c) => c.notNull().defaultTo(false))\n        .execute();\n    },\n  },` : ''}
+  },${tokens ? `\n  // Edition B: the tables of the built-in tokens and their grants.\n  '0002-create-panel-api-tokens': apiTokensSchemaV1,` : ''}
+  // The panel's users: who signs in to the panel${tokens ? ' (admin: true manages the tokens)' : ''}.
+  '${tokens ? '0003' : '0002'}-create-users': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('password_digest', 'text', (c) => c.notNull())
+        .addColumn('admin', 'boolean', (c) => c.notNull().defaultTo(false))
+        .execute();
+    },
+  },
 };
 `;
 }
 
-/** @param {CreateOptions} options */
-function seedModule(options) {
-  const tokens = options.edition === 'b';
-  return `import ${tokens ? '{ hashPassword, type PanelDatabase }' : 'type { PanelDatabase }'} from '@panel/core';
+/** The seed, the same in both editions. */
+function seedModule() {
+  return `import { hashPassword, type PanelDatabase } from '@panel/core';
 
-/** Two authors and three books, when there are no authors yet.${tokens ? ' The panel\'s admin, admin@example.com, with the password PANEL_ADMIN_PASSWORD (.env), when there are no users yet.' : ''} */
+/** Two authors and three books, when there are no authors yet. The panel's admin, admin@example.com, with the password PANEL_ADMIN_PASSWORD (.env), when there are no users yet. */
 export async function seed(database: PanelDatabase): Promise<void> {
-  const { db } = database;${tokens ? `
+  const { db } = database;
   const password = process.env.PANEL_ADMIN_PASSWORD;
   if (password && (await db.selectFrom('users').select('id').limit(1).execute()).length === 0) {
     await db.insertInto('users').values({ name: 'Admin', email: 'admin@example.com', password_digest: await hashPassword(password), admin: true }).execute();
-  }` : ''}
+  }
   if ((await db.selectFrom('authors').select('id').limit(1).execute()).length > 0) return;
   const [leGuin, calvino] = await db.insertInto('authors').values([{ name: 'Ursula K. Le Guin' }, { name: 'Italo Calvino' }]).returning('id').execute();
   await db
@@ -162,12 +179,15 @@ export const panelApi = configurePanelApi({ manageTokensIf: (user) => (user as {
 /** @param {CreateOptions} options */
 function appModule(options) {
   const tokens = options.edition === 'b';
-  return `${tokens ? "import { randomBytes } from 'node:crypto';\n" : ''}import { fileURLToPath } from 'node:url';
+  return `import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createPanel, ${tokens ? 'hashPassword, ' : ''}openDatabase, runMigrations, runPanelMigrations, ${tokens ? 'verifyPassword, ' : ''}type PanelDatabase } from '@panel/core';
+import { createPanel, hashPassword, openDatabase, runMigrations, runPanelMigrations, verifyPassword, type PanelDatabase } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions } from '@panel/api';
+import { panelAccountPages, panelScreens, securePanelPages } from '@panel/panel-ui';
 import { migrations } from '../db/migrations.js';
-import { seed } from '../db/seed.js';${tokens ? "\nimport fastifyCookie from '@fastify/cookie';\nimport { panelAccountPages, panelScreens, securePanelPages } from '@panel/panel-ui';\nimport { panelApi } from '../app/panel/initializer.js';" : ''}
+import { seed } from '../db/seed.js';${tokens ? "\nimport { panelApi } from '../app/panel/initializer.js';" : ''}
 
 /** The folder holding app/: the project root under tsx, dist/ once built. */
 const appRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -186,15 +206,15 @@ export async function openAppDatabase(options: { inMemory?: boolean } = {}): Pro
   return database;
 }
 
-/** The server: Panel API under /api, its OpenAPI document and reference page, the files' URLs. */
+/** The server: Panel API under /api, its OpenAPI document and reference page, the files' URLs, and the panel under /panel. */
 export async function buildApp(options: { database: PanelDatabase; logger?: boolean }): Promise<FastifyInstance> {
-  const panel = await createPanel({ database: options.database, appRoot${tokens ? ', sessionSecret: process.env.PANEL_SESSION_SECRET' : ''} });
-  const app = Fastify(panelServerOptions({ logger: options.logger ?? false }));${tokens ? `
-  // Every answer under /panel (the sign-in page, the token screens, the not-found 404) gets the screens' security headers.
+  const panel = await createPanel({ database: options.database, appRoot, sessionSecret: process.env.PANEL_SESSION_SECRET });
+  const app = Fastify(panelServerOptions({ logger: options.logger ?? false }));
+  // Every answer under /panel (the sign-in page, the panel's screens, the not-found 404) gets the screens' security headers.
   securePanelPages(app, { rootPath: panel.config.rootPath });
-  await app.register(fastifyCookie);` : ''}
+  await app.register(fastifyCookie);
   await app.register(mountPanelApi, { panel${tokens ? ', tokens: panelApi' : ''} }); // /api/resources/v1/...
-  await app.register(mountPanelAttachments, { panel${tokens ? ', tokens: panelApi' : ''} }); // /panel/attachments/...${tokens ? `
+  await app.register(mountPanelAttachments, { panel${tokens ? ', tokens: panelApi' : ''} }); // /panel/attachments/...
   // The panel: sign-in, password confirmation, security (/panel/login, /panel/confirm, /panel/security) ...
   await app.register(panelAccountPages, {
     panel,
@@ -206,13 +226,12 @@ export async function buildApp(options: { database: PanelDatabase; logger?: bool
     },
     emailOf: async (id) => (await panel.database.db.selectFrom('users').select(['email']).where('id', '=', id).executeTakeFirst())?.email,
   });
-  // ... and the shell with the API token and default permissions screens (/panel, /panel/api_tokens), for admins.
-  await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });` : ''}
+  ${tokens ? "// ... and the shell with the API token and default permissions screens (/panel, /panel/api_tokens), for admins.\n  await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });" : '// ... and the shell with its home screen (/panel).\n  await app.register(panelScreens, { panel, home: true });'}
   return app;
-}${tokens ? `
+}
 
 /** A digest no password matches, checked for an unknown email. */
-const unknownUserDigest = hashPassword(randomBytes(16).toString('hex'));` : ''}
+const unknownUserDigest = hashPassword(randomBytes(16).toString('hex'));
 `;
 }
 
@@ -253,7 +272,8 @@ ${firstToken}
 const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: process.env.HOST ?? '127.0.0.1' });
 console.log(\`${options.name} API on \${address}\`);
 console.log(\`  curl -H ${hint} \${address}/api/resources/v1/books\`);
-console.log(\`  API reference: \${address}/api/resources/v1/docs\`);${tokens ? "\nconsole.log(\`  Panel: \${address}/panel/login (admin@example.com, the password PANEL_ADMIN_PASSWORD in .env)\`);" : ''}
+console.log(\`  API reference: \${address}/api/resources/v1/docs\`);
+console.log(\`  Panel: \${address}/panel/login (admin@example.com, the password PANEL_ADMIN_PASSWORD in .env)\`);
 `;
 }
 
@@ -289,7 +309,8 @@ import { buildApp, openAppDatabase } from '../src/app.js';
 
 let database: PanelDatabase;
 let app: FastifyInstance;
-${tokens ? "process.env.PANEL_API_TOKEN_PEPPER = 'a-test-pepper-of-at-least-32-characters';\nprocess.env.PANEL_SESSION_SECRET = 'a-test-session-secret-of-at-least-32-characters';\n" : "process.env.API_KEYS = 'test-key';\n"}
+${tokens ? "process.env.PANEL_API_TOKEN_PEPPER = 'a-test-pepper-of-at-least-32-characters';\n" : "process.env.API_KEYS = 'test-key';\n"}process.env.PANEL_SESSION_SECRET = 'a-test-session-secret-of-at-least-32-characters';
+
 before(async () => {
   delete process.env.DATABASE_URL;
   database = await openAppDatabase({ inMemory: true });
@@ -311,6 +332,12 @@ test('refuses a request without credentials with 401', async () => {
   const answer = await app.inject({ url: '/api/resources/v1/books' });
   assert.equal(answer.statusCode, 401);
 });
+
+test("serves the panel's sign-in page", async () => {
+  const answer = await app.inject({ url: '/panel/login' });
+  assert.equal(answer.statusCode, 200);
+  assert.match(String(answer.headers['content-security-policy']), /frame-ancestors 'none'/);
+});
 `;
 }
 
@@ -320,7 +347,7 @@ function readme(options) {
   return `# ${options.name}
 
 A [Panel API](https://github.com/panel-api/panel-api) app${tokens ? ' (Edition B: built-in tokens and grants)' : ''}: two resources, authors and books,
-served as a JSON REST API.
+served as a JSON REST API, and the panel.
 
 \`\`\`sh
 npm run dev
@@ -329,11 +356,13 @@ npm run dev
 serves it on http://127.0.0.1:3000 (\`PORT\` changes it) ${options.databaseUrl === undefined ? 'on the embedded PGlite database, kept in\n`data/pglite`' : 'on the PostgreSQL database `DATABASE_URL` names\n(in `.env`)'}, migrated and seeded at boot. ${tokens ? 'The first boot prints the first API token once; send it as `Authorization: Bearer <token>`.' : 'Send a key of `API_KEYS` (in `.env`) as `Authorization: ApiKey <key>`.'}
 The API reference is at \`/api/resources/v1/docs\`. \`DATABASE_URL=postgres://…\` runs it on
 PostgreSQL (a missing database is one line naming the fix, \`createdb <name>\`).
+The panel: sign in at \`/panel/login\` as \`admin@example.com\` with the password
+\`PANEL_ADMIN_PASSWORD\` of \`.env\` (the first boot creates that user)${tokens ? ', then open API Tokens' : ''}.
 
 | script | what |
 |---|---|
 | \`npm run dev\` | the server ${options.language === 'js' ? 'under \`node --watch\`' : 'under tsx'}, restarted when a file changes; beside it \`panel-api generate --watch\` creates the controller of a new resource and never touches an existing file |
-| \`npm test\` | the API test (\`test/api.test.ts\`), on an in-memory database |
+| \`npm test\` | the app's test (\`test/api.test.ts\`: the API and the panel's sign-in page), on an in-memory database |
 | \`npm run build\`, \`npm start\` | ${options.language === 'js' ? 'check that the modules parse (JavaScript: nothing to compile), run the server' : 'compile to \`dist/\`, run it with plain Node'} |
 | \`npm run panel-api -- generate\` | the controllers of new resources (\`-- --check\` in CI) |
 
@@ -341,7 +370,7 @@ PostgreSQL (a missing database is one line naming the fix, \`createdb <name>\`).
 
 1. Add a resource in \`app/panel/resources/\`, its table in \`db/migrations.ts\`, then
    \`npm run panel-api -- generate\` for its controller.
-2. ${tokens ? 'Manage tokens in the panel: sign in at `/panel/login` as `admin@example.com` with the password `PANEL_ADMIN_PASSWORD` of `.env`, then open API Tokens; or on the command line: `npm run panel-api -- token create --name ci --grant books:index,books:show` (stop the server first on PGlite).' : 'Change the keys in `.env` (`API_KEYS`, comma-separated), or replace `setupAuthentication` in `app/controllers/panel/api/resources/v1/base-resources-controller.ts`.'}
+2. ${tokens ? 'Manage tokens in the panel (API Tokens), or on the command line: `npm run panel-api -- token create --name ci --grant books:index,books:show` (stop the server first on PGlite).' : 'Change the keys in `.env` (`API_KEYS`, comma-separated), or replace `setupAuthentication` in `app/controllers/panel/api/resources/v1/base-resources-controller.ts`.'}
 3. Read the guide: resources, authorization, configuration.
 `;
 }
@@ -352,11 +381,11 @@ PostgreSQL (a missing database is one line naming the fix, \`createdb <name>\`).
  */
 function dotenv(options, secrets) {
   const settings =
-    options.edition === 'b'
-      ? `# Local settings (not committed). The pepper of the API tokens: keep it secret, and the same across restarts.\nPANEL_API_TOKEN_PEPPER=${secrets.pepper}\n` +
-        `# The key sealing the panel's session cookies.\nPANEL_SESSION_SECRET=${secrets.sessionSecret}\n` +
-        `# The password of the panel's admin, admin@example.com (set when the first boot creates the user).\nPANEL_ADMIN_PASSWORD=${secrets.adminPassword}\n`
-      : `# Local settings (not committed). The API keys the server accepts, comma-separated.\nAPI_KEYS=${secrets.apiKey}\n`;
+    (options.edition === 'b'
+      ? `# Local settings (not committed). The pepper of the API tokens: keep it secret, and the same across restarts.\nPANEL_API_TOKEN_PEPPER=${secrets.pepper}\n`
+      : `# Local settings (not committed). The API keys the server accepts, comma-separated.\nAPI_KEYS=${secrets.apiKey}\n`) +
+    `# The key sealing the panel's session cookies.\nPANEL_SESSION_SECRET=${secrets.sessionSecret}\n` +
+    `# The password of the panel's admin, admin@example.com (set when the first boot creates the user).\nPANEL_ADMIN_PASSWORD=${secrets.adminPassword}\n`;
   return options.databaseUrl === undefined ? settings : `${settings}# The PostgreSQL database (without it: the embedded PGlite in data/pglite).\nDATABASE_URL=${options.databaseUrl}\n`;
 }
 
@@ -424,7 +453,7 @@ export function appFiles(options, panel, secrets) {
     ['app/panel/resources/author.ts', AUTHOR],
     ['app/panel/resources/book.ts', BOOK],
     ['db/migrations.ts', migrations(options)],
-    ['db/seed.ts', seedModule(options)],
+    ['db/seed.ts', seedModule()],
     ['src/app.ts', appModule(options)],
     ['src/server.ts', serverModule(options)],
     ['test/api.test.ts', apiTest(options)],

@@ -79,10 +79,9 @@ export async function main(argv) {
   }
   next.push('npm run dev');
   console.log(`\nDone. Next:\n${next.map((line) => `  ${line}`).join('\n')}`);
+  const env = join(shown, '.env');
   console.log(
-    options.edition === 'b'
-      ? `The first boot prints the first API token, once. The panel: /panel/login, as admin@example.com with the password in ${join(shown, '.env')} (PANEL_ADMIN_PASSWORD).`
-      : `Your API key is in ${join(shown, '.env')} (API_KEYS).`,
+    `${options.edition === 'b' ? 'The first boot prints the first API token, once.' : `Your API key is in ${env} (API_KEYS).`} The panel: /panel/login, as admin@example.com with the password in ${env} (PANEL_ADMIN_PASSWORD).`,
   );
   return 0;
 }

@@ -31,6 +31,39 @@ async function envValue(app: string, name: string): Promise<string> {
   return line!.slice(name.length + 1);
 }
 
+/**
+ * The app's panel, as the issue's "serves the API and the panel" means it: the sign-in page with
+ * the screens' security headers, then the seeded admin of .env signs in and reaches the home.
+ */
+async function expectPanel(server: RunningServer, app: string): Promise<void> {
+  await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('/panel/login (admin@example.com, the password PANEL_ADMIN_PASSWORD in .env)');
+  const page = await fetch(`${server.url}/panel/login`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(page.headers.get('x-frame-options')).toBe('DENY');
+  expect(await page.text()).toContain('<label for="email">Email</label>');
+  const signIn = await fetch(`${server.url}/panel/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+    body: new URLSearchParams({ email: 'admin@example.com', password: await envValue(app, 'PANEL_ADMIN_PASSWORD') }).toString(),
+  });
+  expect(signIn.status).toBe(303);
+  const cookie = signIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const home = await fetch(`${server.url}/panel`, { headers: { cookie } });
+  expect(home.status).toBe(200);
+  expect(home.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  const html = await home.text();
+  expect(html).toContain('<h1>Panel</h1>');
+  expect(html).toContain('Signed in as Admin.');
+  expect(html).toContain('<li>Books — <code>/api/resources/v1/books</code></li>');
+  // Edition A has no token screens: no sidebar entry, and the URL does not exist.
+  expect(html).not.toContain('API Tokens');
+  expect((await fetch(`${server.url}/panel/api_tokens`, { headers: { cookie } })).status).toBe(404);
+  const wrong = await fetch(`${server.url}/panel/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url }, body: 'email=admin%40example.com&password=wrong' });
+  expect(wrong.status).toBe(401);
+}
+
 // Each step installs or starts an app (npm, tsx, PGlite: a minute each on a loaded machine).
 describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { timeout: 300_000 }, () => {
   let work: string;
@@ -86,8 +119,15 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     const manifest = JSON.parse(await readFile(join(work, 'files-only', 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(Object.keys(manifest.scripts)).toEqual(['dev', 'start', 'build', 'test', 'panel-api']);
     expect(manifest.dependencies).toMatchObject({ fastify: '^5', kysely: '^0.28' });
-    expect(manifest.dependencies['@panel/api-tokens']).toBeUndefined();
+    // The panel's screens come with Edition A too; @panel/api-tokens (their dependency) is named only for the tarball install.
+    expect(manifest.dependencies['@panel/panel-ui']).toMatch(/^file:.+panel-panel-ui-.+\.tgz$/);
+    expect(manifest.dependencies['@panel/api-tokens']).toMatch(/^file:.+panel-api-tokens-.+\.tgz$/);
     expect(existsSync(join(work, 'files-only', 'node_modules'))).toBe(false);
+    const registry = await run(process.execPath, [BIN, 'from-registry', '--yes', '--no-install'], { cwd: work, env: cleanEnv(NPM_ENV) });
+    expect(registry.exitCode, registry.stderr).toBe(0);
+    const published = JSON.parse(await readFile(join(work, 'from-registry', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(published.dependencies)).toEqual(['@fastify/cookie', '@panel/api', '@panel/core', '@panel/panel-ui', 'fastify', 'kysely']);
+    expect(published.dependencies['@panel/panel-ui']).toBe('^0.1.0');
   });
 
   it('"PGlite or a DATABASE_URL": --database <postgres url> goes to .env as DATABASE_URL (the server loads it), the README says so; anything else is one line', async () => {
@@ -111,7 +151,7 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(edition.stderr).toBe('--edition must be a or b, instead got "c".\n');
   });
 
-  it('Edition A: "npm create @panel/app shop -- --yes" installs and generates; npm test passes; npm run dev serves the API with the key from .env', async () => {
+  it('Edition A: "npm create @panel/app shop -- --yes" installs and generates; npm test passes; npm run dev serves the API with the key from .env and the panel: sign-in with its security headers, the seeded admin reaches the home', async () => {
     const started = Date.now();
     const created = await create(['shop', '--yes']);
     expect(created.exitCode, created.stderr).toBe(0);
@@ -127,11 +167,12 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(books.status).toBe(200);
     expect(((await books.json()) as { pagination: { total_count: number } }).pagination.total_count).toBe(3);
     expect((await fetch(`${server.url}/api/resources/v1/books`)).status).toBe(401);
+    await expectPanel(server, app);
     await server.stop();
 
     const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
     expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
-    expect(tested.stdout).toMatch(/^# pass 2$/m);
+    expect(tested.stdout).toMatch(/^# pass 3$/m);
     const built = await run('npm', ['run', 'build'], { cwd: app, env: cleanEnv(NPM_ENV) });
     expect(built.exitCode, built.stdout + built.stderr).toBe(0);
   });
@@ -150,7 +191,7 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(Object.keys(manifest.devDependencies)).toEqual(['@panel/api-cli']);
     const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
     expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
-    expect(tested.stdout).toMatch(/^# pass 2$/m);
+    expect(tested.stdout).toMatch(/^# pass 3$/m);
     const server = await serve(app, 'npm', ['run', 'dev']);
     const books = await fetch(`${server.url}/api/resources/v1/books`, { headers: { authorization: `ApiKey ${await envValue(app, 'API_KEYS')}` } });
     expect(books.status).toBe(200);
@@ -183,7 +224,7 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     await server.stop();
     const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
     expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
-    expect(tested.stdout).toMatch(/^# pass 2$/m);
+    expect(tested.stdout).toMatch(/^# pass 3$/m);
   });
   it('Edition B serves the panel "as the demo does": the sign-in page with the screens\' security headers, the admin of .env signs in and sees the API token screens', async () => {
     const app = join(work, 'shop-b');

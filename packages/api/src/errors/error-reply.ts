@@ -118,6 +118,7 @@ const HTTP_ANSWERS: Readonly<Record<ErrorCode, HttpAnswer | ((context: ErrorRepl
   // The database cannot answer now (down, restarting, failing over, too slow): the request may work later.
   PANEL_ERR_DATABASE_UNAVAILABLE: { status: 503, body: () => SERVICE_UNAVAILABLE.body!, headers: SERVICE_UNAVAILABLE.headers! },
   PANEL_ERR_CONFIG: null,
+  PANEL_ERR_PGLITE_FOLDER_IN_USE: null,
   PANEL_ERR_STORAGE: null,
   PANEL_API_ERR_CONTROLLER: null,
   PANEL_API_ERR_TOKEN_PEPPER: null,

@@ -1,4 +1,4 @@
-import { PanelConfigError } from '../errors/panel-errors.js';
+import { PanelConfigError, isPanelError } from '../errors/panel-errors.js';
 
 /** The PostgreSQL error of a failed connection or statement, as `pg` reports it. */
 interface DriverError {
@@ -24,12 +24,14 @@ const quoted = (message: string, pattern: RegExp) => pattern.exec(message)?.[1];
  * What is wrong with the app's database setup, in one line with the command that fixes it, when
  * `error` is one of the mistakes made while setting an app up: a database that does not exist
  * (`createdb shop`), a server that refuses connections, a wrong user or password, a table whose
- * migration has not run. Undefined for any other error.
+ * migration has not run, a PGlite folder another process holds. Undefined for any other error.
  *
  * @example
  * databaseSetupProblem(error) // 'Database "shop" does not exist on the PostgreSQL server. Fix: createdb shop …'
  */
 export function databaseSetupProblem(error: unknown): string | undefined {
+  // Already one line with its fix: a PGlite folder another process holds.
+  if (isPanelError(error, 'PANEL_ERR_PGLITE_FOLDER_IN_USE')) return error.message;
   const driver = driverError(error);
   if (!driver) return undefined;
   const code = driver.code as string;

@@ -10,6 +10,7 @@ import { normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database-tim
 import { consoleDatabaseLogger, type DatabaseLogger } from './database-logger.js';
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
 import { checkSnapshotOptions, readSnapshot, writeSnapshot } from './pglite-snapshot-file.js';
+import { lockPgliteFolder } from './pglite-folder-lock.js';
 import type { ReplicaStatus } from './replicas/replica-set.js';
 import { ChangeNotifications, type ChangeNotificationsOptions } from './change-notifications.js';
 
@@ -97,7 +98,11 @@ export interface OpenDatabaseOptions {
   replicaCheckIntervalMillis?: number;
   /** A PostgreSQL schema put first on the search path of every connection (tests use one per file). */
   schema?: string;
-  /** A PGlite data folder, kept between runs. */
+  /**
+   * A PGlite data folder, kept between runs. Opened by one process at a time: the open takes the
+   * folder's lock file (`panel-pglite.lock`, released on close and at exit) and fails with
+   * `PgliteFolderInUseError` while another running process holds it.
+   */
   dataDir?: string;
   /** A PGlite snapshot made by `dumpDataDir()`, loaded into memory. */
   loadDataDir?: Blob;
@@ -203,16 +208,32 @@ function withChanges<D extends PanelDatabase>(database: D, listener: Pick<Change
   };
 }
 
+/** The folder of a PGlite `dataDir` on disk (a path, or `file://…`); undefined for `memory://` and the browser's stores. */
+function folderOf(dataDir: string | undefined): string | undefined {
+  if (!dataDir) return undefined;
+  if (dataDir.startsWith('file://')) return dataDir.slice('file://'.length);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir) ? undefined : dataDir;
+}
+
 async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 'loadDataDir'>, log: (event: LogEvent) => void, onQuery: PanelDatabase['onQuery']): Promise<PanelDatabase & { pglite: PGlite }> {
+  const folder = folderOf(options.dataDir);
   // PGlite creates its data folder but not the folders above it (`data/pglite` would be ENOENT).
   if (options.dataDir) await mkdir(dirname(resolve(options.dataDir)), { recursive: true });
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = new PGlite({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    parsers: PANEL_TYPE_PARSERS,
-  });
-  await pglite.waitReady;
+  // One process at a time on a folder, the server, the CLI and any script alike: a second one fails here, before PGlite touches a file.
+  const lock = folder === undefined ? undefined : await lockPgliteFolder(folder);
+  let pglite: PGlite;
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    pglite = new PGlite({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      parsers: PANEL_TYPE_PARSERS,
+    });
+    await pglite.waitReady;
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   const db = new Kysely<any>({ dialect: withUnavailableErrors(new PGliteDialect(pglite)), log });
   return {
     db,
@@ -221,8 +242,12 @@ async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 'loadDa
     pglite,
     onQuery,
     close: async () => {
-      await db.destroy();
-      if (!pglite.closed) await pglite.close();
+      try {
+        await db.destroy();
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        await lock?.release();
+      }
     },
   };
 }

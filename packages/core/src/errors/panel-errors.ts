@@ -13,7 +13,8 @@ export type PanelErrorCode =
   | 'PANEL_ERR_NOT_AUTHORIZED'
   | 'PANEL_ERR_FILE_NOT_FOUND'
   | 'PANEL_ERR_STORAGE'
-  | 'PANEL_ERR_DATABASE_UNAVAILABLE';
+  | 'PANEL_ERR_DATABASE_UNAVAILABLE'
+  | 'PANEL_ERR_PGLITE_FOLDER_IN_USE';
 
 /** Field name (or `base`) → messages, the shape of the spec's validation error. */
 export type ErrorMessages = Record<string, string[]>;
@@ -99,6 +100,26 @@ export class DatabaseUnavailableError extends PanelError {
     super('PANEL_ERR_DATABASE_UNAVAILABLE', message);
     this.reason = reason;
     if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/**
+ * A PGlite data folder is held by another running process (PGlite is one process at a time: two
+ * on one folder corrupt it). Thrown by `openDatabase({ dataDir })` before PGlite starts; the
+ * message is one line naming the folder, the holding pid and the fix.
+ */
+export class PgliteFolderInUseError extends PanelError {
+  /** The folder, as the message names it (relative to the working directory when inside it). */
+  readonly folder: string;
+  /** The pid of the holding process, or undefined when its lock file names none. */
+  readonly pid: number | undefined;
+  constructor(folder: string, pid: number | undefined) {
+    super(
+      'PANEL_ERR_PGLITE_FOLDER_IN_USE',
+      `The PGlite folder ${folder} is in use by ${pid === undefined ? 'another process' : `process ${pid}`} (a running server?): PGlite is one process at a time. Fix: stop that process, or point this one at PostgreSQL with --database-url / DATABASE_URL.`,
+    );
+    this.folder = folder;
+    this.pid = pid;
   }
 }
 

@@ -10,7 +10,7 @@ import { panelViewer, usersTable, type LoadPanelUser } from '../shell/panel-view
 import { resourceLabels } from '../shell/resource-label.js';
 import { HOME_TEMPLATE } from '../templates/home-template.js';
 import { FORM_EXPIRED_TEMPLATE, SETTINGS_TEMPLATE, TOKEN_GRANTS_TEMPLATE, TOKEN_LIST_TEMPLATE, TOKEN_NEW_TEMPLATE, TOKEN_REVEAL_TEMPLATE, TOKEN_REVOKE_TEMPLATE } from '../templates/token-templates.js';
-import { screenPaths, sendPage, type ScreenContext } from '../screens/screen-context.js';
+import { screenPaths, sendPage, type ScreenContext, type ShellContext } from '../screens/screen-context.js';
 import { registerTokenScreens } from '../screens/token-screens.js';
 import { registerSettingsScreen } from '../screens/settings-screen.js';
 
@@ -18,10 +18,13 @@ import { registerSettingsScreen } from '../screens/settings-screen.js';
 export interface PanelScreensOptions {
   /** The panel: its resources fill the sidebar and the grant matrices; its sessions sign users in. */
   panel: Panel;
-  /** The Edition B token service the screens manage. */
-  tokens: ApiTokenService;
-  /** The Edition B configuration (`configurePanelApi(…)`), for its `manageTokensIf` gate. */
-  panelApi: Pick<PanelApiTokensConfig, 'manageTokensIf'>;
+  /**
+   * The Edition B token service the screens manage. Leave it out (with `panelApi`) in Edition A:
+   * then only the shell and its home screen are served, and no user sees "API Tokens".
+   */
+  tokens?: ApiTokenService;
+  /** The Edition B configuration (`configurePanelApi(…)`), for its `manageTokensIf` gate; given with `tokens`. */
+  panelApi?: Pick<PanelApiTokensConfig, 'manageTokensIf'>;
   /** Finds the signed-in user's row by id (the gate's argument); default the `users` table's row. */
   loadUser?: LoadPanelUser;
   /** Serve the shell's home screen at the root path too (leave false when the app has its own). Default false. */
@@ -41,10 +44,19 @@ const SCREENS = {
   expired: FORM_EXPIRED_TEMPLATE,
 };
 
-function checkOptions(options: PanelScreensOptions, hasCookies: boolean): ManageTokensIf {
+/** The gate without Edition B: nobody manages tokens, since there are none. */
+const NO_TOKEN_SCREENS: ManageTokensIf = () => false;
+
+/** Checks the options; returns the gate, or undefined without tokens (Edition A: the shell and its home only). */
+function checkOptions(options: PanelScreensOptions, hasCookies: boolean): ManageTokensIf | undefined {
   const fix = (text: string) => new PanelConfigError(`panelScreens: ${text}`);
   if (!options?.panel?.config) throw fix('the option "panel" is missing. Fix: app.register(panelScreens, { panel, tokens, panelApi }).');
   if (!options.panel.sessions) throw fix('the panel has no sessions. Fix: pass sessionSecret to createPanel; the screens sign users in with the panel session.');
+  if (options.tokens === undefined && options.panelApi === undefined) {
+    if (options.home !== true) throw fix('without tokens there is nothing to serve but the home screen. Fix: pass home: true (Edition A), or tokens and panelApi for the API token screens (Edition B).');
+    if (!hasCookies) throw fix('cookies are not parsed. Fix: await app.register(fastifyCookie) (from @fastify/cookie) before panelScreens.');
+    return undefined;
+  }
   if (!options.tokens || typeof options.tokens.list !== 'function') throw fix('the option "tokens" must be an ApiTokenService. Fix: tokens: new ApiTokenService({ database, pepper }).');
   const gate = options.panelApi?.manageTokensIf;
   if (typeof gate !== 'function') throw fix('the option "panelApi" must be the result of configurePanelApi({ manageTokensIf }). Fix: pass panelApi from your initializer.');
@@ -61,23 +73,24 @@ function checkOptions(options: PanelScreensOptions, hasCookies: boolean): Manage
  * `<root_path>/panel_api/settings`, with their stylesheet and copy script under
  * `<root_path>/panel_ui/assets`. Forms work without JavaScript; every POST carries the session's
  * CSRF token; every answer carries the security headers (CSP without inline script,
- * `frame-ancestors 'none'`). Sign-in, confirmation and sign-out pages stay the app's.
+ * `frame-ancestors 'none'`). Sign-in, confirmation and sign-out pages are `panelAccountPages`'.
+ * Without `tokens` and `panelApi` (Edition A), only the shell's home screen and its assets are
+ * served (`home: true` is then required), and the sidebar has no "API" section.
  *
  * @example
  * await app.register(fastifyCookie);
  * await app.register(panelScreens, { panel, tokens: new ApiTokenService({ database }), panelApi });
+ * // Edition A: the shell and its home screen only.
+ * await app.register(panelScreens, { panel, home: true });
  */
 export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app, options) => {
   const gate = checkOptions(options, app.hasDecorator('parseCookie'));
-  const { panel } = options;
-  const context: ScreenContext = {
+  const { panel, tokens } = options;
+  const context: ShellContext = {
     panel,
-    tokens: options.tokens,
-    gate,
+    gate: gate ?? NO_TOKEN_SCREENS,
     loadUser: options.loadUser ?? usersTable(panel),
     renderer: new PageRenderer(SCREENS),
-    // In the database, sealed with a key derived from the pepper: any process can show it, once.
-    reveals: new OneTimeReveals({ database: panel.database, key: () => revealKey(options.tokens.pepper()), ttlMillis: (options.revealTtlSeconds ?? 300) * 1000 }),
     paths: screenPaths(panel.config.rootPath),
   };
   registerFormParser(app);
@@ -96,11 +109,18 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
 
   if (options.home) {
     app.get(panel.config.rootPath, async (request, reply) => {
-      const viewer = await panelViewer(panel, gate, context.loadUser, request, reply);
+      const viewer = await panelViewer(panel, context.gate, context.loadUser, request, reply);
       const resources = resourceLabels(panel).map((r) => ({ ...r, apiPath: `/api/resources/v1/${r.routeKey}` }));
       return sendPage(context, request, reply, viewer, 200, 'home', { title: 'Panel', section: 'home' }, { resources });
     });
   }
-  registerTokenScreens(app, context);
-  registerSettingsScreen(app, context);
+  if (gate === undefined || tokens === undefined) return;
+  const screens: ScreenContext = {
+    ...context,
+    tokens,
+    // In the database, sealed with a key derived from the pepper: any process can show it, once.
+    reveals: new OneTimeReveals({ database: panel.database, key: () => revealKey(tokens.pepper()), ttlMillis: (options.revealTtlSeconds ?? 300) * 1000 }),
+  };
+  registerTokenScreens(app, screens);
+  registerSettingsScreen(app, screens);
 };

@@ -7,16 +7,21 @@ import { panelViewer, takeFlash, type LoadPanelUser, type PanelViewer } from '..
 import { formField, formProblem } from '../forms/form-body.js';
 import { resourceLabels } from '../shell/resource-label.js';
 
-/** Everything the screens share: the panel, the token service, the gate, the paths and the renderer. */
-export interface ScreenContext {
+/** What every page inside the shell needs: the panel, the gate, the user loader, the paths and the renderer. */
+export interface ShellContext {
   readonly panel: Panel;
-  readonly tokens: ApiTokenService;
+  /** Edition B's `manageTokensIf`; without tokens, a gate that answers false to everyone. */
   readonly gate: ManageTokensIf;
   readonly loadUser: LoadPanelUser;
   readonly renderer: PageRenderer;
+  readonly paths: ScreenPaths;
+}
+
+/** Everything the token and settings screens share: the shell's context, the token service and the one-time reveals. */
+export interface ScreenContext extends ShellContext {
+  readonly tokens: ApiTokenService;
   /** New tokens' secrets waiting for their reveal screen, in the database (`panel_one_time_reveals`). */
   readonly reveals: OneTimeReveals;
-  readonly paths: ScreenPaths;
 }
 
 /** The screens' URLs under the panel's root path. */
@@ -60,7 +65,7 @@ export interface GuardRules {
  * or a lone surrogate is a 400 naming it; then, for a POST, the CSRF token; then,
  * where asked, a recent password confirmation. Returns the viewer, or null when it answered.
  */
-export async function guardScreen(context: ScreenContext, request: FastifyRequest, reply: FastifyReply, rules: GuardRules = {}): Promise<PanelViewer | null> {
+export async function guardScreen(context: ShellContext, request: FastifyRequest, reply: FastifyReply, rules: GuardRules = {}): Promise<PanelViewer | null> {
   const viewer = await panelViewer(context.panel, context.gate, context.loadUser, request, reply);
   if (!viewer.mayManageTokens) {
     reply.callNotFound();
@@ -78,7 +83,7 @@ export async function guardScreen(context: ScreenContext, request: FastifyReques
 }
 
 /** Renders a screen inside the shell, never cached (the screens show private data). */
-export async function sendPage(context: ScreenContext, request: FastifyRequest, reply: FastifyReply, viewer: PanelViewer, status: number, screen: string, page: ScreenModel, model: object): Promise<FastifyReply> {
+export async function sendPage(context: ShellContext, request: FastifyRequest, reply: FastifyReply, viewer: PanelViewer, status: number, screen: string, page: ScreenModel, model: object): Promise<FastifyReply> {
   const { paths, panel } = context;
   const shell = {
     rootPath: paths.root,
