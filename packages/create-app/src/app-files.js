@@ -102,7 +102,7 @@ export default class BookResource extends Resource {
 /** @param {CreateOptions} options */
 function migrations(options) {
   const tokens = options.edition === 'b';
-  return `${tokens ? "import { apiTokensSchemaV1 } from '@panel/api-tokens';\n" : ''}import { sql, type Kysely } from 'kysely';
+  return `${tokens ? "import { apiTokensSchemaV1, apiTokensSchemaV2 } from '@panel/api-tokens';\n" : ''}import { sql, type Kysely } from 'kysely';
 import type { Migration } from '@panel/core';
 
 /** The app's migrations, run in name order at boot (src/app.ts); add new ones at the end. */
@@ -123,9 +123,9 @@ export const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql\`now()\`))
         .execute();
     },
-  },${tokens ? `\n  // Edition B: the tables of the built-in tokens and their grants.\n  '0002-create-panel-api-tokens': apiTokensSchemaV1,` : ''}
+  },${tokens ? `\n  // Edition B: the tables of the built-in tokens and their grants, and the unique index on token digests.\n  '0002-create-panel-api-tokens': apiTokensSchemaV1,\n  '0003-index-panel-api-token-digests': apiTokensSchemaV2,` : ''}
   // The panel's users: who signs in to the panel${tokens ? ' (admin: true manages the tokens)' : ''}.
-  '${tokens ? '0003' : '0002'}-create-users': {
+  '${tokens ? '0004' : '0002'}-create-users': {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('users')
