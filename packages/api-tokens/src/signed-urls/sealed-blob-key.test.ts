@@ -18,4 +18,11 @@ describe('sealed blob keys (a signed URL must not disclose the permanent one)', 
     const flipped = `${sealed.slice(0, 5)}${sealed[5] === 'A' ? 'B' : 'A'}${sealed.slice(6)}`;
     for (const bad of [flipped, sealBlobKey(signingKey('q'.repeat(32)), blobKey), '', 'x', '%%%', 'A'.repeat(300)]) expect(openBlobKey(key, bad), bad).toBeUndefined();
   });
+
+  it('draws a nonce no seal has used, across refills of the nonce pool (600 seals), and every one opens', () => {
+    const seals = Array.from({ length: 600 }, () => sealBlobKey(key, blobKey));
+    const nonces = new Set(seals.map((sealed) => Buffer.from(sealed, 'base64url').subarray(0, 12).toString('hex')));
+    expect(nonces.size).toBe(600);
+    for (const sealed of seals) expect(openBlobKey(key, sealed)).toBe(blobKey);
+  });
 });
