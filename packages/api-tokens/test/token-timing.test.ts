@@ -57,6 +57,19 @@ for (const kind of testDatabaseKinds()) {
       await database?.close();
     });
 
+    /** The one statement `authenticate(secret)` sends, with its parameters (as the test above captures it). */
+    const statementOf = async (secret: string) => {
+      const sent: { sql: string; parameters: readonly unknown[] }[] = [];
+      const stop = database.onQuery((query) => sent.push({ sql: query.sql, parameters: query.parameters }));
+      try {
+        await tokens.authenticate(secret);
+      } finally {
+        stop();
+      }
+      expect(sent).toHaveLength(1);
+      return sent[0]!;
+    };
+
     it('an unknown public id and a known one with a wrong secret send the same statement and get no row: the same work', async () => {
       const unknown = await countQueries(database, () => tokens.authenticate(forged(mintToken().publicId)));
       const known = await countQueries(database, () => tokens.authenticate(forged(knownId)));
@@ -85,15 +98,9 @@ for (const kind of testDatabaseKinds()) {
 
     it('inside the database both take the same path and touch the same pages: the plan and its buffer counts are equal (a row read and then refused shows as one page more)', async () => {
       const executed = async (secret: string) => {
-        const sent: { sql: string; parameters: readonly unknown[] }[] = [];
-        const stop = database.onQuery((query) => sent.push({ sql: query.sql, parameters: query.parameters }));
-        try {
-          await tokens.authenticate(secret);
-        } finally {
-          stop();
-        }
+        const sent = await statementOf(secret);
         // The same statement with the same parameters, run again under EXPLAIN ANALYZE: what it did.
-        const explained = await database.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (analyze, buffers, costs off, timing off, summary off, format json) ${sent[0]!.sql}`, [...sent[0]!.parameters]));
+        const explained = await database.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (analyze, buffers, costs off, timing off, summary off, format json) ${sent.sql}`, [...sent.parameters]));
         const cell = Object.values(explained.rows[0]!)[0];
         const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as [{ Plan: PlanNode }];
         return describePlan(plan[0].Plan);
