@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { s3Storage } from '@panel/core';
-import { buildDemoApp } from './build-app.js';
+import { bootOrExit } from './boot-or-exit.js';
+import { buildDemoApp, type BuildDemoAppOptions } from './build-app.js';
 
 /**
  * The demo as one of several processes behind a load balancer (examples/deploy, and the
@@ -26,7 +27,7 @@ const replicas = (env.DATABASE_REPLICA_URLS ?? '').split(',').map((s) => s.trim(
 const millis = (name: string) => (env[name] ? Number(env[name]) : undefined);
 const cachedMs = millis('PANEL_COUNT_CACHED_MS');
 
-const { app } = await buildDemoApp({
+const options: BuildDemoAppOptions = {
   edition: 'B',
   logger: env.LOG === '1',
   database: {
@@ -48,7 +49,9 @@ const { app } = await buildDemoApp({
         }),
       }
     : {}),
-});
+};
+// A missing database, a refused connection, a wrong password: one line with the fix, exit code 1.
+const { app } = await bootOrExit(() => buildDemoApp(options));
 await app.listen({ port: Number(env.PORT ?? 3000), host: env.HOST ?? '0.0.0.0' });
 const base = `http://${env.HOST ?? '0.0.0.0'}:${(app.server.address() as AddressInfo).port}`;
 console.log(`Panel API demo on ${base} (cluster process ${process.pid}; database: PostgreSQL, ${replicas.length} replica(s))`);

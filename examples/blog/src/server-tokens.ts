@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { bootOrExit } from './boot-or-exit.js';
 import { buildDemoApp } from './build-app.js';
 import { DEMO_TOKEN_PEPPER } from '../app/panel/initializer.js';
 
@@ -6,7 +7,7 @@ const port = Number(process.env.PORT ?? 3001);
 const host = process.env.HOST ?? '127.0.0.1';
 
 if (!process.env.PANEL_API_TOKEN_PEPPER) console.log(`PANEL_API_TOKEN_PEPPER is not set; the demo uses "${DEMO_TOKEN_PEPPER}" (not for real data).`);
-const { app, tokenSecrets } = await buildDemoApp({ edition: 'B', logger: process.env.LOG === '1' });
+const { app, tokenSecrets } = await bootOrExit(() => buildDemoApp({ edition: 'B', logger: process.env.LOG === '1' }));
 await app.listen({ port, host });
 const base = `http://${host}:${(app.server.address() as AddressInfo).port}`;
 console.log(`Panel API demo, Edition B, on ${base} (database: embedded PGlite, in memory)`);

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { bootOrExit } from './boot-or-exit.js';
 import { buildDemoApp } from './build-app.js';
 import { demoKeys } from './demo-keys.js';
 import { markStartupPhase, printStartupPhases } from './startup-timings.js';
@@ -11,7 +12,8 @@ const url = process.env.DATABASE_URL;
 /** How long a shutdown waits for in-flight requests before giving up (exit code 1). */
 const DRAIN_MILLIS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000);
 
-const { app } = await buildDemoApp({ database: url ? { url } : {}, logger: process.env.LOG === '1' });
+// A missing database, a refused connection, a wrong password: one line with the fix, exit code 1.
+const { app } = await bootOrExit(() => buildDemoApp({ database: url ? { url } : {}, logger: process.env.LOG === '1' }));
 await app.listen({ port, host });
 markStartupPhase('listen');
 printStartupPhases();

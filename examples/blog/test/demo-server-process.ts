@@ -17,16 +17,21 @@ export interface DemoServerProcess {
   kill(): void;
 }
 
+/** `script` in a child process, as `npm start` runs `src/server.ts`: Node with tsx and the `@panel/source` condition, on a free port, `env` added. */
+function spawnDemo(env: Record<string, string>, script: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', '--conditions=@panel/source', script], {
+    cwd: DEMO_ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 /**
  * Starts `src/server.ts` (or `script`) in a child process (Node with tsx, the `@panel/source`
  * condition) on a free port with `env` added, and resolves once it prints its address.
  */
 export async function startDemoServer(env: Record<string, string>, startupMillis = 90_000, script = 'src/server.ts'): Promise<DemoServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panel/source', script], {
-    cwd: DEMO_ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnDemo(env, script);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -55,4 +60,35 @@ export async function startDemoServer(env: Record<string, string>, startupMillis
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/** A demo process that ended: its exit code (or the signal's name) and what it wrote on each stream. */
+export interface EndedDemoProcess {
+  readonly code: number | string;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `src/server.ts` (or `script`) as `startDemoServer` does and resolves when the process
+ * ends, for the starts that must fail; a process still running after `limitMillis` is killed and
+ * the promise rejects with what it wrote.
+ */
+export async function runDemoUntilExit(env: Record<string, string>, script = 'src/server.ts', limitMillis = 90_000): Promise<EndedDemoProcess> {
+  const child = spawnDemo(env, script);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} still ran after ${limitMillis} ms:\n${stdout}${stderr}`));
+    }, limitMillis);
+    // 'close', not 'exit': the streams are read to their end.
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? signal ?? 'unknown', stdout, stderr });
+    });
+  });
 }
