@@ -145,6 +145,7 @@ async function main(): Promise<number> {
     for (const endpoint of endpoints.filter((e) => e.census)) {
       const [a, b] = [await requestCensus(apiOf(endpoint), endpoint.request(0)), await requestCensus(referenceOf(endpoint), (endpoint.plainRequest ?? endpoint.request)(0))];
       censuses.set(endpoint.name, [{ statements: a.statements, roundTrips: a.roundTrips }, { statements: b.statements, roundTrips: b.roundTrips }]);
+      if (options.censusSql) for (const [server, counted] of [['API', a], ['reference', b]] as const) console.log(`${endpoint.name}, ${server}: ${counted.statements} statements\n  ${counted.sql.map((statement) => statement.sql).join('\n  ')}`);
     }
     for (const endpoint of endpoints) {
       const reference = referenceOf(endpoint);

@@ -15,12 +15,14 @@ export interface BenchOptions {
   readonly only: readonly string[];
   /** Print `EXPLAIN (ANALYZE, BUFFERS)` of the index statements of both servers. */
   readonly explain: boolean;
+  /** Print the SQL of each endpoint's census (`--census-sql`): the statements one request of each server sends. */
+  readonly censusSql: boolean;
   /** Run the replica bench instead (`--replica`): the mix with reads on a streaming replica against the primary alone. */
   readonly replica: boolean;
 }
 
 /** The usage line printed for `--help`. */
-export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--schema NAME]
+export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--census-sql] [--schema NAME]
   DATABASE_URL  the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the data set goes to schema panel_bench
 npm run bench -- --replica [--seconds N] [--rounds N]   the mix with reads on a streaming replica (private clusters) against the primary alone
 npm run bench -- --large [--help]   index pages on 10,000,000 posts, exact count against the opt-in count strategy (src/large/)`;
@@ -45,6 +47,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
       rounds: { type: 'string' },
       only: { type: 'string' },
       explain: { type: 'boolean', default: false },
+      'census-sql': { type: 'boolean', default: false },
       replica: { type: 'boolean', default: false },
       schema: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -63,6 +66,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
     rounds: Math.max(1, positive('rounds', values.rounds, 3)),
     only: values.only ? values.only.split(',').map((name) => name.trim()) : [],
     explain: values.explain,
+    censusSql: values['census-sql'],
     replica: values.replica,
   };
 }

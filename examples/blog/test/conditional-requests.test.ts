@@ -1,6 +1,7 @@
 // Issue "Safe clients": conditional requests (ETag, If-None-Match, If-Match), idempotent
 // retries (Idempotency-Key) and the HTTP caching headers, through real HTTP on the demo, on
 // both databases. Rate limits are in rate-limits.test.ts.
+import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openApiResponseChecker } from '@panel/test-support';
@@ -187,6 +188,78 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     const replay = await patch('Running once');
     expect(replay.headers['idempotent-replayed']).toBe('true');
   });
+
+  it('a keyed write under If-Match locks the row in the statement that looks up the key ("the check and the write happen under one row lock in one transaction"): the key adds the stored answer, one statement', async () => {
+    const post = await newPost('Keyed If-Match census');
+    const statements = async (headers: Record<string, string>, title: string) => {
+      const sent: string[] = [];
+      const stop = demo().database.onQuery((query) => sent.push(query.sql));
+      try {
+        expect((await send('PATCH', `${V1}/blog_posts/${post.id}`, headers, { blog_post: { title } })).statusCode).toBe(200);
+      } finally {
+        stop();
+      }
+      return sent;
+    };
+    const starred = await statements({ 'if-match': '*' }, 'Keyed census, starred');
+    const keyed = await statements({ 'if-match': '*', 'idempotency-key': `census-${kind}-${Date.now()}` }, 'Keyed census, keyed');
+    expect(keyed).toHaveLength(starred.length + 1);
+    const lookup = keyed.filter((text) => text.includes('pg_try_advisory_xact_lock'));
+    expect(lookup).toHaveLength(1);
+    expect(lookup[0]).toMatch(/for update/i);
+    expect(keyed.filter((text) => /for update/i.test(text) && !/skip locked/i.test(text))).toHaveLength(1);
+    expect((await get(`${V1}/blog_posts/${post.id}`)).json().record.title).toBe('Keyed census, keyed');
+  });
+
+  // Another process is another session; PGlite has one, so these two run on PostgreSQL.
+  if (kind !== 'pglite') {
+    /** The scope a key of the admin's credential is stored under, as the server wrote it. */
+    const adminScope = async () => {
+      const key = `scope-${kind}-${Date.now()}`;
+      expect((await send('POST', `${V1}/blog_posts`, { 'idempotency-key': key }, { blog_post: { title: `Scope ${key}`, author_id: 1 } })).statusCode).toBe(201);
+      return (await sql<{ scope: string }>`select scope from panel_api_idempotency_keys where key = ${key}`.execute(demo().database.db)).rows[0]!.scope;
+    };
+
+    it('"the same key while the first is still running → 409 with Retry-After" across processes: another session holding the key\'s lock', async () => {
+      const scope = await adminScope();
+      const key = `other-process-${Date.now()}`;
+      const other = await demo().database.db.startTransaction().execute();
+      try {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`${scope}\n${key}`}, 0))`.execute(other);
+        const refused = await send('POST', `${V1}/blog_posts`, { 'idempotency-key': key }, { blog_post: { title: `Other process ${key}`, author_id: 1 } });
+        expect(refused.statusCode).toBe(409);
+        expect(refused.headers['retry-after']).toBe('1');
+        expect(await postCount(`Other process ${key}`)).toBe(0);
+      } finally {
+        await other.rollback().execute();
+      }
+    });
+
+    it('an answer another process stored between the lookup and the store is replayed, and this write is rolled back ("a retry … writes nothing")', async () => {
+      const post = await newPost('Stored meanwhile');
+      const scope = await adminScope();
+      const key = `meanwhile-${Date.now()}`;
+      const body = { blog_post: { title: 'Stored meanwhile, written here' } };
+      const path = `${V1}/blog_posts/${post.id}`;
+      // The request's fingerprint as the server computes it: method, path and the JSON body.
+      const fingerprint = createHash('sha256').update(`PATCH\n${path}\n${JSON.stringify(body)}`).digest('hex');
+      // The other process holds the post's row, so the request waits at its update, after its lookup found no key;
+      // meanwhile the other process stores its answer for the same key and request, and commits.
+      const other = await demo().database.db.startTransaction().execute();
+      await sql`update blog_posts set title = 'Held by the other process' where id = ${post.id}`.execute(other);
+      const request = send('PATCH', path, { 'idempotency-key': key }, body);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const shown = (await get(path)).json();
+      const stored = JSON.stringify({ ...shown, record: { ...shown.record, title: 'The other process answered' } });
+      await sql`insert into panel_api_idempotency_keys (scope, key, method, path, fingerprint, status, body) values (${scope}, ${key}, 'PATCH', ${path}, ${fingerprint}, 200, ${stored})`.execute(other);
+      await other.commit().execute();
+      const answer = await request;
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['idempotent-replayed']).toBe('true');
+      expect(answer.body).toBe(stored);
+      expect((await get(path)).json().record.title).toBe('Held by the other process');
+    });
+  }
 
   it('the OpenAPI document declares the headers and the 304/409/412/429 answers, and the response checker holds answers to them', async () => {
     const document = (await get(`${V1}/openapi.json`)).json();

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { SelectQueryBuilder, Transaction } from 'kysely';
 import { Current, isPanelError, operations, type CompiledResource, type ErrorMessages, type RecordRow, type RecordsSort, type View } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { recordParams } from '../params/record-params.js';
@@ -204,19 +204,25 @@ export class ResourcesController extends ResultCallbacksController {
   }
 
   /**
-   * `If-Match` on update and delete, in the write's transaction `trx`: locks the record's row
-   * (`select … for update`, held until the write commits), reads it through the policy scope
-   * (outside it: 404, as without the header), and throws 412 `{ "error": "Precondition Failed" }`
-   * unless the header is `*` or lists the ETag of the record's show answer now (`recordEntityTag`).
-   * For `*` the show answer is not read: the action's own find through the scope answers 404
-   * for a record that is missing or outside it, as it does without the header.
+   * The select that locks the record's row (`select … for update`) until the write's transaction
+   * `trx` commits, for `If-Match` on update and delete. It runs before `checkIfMatch`; with an
+   * `Idempotency-Key` it runs inside the key's lookup, in one statement.
+   */
+  ifMatchRowLock(trx: Transaction<any>): SelectQueryBuilder<any, any, any> {
+    return this.panel.records.within(trx).rowLock({ resource: this.resource, id: this.recordId() }, trx);
+  }
+
+  /**
+   * `If-Match` on update and delete, in the write's transaction `trx`, once the record's row is
+   * locked (`ifMatchRowLock`): reads the record through the policy scope (outside it: 404, as
+   * without the header), and throws 412 `{ "error": "Precondition Failed" }` unless the header
+   * is `*` or lists the ETag of the record's show answer now (`recordEntityTag`). For `*` the
+   * show answer is not read: the action's own find through the scope answers 404 for a record
+   * that is missing or outside it, as it does without the header.
    */
   async checkIfMatch(header: string, trx: Transaction<any>): Promise<void> {
-    const id = this.recordId();
-    const records = this.panel.records.within(trx);
-    await records.lockRow({ resource: this.resource, id }, trx);
     if (parseEntityTags(header) === '*') return;
-    const row = await records.find({ resource: this.resource, view: 'show', id, scope: this.policyScope(), readable: this.readableRecords() });
+    const row = await this.panel.records.within(trx).find({ resource: this.resource, view: 'show', id: this.recordId(), scope: this.policyScope(), readable: this.readableRecords() });
     if (!ifMatchHolds(header, this.recordEntityTag(row))) throw new PreconditionFailedError();
   }
 }

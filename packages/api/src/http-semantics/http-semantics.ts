@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
+import type { SelectQueryBuilder, Transaction } from 'kysely';
 import type { Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
-import { PreconditionRequiredError } from '../errors/api-errors.js';
+import { IdempotencyKeyInUseError, PreconditionRequiredError } from '../errors/api-errors.js';
 import { credentialKey } from './credential-key.js';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKey, requestFingerprint, type IdempotencyKeys, type KeyedRequest, type StoredAnswer } from './idempotency-keys.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, KeyStoredMeanwhile, idempotencyKey, requestFingerprint, type IdempotencyKeys, type KeyedRequest, type StoredAnswer } from './idempotency-keys.js';
 import type { ApiRateLimit } from './rate-limit.js';
 
 /** What one mount decided about HTTP semantics (`mountPanelApi` options). */
@@ -28,7 +28,9 @@ export interface SemanticsHost {
   rendered: { status: number; body: unknown } | undefined;
   /** The transaction the action's operations run in, while a conditional or keyed write runs. */
   transaction: Transaction<any> | undefined;
-  /** Throws 412 unless `If-Match` holds for the record (see `checkIfMatch`). */
+  /** The select that locks the record's row for `If-Match` (see `ifMatchRowLock`). */
+  ifMatchRowLock(trx: Transaction<any>): SelectQueryBuilder<any, any, any>;
+  /** Throws 412 unless `If-Match` holds for the record, once its row is locked (see `checkIfMatch`). */
   checkIfMatch(header: string, trx: Transaction<any>): Promise<void>;
 }
 
@@ -73,23 +75,17 @@ export async function runAction(host: SemanticsHost, semantics: HttpSemantics | 
   const release = keyed ? semantics.idempotencyKeys.claim(keyed) : undefined;
   let replay: StoredAnswer | undefined;
   try {
-    await host.panel.database.db.transaction().execute(async (trx) => {
-      if (keyed) replay = await semantics.idempotencyKeys.lookup(trx, keyed);
-      if (replay) return;
-      if (ifMatch !== undefined) await host.checkIfMatch(ifMatch, trx);
-      host.transaction = trx;
+    // A second attempt only when another process stored this key's answer meanwhile (see `IdempotencyKeys.lookup`): it replays it.
+    for (let attempt = 1; ; attempt += 1) {
       try {
-        await action();
-      } finally {
-        host.transaction = undefined;
+        replay = await host.panel.database.db.transaction().execute((trx) => conditionalWrite(host, semantics, { keyed, ifMatch, trx }, action));
+        break;
+      } catch (error) {
+        if (error === ROLLBACK) break;
+        if (!(error instanceof KeyStoredMeanwhile)) throw error;
+        if (attempt === 2) throw new IdempotencyKeyInUseError();
       }
-      const rendered = host.rendered;
-      // Only a write that happened is stored (a refusal wrote nothing: a retry runs again); a 5xx is never an answer to keep.
-      if (!rendered || host.reply.sent || rendered.status >= 300) throw ROLLBACK;
-      if (keyed) await semantics.idempotencyKeys.store(trx, keyed, { status: rendered.status, body: JSON.stringify(rendered.body) });
-    });
-  } catch (error) {
-    if (error !== ROLLBACK) throw error;
+    }
   } finally {
     release?.();
   }
@@ -97,4 +93,37 @@ export async function runAction(host: SemanticsHost, semantics: HttpSemantics | 
     host.rendered = { status: replay.status, body: JSON.parse(replay.body) };
     host.reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
   }
+}
+
+/**
+ * One attempt of a conditional or keyed write, in its transaction `trx`: the row lock of
+ * `If-Match` and the key's lookup (one statement when both apply), then the stored answer to
+ * replay, or the precondition, the action and the answer stored.
+ */
+async function conditionalWrite(
+  host: SemanticsHost,
+  semantics: HttpSemantics,
+  write: { keyed: KeyedRequest | undefined; ifMatch: string | undefined; trx: Transaction<any> },
+  action: () => Promise<unknown>,
+): Promise<StoredAnswer | undefined> {
+  const { keyed, ifMatch, trx } = write;
+  const rowLock = ifMatch === undefined ? undefined : host.ifMatchRowLock(trx);
+  if (keyed) {
+    const replay = await semantics.idempotencyKeys.lookup(trx, keyed, rowLock);
+    if (replay) return replay;
+  } else if (rowLock) {
+    await rowLock.execute();
+  }
+  if (ifMatch !== undefined) await host.checkIfMatch(ifMatch, trx);
+  host.transaction = trx;
+  try {
+    await action();
+  } finally {
+    host.transaction = undefined;
+  }
+  const rendered = host.rendered;
+  // Only a write that happened is stored (a refusal wrote nothing: a retry runs again); a 5xx is never an answer to keep.
+  if (!rendered || host.reply.sent || rendered.status >= 300) throw ROLLBACK;
+  if (keyed) await semantics.idempotencyKeys.store(trx, keyed, { status: rendered.status, body: JSON.stringify(rendered.body) });
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { IDEMPOTENCY_KEYS_TABLE } from '@panel/core';
 import { BadRequestError, IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../errors/api-errors.js';
 
@@ -66,22 +66,28 @@ export class IdempotencyKeys {
   }
 
   /**
-   * In the write's transaction: takes the key's lock (409 when another process holds it), and
-   * answers the stored answer of the same request (to replay), or nothing (to run the request);
-   * the same key with another request is a 422. An expired answer is deleted first.
+   * In the write's transaction, in one statement: takes the key's lock (409 when another
+   * process holds it) and reads the key's stored answer, to replay; nothing means the request
+   * runs. The same key with another request is a 422; an expired answer is deleted first.
+   * `rowLock`, when given (`If-Match`), is a `select … for update` run in the same statement.
+   *
+   * One statement reads with the snapshot it began with, which may predate the commit of
+   * another process's request with this key that released the lock meanwhile: that answer
+   * is then not seen here, and `store` meets it as a duplicate key (`KeyStoredMeanwhile`),
+   * after which the caller rolls back and looks again.
    */
-  async lookup(trx: Transaction<any>, request: KeyedRequest): Promise<StoredAnswer | undefined> {
-    const { locked } = (await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${`${request.scope}\n${request.key}`}, 0)) as locked`.execute(trx)).rows[0]!;
-    if (!locked) throw new IdempotencyKeyInUseError();
-    const row = await trx
-      .selectFrom(IDEMPOTENCY_KEYS_TABLE)
-      .select(['method', 'path', 'fingerprint', 'status', 'body', sql<boolean>`created_at < now() - make_interval(secs => ${this.retentionSeconds})`.as('expired')])
-      .where('scope', '=', request.scope)
-      .where('key', '=', request.key)
-      .executeTakeFirst();
-    if (!row) return undefined;
+  async lookup(trx: Transaction<any>, request: KeyedRequest, rowLock?: SelectQueryBuilder<any, any, any>): Promise<StoredAnswer | undefined> {
+    const { scope, key } = request;
+    const table = sql.table(IDEMPOTENCY_KEYS_TABLE);
+    const lockedRows = rowLock ? sql`, (select count(*) from ${rowLock} as locked_row) as locked_rows` : sql``;
+    const row = (
+      await sql<{ locked: boolean; method: string | null; path: string; fingerprint: string; status: number; body: string; expired: boolean }>`select l.locked, k.method, k.path, k.fingerprint, k.status, k.body, k.created_at < now() - make_interval(secs => ${this.retentionSeconds}) as expired${lockedRows}
+        from (select pg_try_advisory_xact_lock(hashtextextended(${`${scope}\n${key}`}, 0)) as locked) as l left join ${table} as k on k.scope = ${scope} and k.key = ${key}`.execute(trx)
+    ).rows[0]!;
+    if (!row.locked) throw new IdempotencyKeyInUseError();
+    if (row.method === null) return undefined;
     if (row.expired) {
-      await trx.deleteFrom(IDEMPOTENCY_KEYS_TABLE).where('scope', '=', request.scope).where('key', '=', request.key).execute();
+      await trx.deleteFrom(IDEMPOTENCY_KEYS_TABLE).where('scope', '=', scope).where('key', '=', key).execute();
       return undefined;
     }
     if (row.method !== request.method || row.path !== request.path || row.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedError();
@@ -99,7 +105,21 @@ export class IdempotencyKeys {
   async store(trx: Transaction<any>, request: KeyedRequest, answer: StoredAnswer): Promise<void> {
     const { scope, key, method, path, fingerprint } = request;
     const table = sql.table(IDEMPOTENCY_KEYS_TABLE);
-    await sql`with stored as (insert into ${table} (scope, key, method, path, fingerprint, status, body) values (${scope}, ${key}, ${method}, ${path}, ${fingerprint}, ${answer.status}, ${answer.body}))
+    try {
+      await sql`with stored as (insert into ${table} (scope, key, method, path, fingerprint, status, body) values (${scope}, ${key}, ${method}, ${path}, ${fingerprint}, ${answer.status}, ${answer.body}))
       delete from ${table} where (scope, key) in (select scope, key from ${table} where created_at < now() - make_interval(secs => ${this.retentionSeconds}) order by created_at limit ${PURGE_BATCH} for update skip locked)`.execute(trx);
+    } catch (error) {
+      // The key's primary key: another process stored an answer for it since `lookup` read.
+      if ((error as { code?: unknown } | null)?.code === '23505') throw new KeyStoredMeanwhile();
+      throw error;
+    }
+  }
+}
+
+/** `store` found the key already stored (see `lookup`): the write is rolled back, and the request looks again. */
+export class KeyStoredMeanwhile extends Error {
+  constructor() {
+    super('The Idempotency-Key was stored by another request since it was looked up');
+    this.name = 'KeyStoredMeanwhile';
   }
 }

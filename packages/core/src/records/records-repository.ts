@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import type { ChangeNotifications } from '../database/change-notifications.js';
@@ -76,8 +76,17 @@ export class RecordsRepository {
    * that a check made on the record and the write after it see no change in between.
    */
   async lockRow(input: { resource: CompiledResource; id: number }, trx: Transaction<any>): Promise<void> {
+    await this.rowLock(input, trx).execute();
+  }
+
+  /**
+   * The select that `lockRow` runs (`select id from <table> where id = $1 for update`), to run
+   * or to embed in another statement of `trx` (the API's `If-Match` takes the lock in the
+   * statement that looks up an `Idempotency-Key`: one round trip for both).
+   */
+  rowLock(input: { resource: CompiledResource; id: number }, trx: Transaction<any>): SelectQueryBuilder<any, any, any> {
     const { resource, id } = input;
-    await trx.selectFrom(resource.table).select(resource.primaryKey).where(resource.primaryKey, '=', id).forUpdate().execute();
+    return trx.selectFrom(resource.table).select(resource.primaryKey).where(resource.primaryKey, '=', id).forUpdate();
   }
 
   /**
