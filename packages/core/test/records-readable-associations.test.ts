@@ -101,6 +101,29 @@ for (const kind of testDatabaseKinds()) {
       expect(created.author_id).toBe(ids.authors[0]);
     });
 
+    it('a write statement compiled once for an actor whose scopes let every record through (an admin\'s return their query) is never sent for an actor they narrow', async () => {
+      const everything: ReadableRecords = () => (query: RecordsQuery) => query;
+      const create = (title: string, scopes: ReadableRecords) =>
+        panel.records.create({ resource: panel.resource('Book'), view: 'show', values: { title, author_id: ids.authors[1] }, readable: scopes }).then(
+          (row) => row.title,
+          (error: unknown) => (error as { errors?: unknown }).errors,
+        );
+      expect(await create('Admin aims at hidden', everything)).toBe('Admin aims at hidden');
+      expect(await create('Reader aims at hidden', readable)).toEqual({ author: ['must exist'] });
+      expect(await create('Admin aims at hidden again', everything)).toBe('Admin aims at hidden again');
+      // The same for an update's own scope: one that returns its query writes any row; one that narrows does not reach the others.
+      // The stored row is given, so the write's own statement is what applies the scope.
+      const existing = await panel.records.find({ resource: panel.resource('Book'), view: 'edit', id: ids.books[1]! });
+      const update = (title: string, scope: (query: RecordsQuery) => RecordsQuery) =>
+        panel.records.update({ resource: panel.resource('Book'), view: 'show', id: ids.books[1]!, values: { title }, existing, scope }).then(
+          (row) => row.title,
+          (error: unknown) => (error as { code?: string }).code,
+        );
+      expect(await update('Retitled by admin', (query) => query)).toBe('Retitled by admin');
+      expect(await update('Retitled by reader', (query) => query.where('r.title', '<>', 'Retitled by admin'))).toBe('PANEL_ERR_RECORD_NOT_FOUND');
+      expect(await update('Retitled by admin again', (query) => query)).toBe('Retitled by admin again');
+    });
+
     it('a sparse fieldset loads only the fields asked for', async () => {
       const row = await panel.records.find({ resource: panel.resource('Book'), view: 'show', id: ids.books[0]!, fields: new Set(['title']) });
       expect(row.title).toBe('By visible');

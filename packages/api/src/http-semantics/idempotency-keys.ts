@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { IDEMPOTENCY_KEYS_TABLE } from '@panel/core';
 import { BadRequestError, IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../errors/api-errors.js';
 
@@ -11,6 +11,17 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 export const DEFAULT_IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 /** How many expired keys one new key purges, at most: the table is kept small without a cron, and no write pays much. */
 const PURGE_BATCH = 20;
+
+/** A key's stored answer as `lookup` reads it (`method` null: no answer), with its lock taken or not. */
+type LookupRow = { locked: boolean; method: string | null; path: string; fingerprint: string; status: number; body: string; expired: boolean };
+
+const TABLE = `"${IDEMPOTENCY_KEYS_TABLE}"`;
+/** `lookup`'s statement without a row lock: $1 the retention in seconds, $2 the lock's name, $3 the scope, $4 the key. */
+const LOOKUP = `select l.locked, k.method, k.path, k.fingerprint, k.status, k.body, k.created_at < now() - make_interval(secs => $1) as expired
+  from (select pg_try_advisory_xact_lock(hashtextextended($2, 0)) as locked) as l left join ${TABLE} as k on k.scope = $3 and k.key = $4`;
+/** `store`'s statement: the answer ($1–$7), and the purge of at most $9 keys older than $8 seconds. */
+const STORE = `with stored as (insert into ${TABLE} (scope, key, method, path, fingerprint, status, body) values ($1, $2, $3, $4, $5, $6, $7))
+  delete from ${TABLE} where (scope, key) in (select scope, key from ${TABLE} where created_at < now() - make_interval(secs => $8) order by created_at limit $9 for update skip locked)`;
 
 /** One request, as an idempotency key is judged against it. */
 export interface KeyedRequest {
@@ -78,11 +89,13 @@ export class IdempotencyKeys {
    */
   async lookup(trx: Transaction<any>, request: KeyedRequest, rowLock?: SelectQueryBuilder<any, any, any>): Promise<StoredAnswer | undefined> {
     const { scope, key } = request;
-    const table = sql.table(IDEMPOTENCY_KEYS_TABLE);
-    const lockedRows = rowLock ? sql`, (select count(*) from ${rowLock} as locked_row) as locked_rows` : sql``;
+    const lockName = `${scope}\n${key}`;
+    // Without a row lock the statement's text never changes: it is sent as written (`LOOKUP`), with no query to build.
     const row = (
-      await sql<{ locked: boolean; method: string | null; path: string; fingerprint: string; status: number; body: string; expired: boolean }>`select l.locked, k.method, k.path, k.fingerprint, k.status, k.body, k.created_at < now() - make_interval(secs => ${this.retentionSeconds}) as expired${lockedRows}
-        from (select pg_try_advisory_xact_lock(hashtextextended(${`${scope}\n${key}`}, 0)) as locked) as l left join ${table} as k on k.scope = ${scope} and k.key = ${key}`.execute(trx)
+      rowLock
+        ? await sql<LookupRow>`select l.locked, k.method, k.path, k.fingerprint, k.status, k.body, k.created_at < now() - make_interval(secs => ${this.retentionSeconds}) as expired, (select count(*) from ${rowLock} as locked_row) as locked_rows
+            from (select pg_try_advisory_xact_lock(hashtextextended(${lockName}, 0)) as locked) as l left join ${sql.table(IDEMPOTENCY_KEYS_TABLE)} as k on k.scope = ${scope} and k.key = ${key}`.execute(trx)
+        : await trx.executeQuery<LookupRow>(CompiledQuery.raw(LOOKUP, [this.retentionSeconds, lockName, scope, key]))
     ).rows[0]!;
     if (!row.locked) throw new IdempotencyKeyInUseError();
     if (row.method === null) return undefined;
@@ -104,10 +117,8 @@ export class IdempotencyKeys {
    */
   async store(trx: Transaction<any>, request: KeyedRequest, answer: StoredAnswer): Promise<void> {
     const { scope, key, method, path, fingerprint } = request;
-    const table = sql.table(IDEMPOTENCY_KEYS_TABLE);
     try {
-      await sql`with stored as (insert into ${table} (scope, key, method, path, fingerprint, status, body) values (${scope}, ${key}, ${method}, ${path}, ${fingerprint}, ${answer.status}, ${answer.body}))
-      delete from ${table} where (scope, key) in (select scope, key from ${table} where created_at < now() - make_interval(secs => ${this.retentionSeconds}) order by created_at limit ${PURGE_BATCH} for update skip locked)`.execute(trx);
+      await trx.executeQuery(CompiledQuery.raw(STORE, [scope, key, method, path, fingerprint, answer.status, answer.body, this.retentionSeconds, PURGE_BATCH]));
     } catch (error) {
       // The key's primary key: another process stored an answer for it since `lookup` read.
       if ((error as { code?: unknown } | null)?.code === '23505') throw new KeyStoredMeanwhile();

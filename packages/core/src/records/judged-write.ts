@@ -5,7 +5,7 @@ import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.
 import { WriteChecks } from '../validation/write-checks.js';
 import type { RecordErrors } from '../validation/record-errors.js';
 import { LazyTransaction } from './lazy-transaction.js';
-import { ROW_ALIAS, selectRecords } from './record-select.js';
+import { ROW_ALIAS, narrowsAssociations, selectRecords } from './record-select.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
 import { constraintViolation } from './constraint-errors.js';
 import { findRecord } from './record-reads.js';
@@ -63,14 +63,14 @@ export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput
     const hook = resource.hooks.validate;
     let errors: RecordErrors | undefined;
     if (hook) {
-      errors = checks.errors(await checks.compute(lazy.begun ? lazy.trx : layer.db));
+      errors = checks.errors(await computeChecks(layer, lazy.begun ? lazy.trx : layer.db, resource, checks, shape));
       const context = { operation: existing ? ('update' as const) : ('create' as const), changes, record: { ...(existing ?? {}), ...changes }, errors, get db() { return lazy.trx; } };
       await hook(context);
     }
     // A read-back in a second statement (see `writeAndRead`) needs the transaction: a failed read leaves no row.
     if (write && layer.readsOwnTable(resource, view)) await lazy.begin();
     return await lazy.finish(async (db) => {
-      errors ??= checks.failedInTransaction || !write ? checks.errors(await checks.compute(db)) : undefined;
+      errors ??= checks.failedInTransaction || !write ? checks.errors(await computeChecks(layer, db, resource, checks, shape)) : undefined;
       if (errors?.has()) throw new RecordInvalidError(errors.toJSON());
       return write ? writeAndRead(layer, db, { resource, view, checks, write, shape, id, readable }) : findRecord(layer, { resource, view, id: id!, readable }, db);
     });
@@ -104,13 +104,19 @@ async function writeAndRead(
   const { resource, view, checks, write, shape, id, readable } = input;
   const ownTable = layer.readsOwnTable(resource, view);
   const gated = checks.statement.length > 0;
-  // Without checks in the statement, nor association values narrowed to the actor, nor a
-  // second read: the statement depends on its shape alone, compiled once per resource and shape.
+  // Without a second read, nor checks or association values narrowed to the actor (an admin's
+  // scopes let every record through), the statement depends on its shape alone: its columns and
+  // which of them have checks. It is compiled once per resource, view and shape, with markers in
+  // place of the values (the checks' values included), and later writes send it with theirs.
   const compiled =
-    shape && !gated && !ownTable && readable === undefined
-      ? compiledWrite(resource, view, shape, (builder) => selectRecords(db, resource, view, layer.registry, 'all', db.with(WRITTEN, (qc) => builder(qc, undefined)).selectFrom(`${WRITTEN} as ${ROW_ALIAS}`)).compile())
+    shape && !ownTable && checks.shapeOnly && !narrowsAssociations(db, resource, view, layer.registry, readable)
+      ? await compiledWrite(resource, view, { ...shape, key: `${shape.key}\u0000${checks.signature}\u0000${shape.values.map((value) => typeof value).join(',')}` }, async (values) => {
+          const { changes, existing } = shape.checked(values);
+          const shapeChecks = gated ? await WriteChecks.collect({ resource, registry: layer.registry, changes, existing, transaction: noTransaction }) : checks;
+          return writeQuery(layer, db, { resource, view, checks: shapeChecks, write: shape.builder(values), readable: undefined, ownTable }).compile();
+        })
       : undefined;
-  const result = compiled ? await executeCompiledWrite(db, compiled) : await builtWrite(layer, db, { resource, view, checks, write, readable, ownTable });
+  const result = compiled ? await executeCompiledWrite(db, compiled) : ((await writeQuery(layer, db, { resource, view, checks, write, readable, ownTable }).executeTakeFirst()) as Record<string, unknown> | undefined);
   if (gated) {
     const errors = checks.errors(result!);
     if (errors.has()) throw new RecordInvalidError(errors.toJSON());
@@ -124,12 +130,12 @@ async function writeAndRead(
   return row;
 }
 
-/** The write statement of `writeAndRead`, built for this write (its checks, its association rules), and its first row. */
-async function builtWrite(
+/** The write statement of `writeAndRead`, built for this write (its checks, its association rules): the select whose first row is the written record with the checks' results. */
+function writeQuery(
   layer: RecordsLayer,
   db: Kysely<any>,
   input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; readable?: ReadableRecords | undefined; ownTable: boolean },
-): Promise<Record<string, unknown> | undefined> {
+) {
   const { resource, view, checks, write, readable, ownTable } = input;
   const gated = checks.statement.length > 0;
   const gate = gated ? sql<SqlBool>`(select ${sql.join(checks.statement.map((check) => sql.ref(check.alias)), sql` and `)} from ${sql.table(CHECKS)})` : undefined;
@@ -138,6 +144,32 @@ async function builtWrite(
   const from = gated
     ? withWrite.selectFrom(CHECKS).leftJoin(`${WRITTEN} as ${ROW_ALIAS}`, (join) => join.onTrue()).select(checks.statement.map((check) => `${CHECKS}.${check.alias}`))
     : withWrite.selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
-  const query = ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, layer.registry, 'all', from, readable);
-  return (await query.executeTakeFirst()) as Record<string, unknown> | undefined;
+  return ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, layer.registry, 'all', from, readable);
+}
+
+/**
+ * The statement checks alone, in one select (for a `validate` hook, which reads their messages
+ * before the write): compiled once per shape when the checks depend on the shape alone (see
+ * `writeAndRead`), else built for this write.
+ */
+async function computeChecks(layer: RecordsLayer, db: Kysely<any>, resource: CompiledResource, checks: WriteChecks, shape: WriteShape<WriteBuilder> | undefined): Promise<Record<string, unknown>> {
+  if (checks.statement.length === 0 || !shape || !checks.shapeOnly) return checks.compute(db);
+  const compiled = await compiledWrite(
+    resource,
+    'edit',
+    { ...shape, key: `checks\u0000${shape.key}\u0000${checks.signature}\u0000${shape.values.map((value) => typeof value).join(',')}` },
+    async (values) => {
+      const { changes, existing } = shape.checked(values);
+      const shapeChecks = await WriteChecks.collect({ resource, registry: layer.registry, changes, existing, transaction: noTransaction });
+      return db.selectNoFrom(shapeChecks.selections()).compile();
+    },
+    // The checks use the values of the fields that have one; the others are not in this statement.
+    { everyValue: false },
+  );
+  return compiled ? ((await db.executeQuery(compiled)).rows[0] as Record<string, unknown>) : checks.compute(db);
+}
+
+/** The transaction of the checks a compiled write is built with: never asked for (such a write has no transaction check). */
+function noTransaction(): never {
+  throw new Error('A write compiled for its shape has no check in a transaction.');
 }

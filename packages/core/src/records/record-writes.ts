@@ -48,7 +48,7 @@ export async function createRecord(layer: RecordsLayer, input: CreateRecordInput
   // The statement's text depends on the columns set, not their values: compiled once per column list.
   const ordered = columns.map((column) => values[column]);
   const shape: WriteShape<WriteBuilder> | undefined = plainValues(ordered)
-    ? { key: `create\u0000${columns.join('\u0000')}`, values: ordered, builder: (markers) => write(Object.fromEntries(columns.map((column, i) => [column, markers[i]]))) }
+    ? { key: `create\u0000${columns.join('\u0000')}`, values: ordered, builder: (values) => write(byColumn(columns, values)), checked: (values) => ({ changes: byColumn(columns, values), existing: undefined }) }
     : undefined;
   return judgeAndWrite(layer, { resource, view, changes: values, existing: undefined, readable }, write(values), shape);
 }
@@ -72,11 +72,22 @@ export async function updateRecord(layer: RecordsLayer, input: UpdateRecordInput
       return update.returningAll();
     };
   const write = columns.length === 0 ? undefined : writeOf(values, id);
-  // Without a scope (none narrows this actor's writes), the statement's text depends on the columns set alone: compiled once per column list.
+  // Without a scope that narrows this actor's writes (an admin's returns its query), the statement's text depends on the columns set alone: compiled once per column list.
   const ordered = [...columns.map((column) => values[column]), id];
+  const unscoped = layer.db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
   const shape: WriteShape<WriteBuilder> | undefined =
-    write && scope === undefined && plainValues(ordered)
-      ? { key: `update\u0000${columns.join('\u0000')}`, values: ordered, builder: (markers) => writeOf(Object.fromEntries(columns.map((column, i) => [column, markers[i]])), markers[columns.length] as number) }
+    write && (scope === undefined || scope(unscoped) === unscoped) && plainValues(ordered)
+      ? {
+          key: `update\u0000${columns.join('\u0000')}`,
+          values: ordered,
+          builder: (values) => writeOf(byColumn(columns, values), values[columns.length] as number),
+          checked: (values) => ({ changes: byColumn(columns, values), existing: { [resource.primaryKey]: values[columns.length] } as RecordRow }),
+        }
       : undefined;
   return judgeAndWrite(layer, { resource, view, changes: values, existing, id, readable }, write, shape);
+}
+
+/** The values of a write's shape by column (the columns' values first, in order). */
+function byColumn(columns: readonly string[], values: readonly unknown[]): ColumnValues {
+  return Object.fromEntries(columns.map((column, i) => [column, values[i]]));
 }

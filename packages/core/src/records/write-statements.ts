@@ -1,17 +1,20 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
+import type { ColumnValues, RecordRow } from './record-row.js';
 
 /**
  * A write whose statement depends only on its shape, not on its values: the kind of write, the
  * columns it sets (in order) and the view it reads back. `values` fill its parameters in order
- * (for an update, the id last); `builder` builds the same statement with `markers[i]` in place
- * of `values[i]`.
+ * (for an update, the id last); `builder` builds the same statement with other values in their
+ * place (markers, when it is compiled for the shape), and `checked` gives the changes and the
+ * stored row its checks are built from, with those values.
  */
 export interface WriteShape<Builder> {
   readonly key: string;
   readonly values: readonly unknown[];
-  readonly builder: (markers: readonly unknown[]) => Builder;
+  readonly builder: (values: readonly unknown[]) => Builder;
+  readonly checked: (values: readonly unknown[]) => { readonly changes: ColumnValues; readonly existing: RecordRow | undefined };
 }
 
 /** A statement compiled once, and where each of a write's values goes among its parameters (-1: a value of the statement's own). */
@@ -39,12 +42,21 @@ export function plainValues(values: readonly unknown[]): boolean {
 
 /**
  * The statement of a write of this shape on `resource` and `view` with the shape's values, its
- * text compiled once per resource, view and shape (`compile` builds it from the shape's builder,
- * given markers), as show's find statement is. The caller checks that the statement depends on
- * nothing but the shape (no per-request scope, check or association rule in it). Undefined
- * when the statement does not take each value as a parameter: then the write builds its own.
+ * text compiled once per resource, view and shape (`compile` builds and compiles it with the
+ * values it is given: markers, then the write's own), as show's find statement is. The caller
+ * checks that the statement depends on nothing but the shape (no per-request scope, nor a check
+ * or association value narrowed to the actor). Undefined when the statement does not take each
+ * value as a parameter (unless `everyValue` is false: a statement of some of the values, such as
+ * a write's checks alone), or builds other SQL with markers than with the first write's values
+ * (a check whose SQL depends on its value): then each write builds its own.
  */
-export function compiledWrite<Builder>(resource: CompiledResource, view: View, shape: WriteShape<Builder>, compile: (builder: Builder) => CompiledQuery): CompiledQuery | undefined {
+export async function compiledWrite(
+  resource: CompiledResource,
+  view: View,
+  shape: WriteShape<unknown>,
+  compile: (values: readonly unknown[]) => Promise<CompiledQuery>,
+  options: { readonly everyValue?: boolean } = {},
+): Promise<CompiledQuery | undefined> {
   let byKey = templates.get(resource);
   if (!byKey) {
     byKey = new Map();
@@ -54,16 +66,34 @@ export function compiledWrite<Builder>(resource: CompiledResource, view: View, s
   let template = byKey.get(key);
   if (template === undefined) {
     if (byKey.size >= MAX_WRITE_SHAPES) return undefined;
-    const markers = shape.values.map((_, i) => Symbol(`value ${i}`));
-    const compiled = compile(shape.builder(markers));
-    const at = new Map<unknown, number>(markers.map((marker, i) => [marker, i]));
-    const slots = compiled.parameters.map((parameter) => at.get(parameter) ?? -1);
-    template = markers.every((_, i) => slots.includes(i)) ? { sql: compiled.sql, parameters: compiled.parameters, slots } : null;
+    template = await shapeTemplate(shape, compile, options.everyValue ?? true);
     byKey.set(key, template);
   }
   if (template === null) return undefined;
+  return filled(template, shape.values);
+}
+
+/** Compiles a shape's statement with markers, and checks it against the same statement compiled with the write's values. */
+async function shapeTemplate(shape: WriteShape<unknown>, compile: (values: readonly unknown[]) => Promise<CompiledQuery>, everyValue: boolean): Promise<WriteTemplate> {
+  const markers = shape.values.map((_, i) => Symbol(`value ${i}`));
+  let compiled: CompiledQuery;
+  try {
+    compiled = await compile(markers);
+  } catch {
+    return null; // a check that cannot take a marker for its value
+  }
+  const at = new Map<unknown, number>(markers.map((marker, i) => [marker, i]));
+  const slots = compiled.parameters.map((parameter) => at.get(parameter) ?? -1);
+  if (everyValue && !markers.every((_, i) => slots.includes(i))) return null;
+  const template = { sql: compiled.sql, parameters: compiled.parameters, slots };
+  const own = await compile(shape.values);
+  const same = filled(template, shape.values);
+  return own.sql === same.sql && own.parameters.length === same.parameters.length && own.parameters.every((parameter, i) => Object.is(parameter, same.parameters[i])) ? template : null;
+}
+
+function filled(template: NonNullable<WriteTemplate>, values: readonly unknown[]): CompiledQuery {
   const { sql, parameters, slots } = template;
-  return CompiledQuery.raw(sql, parameters.map((parameter, i) => (slots[i]! >= 0 ? shape.values[slots[i]!] : parameter)));
+  return CompiledQuery.raw(sql, parameters.map((parameter, i) => (slots[i]! >= 0 ? values[slots[i]!] : parameter)));
 }
 
 /** Runs a compiled write on `db`: its first row. */

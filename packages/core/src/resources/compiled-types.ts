@@ -276,6 +276,9 @@ export interface FieldTypeModule {
    * A check that needs the database, as a condition computed by the write's own statement
    * (a `belongs_to` target exists): the insert or update happens only if every condition
    * holds, so the check and the write see the same rows and cost one round trip.
+   * The condition may use `value` only as a bound parameter (`eb.val(value)`, a `where`
+   * operand), never to choose its SQL: a write's statement is compiled once per resource,
+   * columns and checks, and later writes of that shape send it with their own values.
    */
   checkInStatement?(input: FieldStatementCheckInput): FieldStatementCheck;
   /**

@@ -24,6 +24,8 @@ type CheckSlot = { readonly field: CompiledField; readonly message: string } & (
 export class WriteChecks {
   readonly statement: StatementCheck[] = [];
   readonly #slots: CheckSlot[] = [];
+  /** Whether a check was narrowed to the actor's readable records (then it is built for this write alone). */
+  #narrowed = false;
 
   static async collect(input: {
     resource: CompiledResource;
@@ -35,8 +37,22 @@ export class WriteChecks {
     /** The write's transaction, asked for only by a type with `checkInTransaction`. */
     transaction: () => Transaction<any>;
   }): Promise<WriteChecks> {
-    const { resource, registry, changes, existing, transaction, readable } = input;
+    const { resource, registry, changes, existing, transaction } = input;
     const checks = new WriteChecks();
+    // A scope that returns the query it was given (an admin's) lets every record through: the check is the same as without it.
+    const readable: ReadableRecords | undefined =
+      input.readable &&
+      ((target) => {
+        const scope = input.readable!(target);
+        return (
+          scope &&
+          ((query) => {
+            const scoped = scope(query);
+            if (scoped !== query) checks.#narrowed = true;
+            return scoped;
+          })
+        );
+      });
     let eb: ExpressionBuilder<any, any> | undefined;
     for (const field of resource.fields) {
       if (!field.column || !(field.column in changes)) continue;
@@ -57,6 +73,21 @@ export class WriteChecks {
       }
     }
     return checks;
+  }
+
+  /**
+   * Whether the write's statement with these checks depends on the write's shape alone (its
+   * columns, which of them have checks), so that it can be compiled once with markers in place
+   * of the values (see `compiledWrite`): every check is computed by the statement, and none was
+   * narrowed to the actor's readable records.
+   */
+  get shapeOnly(): boolean {
+    return !this.#narrowed && this.#slots.every((slot) => 'alias' in slot);
+  }
+
+  /** Which fields have which statement checks, in order: part of a compiled write's key. */
+  get signature(): string {
+    return this.#slots.map((slot) => `${slot.field.name}:${'alias' in slot ? slot.message : ''}`).join('\u0000');
   }
 
   #addStatement(field: CompiledField, holds: Expression<SqlBool>, message: string): void {
