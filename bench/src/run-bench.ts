@@ -80,6 +80,8 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  // The server processes inherit the environment.
+  if (options.preparedStatements) process.env.BENCH_PREPARED_STATEMENTS = '1';
   if (options.replica) {
     const { runReplica } = await import('./replica/run-replica.js');
     return runReplica(options, compileServers());

@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { createPanel, openDatabase } from '@panel/core';
+import { preparedStatementsOption } from '../servers/prepared-statements-option.js';
 import { mountPanelApi, panelServerOptions } from '@panel/api';
 import { BenchPostResource } from '../../app/scalar/resources/bench-post.js';
 import type { BenchServer, ServerSettings } from '../servers/server-types.js';
@@ -15,7 +16,7 @@ const CONTROLLERS = fileURLToPath(new URL('../../app/scalar/controllers', import
 
 /** Builds the equal-work API for a bench child process, with the database's statement listener for the census. */
 export async function scalarApiServer(settings: ServerSettings): Promise<BenchServer> {
-  const database = await openDatabase({ url: settings.url, schema: settings.schema });
+  const database = await openDatabase({ url: settings.url, schema: settings.schema, ...preparedStatementsOption() });
   const panel = await createPanel({ database, resources: [BenchPostResource], appRoot: fileURLToPath(new URL('../..', import.meta.url)) });
   const app = Fastify(panelServerOptions({ logger: false }));
   // The limit is counted on every request (its cost is measured) but never reached by the load.

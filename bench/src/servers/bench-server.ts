@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { BenchServer, ServerSettings } from './server-types.js';
+import { preparedStatementsOption } from './prepared-statements-option.js';
 
 export type { BenchServer, ServerSettings } from './server-types.js';
 
@@ -19,7 +20,7 @@ export async function buildBenchServer(kind: ServerKind, settings: ServerSetting
     const { buildDemoApp } = await import('@panel/example-blog/src/build-app.js');
     // The limit is counted on every request (its cost is measured) but never reached by the load.
     const BENCH_RATE_LIMIT = { max: 1_000_000_000 };
-    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema, ...(settings.replicas ? { replicas: settings.replicas.split(',') } : {}) }, api: { controllersDir: BENCH_CONTROLLERS, rateLimit: BENCH_RATE_LIMIT }, ...(settings.count ? { count: JSON.parse(settings.count) } : {}) });
+    const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema, ...preparedStatementsOption(), ...(settings.replicas ? { replicas: settings.replicas.split(',') } : {}) }, api: { controllersDir: BENCH_CONTROLLERS, rateLimit: BENCH_RATE_LIMIT }, ...(settings.count ? { count: JSON.parse(settings.count) } : {}) });
     return {
       app,
       onStatement: (listener) =>
@@ -54,3 +55,4 @@ export async function buildBenchServer(kind: ServerKind, settings: ServerSetting
     close: () => app.close(),
   };
 }
+

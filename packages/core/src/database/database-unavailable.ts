@@ -51,6 +51,9 @@ export function databaseUnavailableReason(error: unknown): DatabaseUnavailableRe
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (SOCKET_CODES[code] !== undefined) return SOCKET_CODES[code];
+    // A prepared statement's plan refused in a transaction after a migration changed its columns
+    // (`openDatabase({ preparedStatements })`): the connection prepares it again, so a retry works.
+    if (code === '0A000' && (error as { routine?: unknown }).routine === 'RevalidateCachedQuery') return 'connection';
     if (/^[0-9A-Z]{5}$/.test(code)) return reasonOfSqlState(code);
   }
   const message = (error as { message?: unknown }).message;

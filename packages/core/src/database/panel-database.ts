@@ -124,6 +124,17 @@ export interface OpenDatabaseOptions {
   queryTimeoutMillis?: number;
   /** PostgreSQL: a pooled connection unused this long is closed. Default 10000. */
   idleTimeoutMillis?: number;
+  /**
+   * PostgreSQL: send statements with parameters as named (prepared) statements, so that each
+   * connection plans a statement once and reuses the plan, instead of planning it for every
+   * request (a show or list statement with association subqueries plans for longer than it
+   * runs). `true` names the first 256 statement texts of the process, `{ max }` the first `max`;
+   * later texts are sent unnamed. Default off: with PgBouncer in transaction mode it needs
+   * PgBouncer 1.21 or later with `max_prepared_statements` set. A migration that changes a
+   * table's columns while the process runs is handled (the statement is prepared again).
+   * Ignored by the embedded PGlite. See docs/scaling.md#prepared-statements.
+   */
+  preparedStatements?: boolean | { readonly max: number };
   /** PostgreSQL's `application_name` of every connection (seen in `pg_stat_activity`). Default `panel`. */
   applicationName?: string;
   /** Where connection failures outside a request are reported; default one line on standard error. */
@@ -168,8 +179,10 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     }
     const timeouts = normalizeDatabaseTimeouts(options);
     // Each engine's client is loaded only when it is used (start-up: an app on one never loads the other).
-    const { createPostgresPool } = await import('./postgres-pool.js');
+    const { createPostgresPool, PreparedStatementNames, DEFAULT_MAX_PREPARED_STATEMENTS } = await import('./postgres-pool.js');
+    const preparedStatements = preparedStatementNames(options.preparedStatements, (max) => new PreparedStatementNames(max), DEFAULT_MAX_PREPARED_STATEMENTS);
     const pool = createPostgresPool({
+      preparedStatements,
       url: options.url,
       schema: options.schema,
       maxConnections: options.maxConnections ?? 10,
@@ -182,7 +195,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     const listener = { connect: () => connectListener({ url, applicationName: options.applicationName ?? 'panel', timeouts }), schema: options.schema, logger: options.logger ?? consoleDatabaseLogger };
     if (options.replicas !== undefined) {
       const { openWithReplicas } = await import('./replicas/open-with-replicas.js');
-      const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, createPool: createPostgresPool });
+      const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, createPool: (poolOptions) => createPostgresPool({ ...poolOptions, preparedStatements }) });
       return withChanges({ ...opened, kind: 'postgres', schema: options.schema, timeouts, onQuery }, listener);
     }
     const db = new Kysely<any>({ dialect: withUnavailableErrors(new PostgresDialect({ pool })), log });
@@ -193,6 +206,16 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
   }
   const pglite = options.snapshot ? await openFromSnapshot(options.snapshot, log, onQuery) : await openPglite(options, log, onQuery);
   return withChanges(pglite, { logger: options.logger ?? consoleDatabaseLogger });
+}
+
+/** The names of `preparedStatements` (undefined: off), or a `PanelConfigError` that names the option and the fix. */
+function preparedStatementNames<N>(option: OpenDatabaseOptions['preparedStatements'], create: (max: number) => N, fallback: number): N | undefined {
+  if (option === undefined || option === false) return undefined;
+  const max = option === true ? fallback : option.max;
+  if (!Number.isInteger(max) || max < 1) {
+    throw new PanelConfigError(`Database preparedStatements.max must be a whole number of statements above 0, instead got ${JSON.stringify(max)}. Fix: pass preparedStatements: true (the first ${fallback} statements) or { max: <number> }.`);
+  }
+  return create(max);
 }
 
 /** The database with its change notifications, closed with it. */

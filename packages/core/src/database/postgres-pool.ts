@@ -12,9 +12,49 @@ export interface PostgresPoolOptions {
   readonly applicationName: string;
   readonly timeouts: DatabaseTimeouts;
   readonly logger: DatabaseLogger;
+  /** Named (prepared) statements, when the app opted in (`openDatabase({ preparedStatements })`). */
+  readonly preparedStatements?: PreparedStatementNames | undefined;
 }
 
 type QueryArguments = Parameters<pg.Client['query']>;
+
+/** The most statement texts named by default: each connection prepares at most this many. */
+export const DEFAULT_MAX_PREPARED_STATEMENTS = 256;
+
+/**
+ * The names of the statements a process prepares: one per statement text, for the first `max`
+ * texts with parameters that it sends; later texts are sent unnamed, as without the option. A
+ * connection prepares a named statement on its first use and reuses its plan after, so it holds
+ * at most `max` of them, whatever clients send (a list's text depends on which filters it has,
+ * not on their values).
+ */
+export class PreparedStatementNames {
+  readonly #names = new Map<string, string>();
+  readonly max: number;
+
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  /** The name of a statement text, or undefined when it is sent unnamed. */
+  nameOf(text: string): string | undefined {
+    let name = this.#names.get(text);
+    if (name === undefined && this.#names.size < this.max) {
+      name = `panel_${this.#names.size + 1}`;
+      this.#names.set(text, name);
+    }
+    return name;
+  }
+}
+
+/** `cached plan must not change result type`: a table's columns changed under a prepared `select *` (a migration). */
+function stalePlan(error: unknown): boolean {
+  const { code, routine } = (error ?? {}) as { code?: unknown; routine?: unknown };
+  return code === '0A000' && routine === 'RevalidateCachedQuery';
+}
+
+const TRANSACTION_BEGINS = /^\s*(begin|start\s+transaction)\b/i;
+const TRANSACTION_ENDS = /^\s*(commit|rollback|end|abort)\b/i;
 
 /**
  * A pg client that remembers why its last statement failed, and closes its connection when a
@@ -25,19 +65,65 @@ type QueryArguments = Parameters<pg.Client['query']>;
 class PanelPoolClient extends pg.Client {
   /** The error of the statement running or last run, when it failed (cleared when a statement starts). */
   lastQueryError: unknown;
+  readonly #prepared: PreparedStatementNames | undefined;
+  /** Whether a transaction is open on the connection (followed from the statements sent: Kysely begins and ends them with SQL). */
+  #inTransaction = false;
+  /** Named statements whose plan PostgreSQL refused after a migration, to deallocate once no transaction is open. */
+  readonly #stale = new Set<string>();
 
-  // The overloads of pg's query() are many; this passes every call through unchanged.
+  constructor(config: pg.ClientConfig & { panelPreparedStatements?: PreparedStatementNames }) {
+    super(config);
+    this.#prepared = config.panelPreparedStatements;
+  }
+
+  // The overloads of pg's query() are many; this passes every call through unchanged, but for
+  // the name of a statement with parameters when the app prepares statements.
   override query(...args: unknown[]): never {
     this.lastQueryError = undefined;
-    const result = (pg.Client.prototype.query as (...a: QueryArguments) => unknown).apply(this, args as QueryArguments);
+    const name = this.#prepared ? this.#nameOf(args) : undefined;
+    const send = (named: boolean) =>
+      (pg.Client.prototype.query as (...a: QueryArguments) => unknown).apply(this, (named ? [{ name, text: args[0], values: args[1] }, ...args.slice(2)] : args) as QueryArguments);
+    const result = send(name !== undefined);
     if (result instanceof Promise) {
       return result.catch((error: unknown) => {
-        this.lastQueryError = error;
-        if ((error as Error | null)?.message === 'Query read timeout') this.#abandon();
-        throw error;
+        // A migration changed the columns under a prepared `select *`, and PostgreSQL refuses the
+        // plan: the statement is prepared again once no transaction is open. Outside a
+        // transaction that is now, and the statement is sent once more; in one, the transaction
+        // is lost (PostgreSQL aborted it), so the error stands, and a retry of the request runs.
+        if (name === undefined || !stalePlan(error)) return this.#failed(error);
+        this.#stale.add(name);
+        if (this.#inTransaction) return this.#failed(error);
+        this.#deallocateStale();
+        return (send(true) as Promise<unknown>).catch((retried: unknown) => this.#failed(retried));
       }) as never;
     }
     return result as never;
+  }
+
+  /** The statement's name (undefined: unnamed), and the transaction state it leaves; stale statements are deallocated first when none is open. */
+  #nameOf(args: unknown[]): string | undefined {
+    const [text, values] = args;
+    if (typeof text !== 'string') return undefined;
+    if (!this.#inTransaction && this.#stale.size > 0) this.#deallocateStale();
+    if (TRANSACTION_BEGINS.test(text)) this.#inTransaction = true;
+    else if (TRANSACTION_ENDS.test(text)) this.#inTransaction = false;
+    return Array.isArray(values) && values.length > 0 ? this.#prepared!.nameOf(text) : undefined;
+  }
+
+  /** Queues `deallocate` of each stale statement before whatever is sent next, and forgets it, so its next use prepares it again. */
+  #deallocateStale(): void {
+    const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+    for (const name of this.#stale) {
+      (pg.Client.prototype.query as (text: string) => Promise<unknown>).call(this, `deallocate ${name}`).catch(() => undefined);
+      delete parsed[name];
+    }
+    this.#stale.clear();
+  }
+
+  #failed(error: unknown): never {
+    this.lastQueryError = error;
+    if ((error as Error | null)?.message === 'Query read timeout') this.#abandon();
+    throw error;
   }
 
   #abandon(): void {
@@ -76,7 +162,8 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
     logger.warn({ ...describe(cause), connection: where }, 'Panel database: a PostgreSQL connection failed and was removed from the pool; the next query opens a new one');
   };
   const pool = new pg.Pool({
-    Client: PanelPoolClient,
+    Client: PanelPoolClient as unknown as typeof pg.Client,
+    ...(options.preparedStatements ? { panelPreparedStatements: options.preparedStatements } : {}),
     connectionString: options.url,
     max: options.maxConnections,
     application_name: options.applicationName,

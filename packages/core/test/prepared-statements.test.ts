@@ -1,0 +1,96 @@
+// openDatabase({ preparedStatements }): statements with parameters are sent named, so that each
+// PostgreSQL connection plans them once; the names are bounded; a migration that changes a
+// table's columns under a prepared `select *` is handled. PostgreSQL only: PGlite ignores the option.
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openDatabase, type PanelDatabase } from '@panel/core';
+import { createTestSchema, testDatabaseKinds, testDatabaseUrl } from '@panel/test-support';
+
+const onPostgres = testDatabaseKinds().includes('postgres');
+
+describe.runIf(onPostgres)('prepared statements [postgres]', () => {
+  const opened: { database: PanelDatabase; drop: () => Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const { database, drop } of opened.splice(0)) {
+      await database.close();
+      await drop();
+    }
+  });
+
+  /** A database of one connection (so the session asked is the one that prepared), with a table `t`. */
+  const open = async (preparedStatements: boolean | { max: number }) => {
+    const { url, schema, drop } = await createTestSchema();
+    const database = await openDatabase({ url, schema, maxConnections: 1, preparedStatements });
+    opened.push({ database, drop });
+    await sql`create table t (id integer primary key, name text)`.execute(database.db);
+    await sql`insert into t values (1, 'one'), (2, 'two'), (3, 'three')`.execute(database.db);
+    return database;
+  };
+  const prepared = async (database: PanelDatabase) =>
+    (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`.execute(database.db)).rows;
+
+  it('"each connection plans a statement once": a statement with parameters is prepared under one name, and sent by it again', async () => {
+    const database = await open(true);
+    const find = (id: number) => database.db.selectFrom('t').selectAll().where('id', '=', id).executeTakeFirst();
+    expect(await find(1)).toEqual({ id: 1, name: 'one' });
+    expect(await find(2)).toEqual({ id: 2, name: 'two' });
+    const names = await prepared(database);
+    expect(names).toHaveLength(1);
+    expect(names[0]!.name).toMatch(/^panel_\d+$/);
+    expect(names[0]!.statement).toContain('from "t" where "id" = $1');
+    // A statement without parameters (the question above, `begin`, `commit`) is never named.
+    await database.db.transaction().execute((trx) => trx.selectFrom('t').select('id').execute());
+    expect(await prepared(database)).toHaveLength(1);
+  });
+
+  it('"later texts are sent unnamed": at most `max` statement texts are prepared, whatever is sent', async () => {
+    const database = await open({ max: 2 });
+    for (const column of ['id', 'name', 'id, name'] as const) {
+      await sql`select ${sql.raw(column)} from t where id = ${1}`.execute(database.db);
+    }
+    expect(await prepared(database)).toHaveLength(2);
+    expect((await sql<{ name: string }>`select name from t where id = ${3}`.execute(database.db)).rows).toEqual([{ name: 'three' }]);
+  });
+
+  it('a migration that adds a column under a prepared `select *`: outside a transaction the statement is prepared again and answers the new columns', async () => {
+    const database = await open(true);
+    const find = () => database.db.selectFrom('t').selectAll().where('id', '=', 1).executeTakeFirst();
+    expect(await find()).toEqual({ id: 1, name: 'one' });
+    await migrateFromAnotherSession(database);
+    expect(await find()).toEqual({ id: 1, name: 'one', note: null });
+    expect(await find()).toEqual({ id: 1, name: 'one', note: null });
+  });
+
+  it('the same migration inside a transaction: that transaction fails (PostgreSQL aborted it), and the next one prepares the statement again', async () => {
+    const database = await open(true);
+    const find = (db: typeof database.db) => db.selectFrom('t').selectAll().where('id', '=', 2).executeTakeFirst();
+    expect(await find(database.db)).toEqual({ id: 2, name: 'two' });
+    await migrateFromAnotherSession(database);
+    // Answered as the database being briefly unavailable (the API's 503 with Retry-After): a retry works.
+    await expect(database.db.transaction().execute((trx) => find(trx))).rejects.toMatchObject({ code: 'PANEL_ERR_DATABASE_UNAVAILABLE', reason: 'connection' });
+    expect(await database.db.transaction().execute((trx) => find(trx))).toEqual({ id: 2, name: 'two', note: null });
+    expect(await find(database.db)).toEqual({ id: 2, name: 'two', note: null });
+  });
+
+  it('a max that is not a whole number above 0 fails at start, naming the option and the fix', async () => {
+    const { url, schema, drop } = await createTestSchema();
+    try {
+      await expect(openDatabase({ url, schema, preparedStatements: { max: 0 } })).rejects.toThrow(
+        'Database preparedStatements.max must be a whole number of statements above 0, instead got 0. Fix: pass preparedStatements: true (the first 256 statements) or { max: <number> }.',
+      );
+    } finally {
+      await drop();
+    }
+  });
+});
+
+/** Adds a column to `t` from a connection of its own, as a migration run by another process would. */
+async function migrateFromAnotherSession(database: PanelDatabase): Promise<void> {
+  const schema = database.schema!;
+  const other = await openDatabase({ url: testDatabaseUrl(), schema, maxConnections: 1 });
+  try {
+    await sql`alter table t add column note text`.execute(other.db);
+  } finally {
+    await other.close();
+  }
+}
