@@ -12,19 +12,27 @@ export interface FindStatement {
   readonly idAt: number;
 }
 
+/** A find statement's compiled text, the same on any Kysely of the panel's database. */
+type CompiledFind = Pick<FindStatement, 'sql' | 'parameters' | 'idAt'>;
+
 /**
  * The statement cache of the records layer: the select of one record on a view (every column
  * and the view's associations), built and compiled once per resource and view, so that a find
- * through a scope that lets every record through sends the compiled statement with its id.
+ * through a scope that lets every record through sends the compiled statement with its id. The
+ * records layer of a transaction (`RecordsRepository.within`) builds its select on the
+ * transaction, once, and shares the compiled text of the layer it came from (`compiled`).
  */
 export class FindStatements {
   readonly #db: Kysely<any>;
   readonly #registry: ReadonlyMap<string, CompiledResource>;
   readonly #statements = new Map<string, FindStatement>();
+  /** The compiled texts by resource and view, shared with the transactions' caches. */
+  readonly compiled: Map<string, CompiledFind>;
 
-  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>) {
+  constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, compiled: Map<string, CompiledFind> = new Map()) {
     this.#db = db;
     this.#registry = registry;
+    this.compiled = compiled;
   }
 
   /** The statement of one record of `resource` on `view`. */
@@ -33,12 +41,17 @@ export class FindStatements {
     let found = this.#statements.get(key);
     if (!found) {
       const query = selectRecords(this.#db, resource, view, this.#registry, 'all');
-      // Where the id's value sits among the compiled parameters: the query is compiled with a
-      // unique marker in its place (Kysely's types ask for the column's type; the marker is
-      // never sent, it is replaced by the id before each execution).
-      const marker = Symbol('id');
-      const compiled = query.where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', marker as unknown as number).compile();
-      found = { query, sql: compiled.sql, parameters: compiled.parameters, idAt: compiled.parameters.indexOf(marker) };
+      let compiled = this.compiled.get(key);
+      if (!compiled) {
+        // Where the id's value sits among the compiled parameters: the query is compiled with a
+        // unique marker in its place (Kysely's types ask for the column's type; the marker is
+        // never sent, it is replaced by the id before each execution).
+        const marker = Symbol('id');
+        const { sql, parameters } = query.where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', marker as unknown as number).compile();
+        compiled = { sql, parameters, idAt: parameters.indexOf(marker) };
+        this.compiled.set(key, compiled);
+      }
+      found = { query, ...compiled };
       this.#statements.set(key, found);
     }
     return found;

@@ -43,7 +43,7 @@ export class RecordsRepository {
   constructor(
     db: Kysely<any>,
     registry: ReadonlyMap<string, CompiledResource>,
-    options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy; counts?: RecordCounts; changes?: ChangeNotifications | undefined } = {},
+    options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy; counts?: RecordCounts; changes?: ChangeNotifications | undefined; compiledFinds?: FindStatements['compiled'] } = {},
   ) {
     this.#layer = {
       db,
@@ -53,7 +53,7 @@ export class RecordsRepository {
       counts: options.counts ?? new RecordCounts(db, options.changes),
       countStrategy: options.count ?? EXACT_COUNT,
       readsOwnTable: (resource, view) => readsOwnTable(resource, view, registry),
-      statements: new FindStatements(db, registry),
+      statements: new FindStatements(db, registry, options.compiledFinds),
     };
   }
 
@@ -67,8 +67,8 @@ export class RecordsRepository {
    * await db.transaction().execute((trx) => panel.records.within(trx).update({ resource, view: 'show', id, values }));
    */
   within(trx: Transaction<any>): RecordsRepository {
-    const { registry, attachments, rootPath, countStrategy, counts } = this.#layer;
-    return new RecordsRepository(trx, registry, { ...(attachments ? { attachments } : {}), rootPath, count: countStrategy, counts });
+    const { registry, attachments, rootPath, countStrategy, counts, statements } = this.#layer;
+    return new RecordsRepository(trx, registry, { ...(attachments ? { attachments } : {}), rootPath, count: countStrategy, counts, compiledFinds: statements.compiled });
   }
 
   /**
