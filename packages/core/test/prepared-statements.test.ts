@@ -59,6 +59,22 @@ describe.runIf(onPostgres)('prepared statements [postgres]', () => {
     await migrateFromAnotherSession(database);
     expect(await find()).toEqual({ id: 1, name: 'one', note: null });
     expect(await find()).toEqual({ id: 1, name: 'one', note: null });
+    // A second migration under the statement prepared again: prepared once more.
+    await migrateFromAnotherSession(database, 'tag');
+    expect(await find()).toEqual({ id: 1, name: 'one', note: null, tag: null });
+  });
+
+  it('the same migration inside a transaction with a savepoint, then a statement outside it: each answers as above', async () => {
+    const database = await open(true);
+    const find = (db: typeof database.db) => db.selectFrom('t').selectAll().where('id', '=', 3).executeTakeFirst();
+    expect(await find(database.db)).toEqual({ id: 3, name: 'three' });
+    await migrateFromAnotherSession(database);
+    const refused = database.db.transaction().execute(async (trx) => {
+      await sql`savepoint before_find`.execute(trx);
+      return find(trx);
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'PANEL_ERR_DATABASE_UNAVAILABLE', reason: 'connection' });
+    expect(await find(database.db)).toEqual({ id: 3, name: 'three', note: null });
   });
 
   it('the same migration inside a transaction: that transaction fails (PostgreSQL aborted it), and the next one prepares the statement again', async () => {
@@ -84,12 +100,12 @@ describe.runIf(onPostgres)('prepared statements [postgres]', () => {
   });
 });
 
-/** Adds a column to `t` from a connection of its own, as a migration run by another process would. */
-async function migrateFromAnotherSession(database: PanelDatabase): Promise<void> {
+/** Adds a column (`note` by default) to `t` from a connection of its own, as a migration run by another process would. */
+async function migrateFromAnotherSession(database: PanelDatabase, column = 'note'): Promise<void> {
   const schema = database.schema!;
   const other = await openDatabase({ url: testDatabaseUrl(), schema, maxConnections: 1 });
   try {
-    await sql`alter table t add column note text`.execute(other.db);
+    await sql`alter table t add column ${sql.id(column)} text`.execute(other.db);
   } finally {
     await other.close();
   }

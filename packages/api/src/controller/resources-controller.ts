@@ -209,7 +209,7 @@ export class ResourcesController extends ResultCallbacksController {
    * `Idempotency-Key` it runs inside the key's lookup, in one statement.
    */
   ifMatchRowLock(trx: Transaction<any>): SelectQueryBuilder<any, any, any> {
-    return this.panel.records.within(trx).rowLock({ resource: this.resource, id: this.recordId() }, trx);
+    return this.panel.records.rowLock({ resource: this.resource, id: this.recordId() }, trx);
   }
 
   /**

@@ -16,9 +16,6 @@ const PURGE_BATCH = 20;
 type LookupRow = { locked: boolean; method: string | null; path: string; fingerprint: string; status: number; body: string; expired: boolean };
 
 const TABLE = `"${IDEMPOTENCY_KEYS_TABLE}"`;
-/** `lookup`'s statement without a row lock: $1 the retention in seconds, $2 the lock's name, $3 the scope, $4 the key. */
-const LOOKUP = `select l.locked, k.method, k.path, k.fingerprint, k.status, k.body, k.created_at < now() - make_interval(secs => $1) as expired
-  from (select pg_try_advisory_xact_lock(hashtextextended($2, 0)) as locked) as l left join ${TABLE} as k on k.scope = $3 and k.key = $4`;
 /** `store`'s statement: the answer ($1–$7), and the purge of at most $9 keys older than $8 seconds. */
 const STORE = `with stored as (insert into ${TABLE} (scope, key, method, path, fingerprint, status, body) values ($1, $2, $3, $4, $5, $6, $7))
   delete from ${TABLE} where (scope, key) in (select scope, key from ${TABLE} where created_at < now() - make_interval(secs => $8) order by created_at limit $9 for update skip locked)`;
@@ -89,13 +86,10 @@ export class IdempotencyKeys {
    */
   async lookup(trx: Transaction<any>, request: KeyedRequest, rowLock?: SelectQueryBuilder<any, any, any>): Promise<StoredAnswer | undefined> {
     const { scope, key } = request;
-    const lockName = `${scope}\n${key}`;
-    // Without a row lock the statement's text never changes: it is sent as written (`LOOKUP`), with no query to build.
+    const lockedRows = rowLock ? sql`, (select count(*) from ${rowLock} as locked_row) as locked_rows` : sql``;
     const row = (
-      rowLock
-        ? await sql<LookupRow>`select l.locked, k.method, k.path, k.fingerprint, k.status, k.body, k.created_at < now() - make_interval(secs => ${this.retentionSeconds}) as expired, (select count(*) from ${rowLock} as locked_row) as locked_rows
-            from (select pg_try_advisory_xact_lock(hashtextextended(${lockName}, 0)) as locked) as l left join ${sql.table(IDEMPOTENCY_KEYS_TABLE)} as k on k.scope = ${scope} and k.key = ${key}`.execute(trx)
-        : await trx.executeQuery<LookupRow>(CompiledQuery.raw(LOOKUP, [this.retentionSeconds, lockName, scope, key]))
+      await sql<LookupRow>`select l.locked, k.method, k.path, k.fingerprint, k.status, k.body, k.created_at < now() - make_interval(secs => ${this.retentionSeconds}) as expired${lockedRows}
+        from (select pg_try_advisory_xact_lock(hashtextextended(${`${scope}\n${key}`}, 0)) as locked) as l left join ${sql.table(IDEMPOTENCY_KEYS_TABLE)} as k on k.scope = ${scope} and k.key = ${key}`.execute(trx)
     ).rows[0]!;
     if (!row.locked) throw new IdempotencyKeyInUseError();
     if (row.method === null) return undefined;

@@ -53,9 +53,6 @@ function stalePlan(error: unknown): boolean {
   return code === '0A000' && routine === 'RevalidateCachedQuery';
 }
 
-const TRANSACTION_BEGINS = /^\s*(begin|start\s+transaction)\b/i;
-const TRANSACTION_ENDS = /^\s*(commit|rollback|end|abort)\b/i;
-
 /**
  * A pg client that remembers why its last statement failed, and closes its connection when a
  * statement gets no answer within the query timeout. pg only stops waiting; the connection would
@@ -66,10 +63,13 @@ class PanelPoolClient extends pg.Client {
   /** The error of the statement running or last run, when it failed (cleared when a statement starts). */
   lastQueryError: unknown;
   readonly #prepared: PreparedStatementNames | undefined;
-  /** Whether a transaction is open on the connection (followed from the statements sent: Kysely begins and ends them with SQL). */
-  #inTransaction = false;
-  /** Named statements whose plan PostgreSQL refused after a migration, to deallocate once no transaction is open. */
-  readonly #stale = new Set<string>();
+  /**
+   * The names this connection prepared a statement again under, after PostgreSQL refused the
+   * plan of the process's name (a migration changed the columns under a prepared `select *`).
+   * The refused statement stays on the server, unused, until the connection closes.
+   */
+  readonly #renamed = new Map<string, string>();
+  #renames = 0;
 
   constructor(config: pg.ClientConfig & { panelPreparedStatements?: PreparedStatementNames }) {
     super(config);
@@ -80,44 +80,26 @@ class PanelPoolClient extends pg.Client {
   // the name of a statement with parameters when the app prepares statements.
   override query(...args: unknown[]): never {
     this.lastQueryError = undefined;
-    const name = this.#prepared ? this.#nameOf(args) : undefined;
-    const send = (named: boolean) =>
-      (pg.Client.prototype.query as (...a: QueryArguments) => unknown).apply(this, (named ? [{ name, text: args[0], values: args[1] }, ...args.slice(2)] : args) as QueryArguments);
-    const result = send(name !== undefined);
+    const [text, values] = args;
+    const shared = this.#prepared && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? this.#prepared.nameOf(text) : undefined;
+    const send = (name: string | undefined) =>
+      (pg.Client.prototype.query as (...a: QueryArguments) => unknown).apply(this, (name === undefined ? args : [{ name, text, values }, ...args.slice(2)]) as QueryArguments);
+    const name = shared === undefined ? undefined : (this.#renamed.get(shared) ?? shared);
+    const result = send(name);
     if (result instanceof Promise) {
       return result.catch((error: unknown) => {
-        // A migration changed the columns under a prepared `select *`, and PostgreSQL refuses the
-        // plan: the statement is prepared again once no transaction is open. Outside a
-        // transaction that is now, and the statement is sent once more; in one, the transaction
-        // is lost (PostgreSQL aborted it), so the error stands, and a retry of the request runs.
-        if (name === undefined || !stalePlan(error)) return this.#failed(error);
-        this.#stale.add(name);
-        if (this.#inTransaction) return this.#failed(error);
-        this.#deallocateStale();
-        return (send(true) as Promise<unknown>).catch((retried: unknown) => this.#failed(retried));
+        if (shared === undefined || !stalePlan(error)) return this.#failed(error);
+        // PostgreSQL refused the plan: the statement is prepared again under a name of this
+        // connection's, and sent once more. Outside a transaction that answers; in one,
+        // PostgreSQL has aborted the transaction, so the retry fails (25P02) and the refusal
+        // stands (the database briefly unavailable: a retry of the request works).
+        this.#renames += 1;
+        const fresh = `${shared}_${this.#renames}`;
+        this.#renamed.set(shared, fresh);
+        return (send(fresh) as Promise<unknown>).catch((retried: unknown) => this.#failed((retried as { code?: unknown } | null)?.code === '25P02' ? error : retried));
       }) as never;
     }
     return result as never;
-  }
-
-  /** The statement's name (undefined: unnamed), and the transaction state it leaves; stale statements are deallocated first when none is open. */
-  #nameOf(args: unknown[]): string | undefined {
-    const [text, values] = args;
-    if (typeof text !== 'string') return undefined;
-    if (!this.#inTransaction && this.#stale.size > 0) this.#deallocateStale();
-    if (TRANSACTION_BEGINS.test(text)) this.#inTransaction = true;
-    else if (TRANSACTION_ENDS.test(text)) this.#inTransaction = false;
-    return Array.isArray(values) && values.length > 0 ? this.#prepared!.nameOf(text) : undefined;
-  }
-
-  /** Queues `deallocate` of each stale statement before whatever is sent next, and forgets it, so its next use prepares it again. */
-  #deallocateStale(): void {
-    const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
-    for (const name of this.#stale) {
-      (pg.Client.prototype.query as (text: string) => Promise<unknown>).call(this, `deallocate ${name}`).catch(() => undefined);
-      delete parsed[name];
-    }
-    this.#stale.clear();
   }
 
   #failed(error: unknown): never {

@@ -110,9 +110,8 @@ async function writeAndRead(
   // place of the values (the checks' values included), and later writes send it with theirs.
   const compiled =
     shape && !ownTable && checks.shapeOnly && !narrowsAssociations(db, resource, view, layer.registry, readable)
-      ? await compiledWrite(resource, view, { ...shape, key: `${shape.key}\u0000${checks.signature}\u0000${shape.values.map((value) => typeof value).join(',')}` }, async (values) => {
-          const { changes, existing } = shape.checked(values);
-          const shapeChecks = gated ? await WriteChecks.collect({ resource, registry: layer.registry, changes, existing, transaction: noTransaction }) : checks;
+      ? await compiledWrite(resource, view, checkedShape(shape, checks, 'write'), async (values) => {
+          const shapeChecks = gated ? await checksWith(layer, resource, shape, values) : checks;
           return writeQuery(layer, db, { resource, view, checks: shapeChecks, write: shape.builder(values), readable: undefined, ownTable }).compile();
         })
       : undefined;
@@ -157,16 +156,26 @@ async function computeChecks(layer: RecordsLayer, db: Kysely<any>, resource: Com
   const compiled = await compiledWrite(
     resource,
     'edit',
-    { ...shape, key: `checks\u0000${shape.key}\u0000${checks.signature}\u0000${shape.values.map((value) => typeof value).join(',')}` },
-    async (values) => {
-      const { changes, existing } = shape.checked(values);
-      const shapeChecks = await WriteChecks.collect({ resource, registry: layer.registry, changes, existing, transaction: noTransaction });
-      return db.selectNoFrom(shapeChecks.selections()).compile();
-    },
+    checkedShape(shape, checks, 'checks'),
+    async (values) => db.selectNoFrom((await checksWith(layer, resource, shape, values)).selections()).compile(),
     // The checks use the values of the fields that have one; the others are not in this statement.
     { everyValue: false },
   );
   return compiled ? ((await db.executeQuery(compiled)).rows[0] as Record<string, unknown>) : checks.compute(db);
+}
+
+/**
+ * A write's shape keyed for its compiled statement (`what`: the write, or its checks alone):
+ * its columns, which of them have which checks, and each value's JavaScript type.
+ */
+function checkedShape(shape: WriteShape<WriteBuilder>, checks: WriteChecks, what: 'write' | 'checks'): WriteShape<WriteBuilder> {
+  return { ...shape, key: `${what}\u0000${shape.key}\u0000${checks.signature}\u0000${shape.values.map((value) => typeof value).join(',')}` };
+}
+
+/** The checks of a shape's write built with `values` (markers, or the write's own) in place of its values. */
+function checksWith(layer: RecordsLayer, resource: CompiledResource, shape: WriteShape<WriteBuilder>, values: readonly unknown[]): Promise<WriteChecks> {
+  const { changes, existing } = shape.checked(values);
+  return WriteChecks.collect({ resource, registry: layer.registry, changes, existing, transaction: noTransaction });
 }
 
 /** The transaction of the checks a compiled write is built with: never asked for (such a write has no transaction check). */
