@@ -1,5 +1,5 @@
 import { withDatabaseSetupFix } from './database-setup-problem.js';
-import { Migrator, type Migration as KyselyMigration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration as KyselyMigration, type MigrationProvider, type TableMetadata } from 'kysely';
 import type { PanelDatabase } from './panel-database.js';
 
 /** A migration: `up` (and optionally `down`) against a Kysely instance. */
@@ -45,19 +45,63 @@ export function isCatalogChangedDuringSetup(error: unknown): boolean {
 }
 
 /**
+ * The tables the migrator may take for its own: those of the database's schema, or of the
+ * search path's schemas when it names none (where an unqualified `kysely_migration` resolves).
+ * Kysely's own introspector lists the tables of every schema on the server, calling
+ * `has_schema_privilege` and `pg_get_serial_sequence` on each, so a schema or table that
+ * another process drops meanwhile (a tenant, a parallel test file) fails the scan; this one
+ * never looks at another schema. Only names are read: the migrator asks nothing else.
+ */
+function ownSchemaIntrospector(db: Kysely<any>, schema: string | undefined): DatabaseIntrospector {
+  const getTables = async (): Promise<TableMetadata[]> => {
+    const inScope = schema === undefined ? sql<boolean>`ns.nspname = any(current_schemas(false))` : sql<boolean>`ns.nspname = ${schema}`;
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, ns.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where c.relkind in ('r', 'v', 'p') and ${inScope}`.execute(db);
+    return rows.map((row) => ({ name: row.name, schema: row.schema, isView: row.kind === 'v', columns: [] }));
+  };
+  return {
+    getSchemas: async () => (await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(db)).rows,
+    getTables,
+    getMetadata: async () => ({ tables: await getTables() }),
+  };
+}
+
+/**
+ * The database as the migrator sees it: the same instance, whose `introspection` is
+ * `ownSchemaIntrospector`. Kysely keeps its state in private fields, so every other member
+ * is read from, and bound to, the instance itself.
+ */
+function withOwnSchemaIntrospection(db: Kysely<any>, schema: string | undefined): Kysely<any> {
+  const introspection = ownSchemaIntrospector(db, schema);
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
  * Applies migrations in name order with Kysely's migrator (it records them in
  * `kysely_migration` and takes a lock, so two processes never migrate at once). Throws the
- * first failure. A run that fails because another schema of the server was dropped meanwhile
- * (see `isOtherSchemaDropped`), or whose catalog scan met another schema's table changing
- * (`isCatalogChangedDuringSetup`), is tried again, up to five times in all.
+ * first failure. The migrator looks only at the database's own schema (see
+ * `ownSchemaIntrospector`), so other schemas coming and going never fail its setup; should a
+ * run still fail because another schema was dropped meanwhile (`isOtherSchemaDropped`) or a
+ * catalog read met a table changing (`isCatalogChangedDuringSetup`), it is tried again, up to
+ * five times in all.
  */
 export async function runMigrations(database: PanelDatabase, migrations: Record<string, Migration>, options: RunMigrationsOptions = {}): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const table = options.table === undefined ? {} : { migrationTableName: options.table, migrationLockTableName: `${options.table}_lock` };
   // The migrator looks for its tables in every schema; name the database's own so that two
   // schemas on one server (a test file each) never take each other's bookkeeping for theirs.
-  // On the primary: a replica's copy of the migration tables may be behind.
-  const migrator = new Migrator({ db: database.primary ?? database.db, provider, ...table, ...(database.schema ? { migrationTableSchema: database.schema } : {}) });
+  // It sees only the tables of that schema (see `ownSchemaIntrospector`). On the primary: a
+  // replica's copy of the migration tables may be behind.
+  const db = withOwnSchemaIntrospection(database.primary ?? database.db, database.schema);
+  const migrator = new Migrator({ db, provider, ...table, ...(database.schema ? { migrationTableSchema: database.schema } : {}) });
   for (let attempt = 1; ; attempt += 1) {
     // The migrator returns a failed migration's error, but throws one met while it sets up its tables.
     const { error, results } = await migrator.migrateToLatest().catch((thrown: unknown) => ({ error: thrown, results: undefined }));
