@@ -42,7 +42,7 @@ type Side = 'api' | 'reference';
 
 /** One side's share of a round: its figures and its server's peak RSS over the round. */
 async function measureRound(server: ServerProcess, endpoint: Endpoint, side: Side, options: BenchOptions): Promise<LoadFigures & { peakRss: number; peakRssTotal: number }> {
-  await endpoint.prepare?.();
+  await endpoint.prepare?.('round');
   server.resetPeakRss();
   const request = side === 'reference' && endpoint.plainRequest ? endpoint.plainRequest : endpoint.request;
   const figures = await driveLoad(server.origin, request, { connections: endpoint.connections ?? options.connections, seconds: options.seconds / options.rounds, warmupSeconds: options.warmupSeconds });

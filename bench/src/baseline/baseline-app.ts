@@ -6,6 +6,7 @@ import { apiKeyOf, keyDigest, type BenchUser } from '../auth/bench-keys.js';
 import { indexJson, paginationJson, showJson } from './blog-post-json.js';
 import { parsePostInput } from './blog-post-input.js';
 import { registerScalarRoutes } from '../scalar/scalar-routes.js';
+import { keyedWrite } from './keyed-writes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -95,44 +96,51 @@ export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string
     return showBody(db, row, request.benchUser!);
   });
 
-  app.post(PATH, async (request, reply) => {
-    const attributes = (request.body as { blog_post?: Record<string, unknown> } | undefined)?.blog_post;
-    if (typeof attributes !== 'object' || attributes === null) return reply.code(400).send({ error: 'blog_post is missing' });
-    // view_count's visible rule (admins and the post's author) hides it from a non-admin's new post, so its value is ignored.
-    const { view_count, ...others } = attributes;
-    const { values, errors } = parsePostInput(request.benchUser!.admin ? attributes : others, true);
-    if (values.published === true && !values.published_on) errors.published_on = [...(errors.published_on ?? []), "can't be blank when the post is published"];
-    if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) errors.author = [...(errors.author ?? []), 'must exist'];
-    if (Object.keys(errors).length > 0) return reply.code(422).send({ errors, message: 'Failed to create Blog post' });
-    return reply.code(201).send(await showBody(db, await insertPost(db, values), request.benchUser!));
-  });
+  // With `Idempotency-Key` (and `If-Match: *`), each write runs as a careful developer makes it safe to retry: keyed-writes.ts.
+  app.post(PATH, (request, reply) =>
+    keyedWrite(db, request, reply, async (db) => {
+      const attributes = (request.body as { blog_post?: Record<string, unknown> } | undefined)?.blog_post;
+      if (typeof attributes !== 'object' || attributes === null) return { status: 400, body: { error: 'blog_post is missing' } };
+      // view_count's visible rule (admins and the post's author) hides it from a non-admin's new post, so its value is ignored.
+      const { view_count, ...others } = attributes;
+      const { values, errors } = parsePostInput(request.benchUser!.admin ? attributes : others, true);
+      if (values.published === true && !values.published_on) errors.published_on = [...(errors.published_on ?? []), "can't be blank when the post is published"];
+      if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) errors.author = [...(errors.author ?? []), 'must exist'];
+      if (Object.keys(errors).length > 0) return { status: 422, body: { errors, message: 'Failed to create Blog post' } };
+      return { status: 201, body: await showBody(db, await insertPost(db, values), request.benchUser!) };
+    }),
+  );
 
-  app.patch(`${PATH}/:id`, async (request, reply) => {
-    const user = request.benchUser!;
-    const id = recordId((request.params as { id: string }).id);
-    const existing = id === undefined ? undefined : await findPost(db, user, id);
-    if (!existing) return reply.code(404).send({ error: 'Not Found' });
-    if (!user.admin && existing.author_id !== user.id) return reply.code(403).send({ error: 'Forbidden' });
-    const attributes = (request.body as { blog_post?: Record<string, unknown> } | undefined)?.blog_post;
-    if (typeof attributes !== 'object' || attributes === null) return reply.code(400).send({ error: 'blog_post is missing' });
-    const { values, errors } = parsePostInput(attributes, false);
-    const merged = { ...existing, ...values };
-    if (merged.published === true && !merged.published_on) errors.published_on = [...(errors.published_on ?? []), "can't be blank when the post is published"];
-    if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) errors.author = [...(errors.author ?? []), 'must exist'];
-    if (Object.keys(errors).length > 0) return reply.code(422).send({ errors, message: 'Failed to update Blog post' });
-    const row = Object.keys(values).length === 0 ? existing : await updatePost(db, existing.id, values);
-    return showBody(db, row, user);
-  });
+  app.patch(`${PATH}/:id`, (request, reply) =>
+    keyedWrite(db, request, reply, async (db, lockRecord) => {
+      const user = request.benchUser!;
+      const id = recordId((request.params as { id: string }).id);
+      const existing = id === undefined ? undefined : await findPost(db, user, id, lockRecord);
+      if (!existing) return { status: 404, body: { error: 'Not Found' } };
+      if (!user.admin && existing.author_id !== user.id) return { status: 403, body: { error: 'Forbidden' } };
+      const attributes = (request.body as { blog_post?: Record<string, unknown> } | undefined)?.blog_post;
+      if (typeof attributes !== 'object' || attributes === null) return { status: 400, body: { error: 'blog_post is missing' } };
+      const { values, errors } = parsePostInput(attributes, false);
+      const merged = { ...existing, ...values };
+      if (merged.published === true && !merged.published_on) errors.published_on = [...(errors.published_on ?? []), "can't be blank when the post is published"];
+      if (typeof values.author_id === 'number' && !(await userExists(db, values.author_id))) errors.author = [...(errors.author ?? []), 'must exist'];
+      if (Object.keys(errors).length > 0) return { status: 422, body: { errors, message: 'Failed to update Blog post' } };
+      const row = Object.keys(values).length === 0 ? existing : await updatePost(db, existing.id, values);
+      return { status: 200, body: await showBody(db, row, user) };
+    }),
+  );
 
-  app.delete(`${PATH}/:id`, async (request, reply) => {
-    const user = request.benchUser!;
-    const id = recordId((request.params as { id: string }).id);
-    const existing = id === undefined ? undefined : await findPost(db, user, id);
-    if (!existing) return reply.code(404).send({ error: 'Not Found' });
-    if (!user.admin) return reply.code(403).send({ error: 'Forbidden' });
-    await deletePost(db, existing.id);
-    return { message: 'Blog post successfully deleted' };
-  });
+  app.delete(`${PATH}/:id`, (request, reply) =>
+    keyedWrite(db, request, reply, async (db, lockRecord) => {
+      const user = request.benchUser!;
+      const id = recordId((request.params as { id: string }).id);
+      const existing = id === undefined ? undefined : await findPost(db, user, id, lockRecord);
+      if (!existing) return { status: 404, body: { error: 'Not Found' } };
+      if (!user.admin) return { status: 403, body: { error: 'Forbidden' } };
+      await deletePost(db, existing.id);
+      return { status: 200, body: { message: 'Blog post successfully deleted' } };
+    }),
+  );
 
   registerScalarRoutes(app, db);
   return app;

@@ -116,9 +116,10 @@ export async function loadExtras(db: Kysely<BaselineTables>, rows: readonly Post
   };
 }
 
-/** The post with that id if the user may see it. */
-export function findPost(db: Kysely<BaselineTables>, user: BaselineUser, id: number): Promise<FullPostRow | undefined> {
-  return visibleTo(db.selectFrom('blog_posts').selectAll(), user).where('id', '=', id).executeTakeFirst();
+/** The post with that id if the user may see it; `forUpdate` locks its row until the transaction ends. */
+export function findPost(db: Kysely<BaselineTables>, user: BaselineUser, id: number, forUpdate = false): Promise<FullPostRow | undefined> {
+  const query = visibleTo(db.selectFrom('blog_posts').selectAll(), user).where('id', '=', id);
+  return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** Whether a user with that id exists. */
@@ -138,12 +139,13 @@ export function updatePost(db: Kysely<BaselineTables>, id: number, values: Parti
 
 /**
  * Deletes a post with its attachments and the blobs no other record uses, in one transaction
- * (comments and tags go with the post by their foreign keys).
+ * (comments and tags go with the post by their foreign keys): the caller's, when it has one.
  */
 export function deletePost(db: Kysely<BaselineTables>, id: number): Promise<void> {
-  return db.transaction().execute(async (trx) => {
+  const remove = async (trx: Kysely<BaselineTables>) => {
     const removed = await trx.deleteFrom('panel_attachments').where('record_type', '=', 'BlogPost').where('record_id', '=', id).returning('blob_id').execute();
     if (removed.length > 0) await trx.deleteFrom('panel_blobs').where('id', 'in', removed.map((row) => row.blob_id)).execute();
     await trx.deleteFrom('blog_posts').where('id', '=', id).execute();
-  });
+  };
+  return db.isTransaction ? remove(db) : db.transaction().execute(remove);
 }

@@ -51,7 +51,7 @@ export async function compareResponses(endpoint: Endpoint, api: string, referenc
   if (endpoint.prepare) {
     const answers: Answer[][] = [];
     for (const origin of [api, reference]) {
-      await endpoint.prepare();
+      await endpoint.prepare('checks');
       const answersOfOne: Answer[] = [];
       for (const request of requests) answersOfOne.push(await send(origin, request));
       answers.push(answersOfOne);

@@ -173,7 +173,7 @@ export async function runReplica(options: BenchOptions, entry: string): Promise<
     const lagRounds: LagFigures[] = [];
     for (let round = 0; round < options.rounds; round += 1) {
       for (const server of round % 2 === 0 ? [single, replicated] : [replicated, single]) {
-        await mix.prepare!();
+        await mix.prepare!('round');
         await caughtUp(primary.url, replica.url);
         const lag = server === replicated ? sampleLag(primary.url, replica.url) : undefined;
         byServer.get(server)!.push(await driveLoad(server.origin, mix.request, settings));
@@ -181,7 +181,7 @@ export async function runReplica(options: BenchOptions, entry: string): Promise<
       }
     }
     // Read-your-writes under the mix's load on the replicated server: 4 clients with the header, 4 without.
-    await mix.prepare!();
+    await mix.prepare!('round');
     await caughtUp(primary.url, replica.url);
     const perClient = 25;
     const load = mixInBackground(replicated.origin, mix, Math.max(5, settings.seconds));

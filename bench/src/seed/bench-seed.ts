@@ -125,18 +125,32 @@ export async function ensureBenchSeed(url: string, schema: string, dataset: Data
  * Puts the tables back as the seed left them, so that every run measures the same data: the
  * posts created by an earlier run's `create` are removed and the posts it patched (ids up to
  * `patchedUpTo`, default the update endpoint's) restored.
+ *
+ * `ids`: `forward` (between timed rounds) only moves the id sequence forward, back to the
+ * seed's last id only once it has climbed 500,000 past it: a create still in flight when a
+ * round ends commits after this reset, and its id must not come round again (a round would
+ * then meet it as a duplicate key, a 422 "base has already been taken" counted as an error).
+ * `restart` (before the answer checks, which send the same creates to each server in turn and
+ * compare the lists that show them) restarts it at the seed's last id, so that both servers
+ * give their posts the same ids; the table's lock waits for any create still in flight.
  */
-export async function resetBenchWrites(url: string, schema: string, dataset: Dataset = DATASET, patchedUpTo: number = dataset.patchedPosts): Promise<void> {
+export async function resetBenchWrites(
+  url: string,
+  schema: string,
+  dataset: Dataset = DATASET,
+  patchedUpTo: number = dataset.patchedPosts,
+  ids: 'forward' | 'restart' = 'forward',
+): Promise<void> {
   const database = await openSeedDatabase(url, schema);
   try {
-    await sql`delete from blog_posts where id > ${dataset.posts}`.execute(database.db);
-    await sql`update blog_posts set title = 'Post ' || id || ': ' || (array['Gardens', 'Games', 'Kitchens', 'Trains', 'Rivers'])[1 + id % 5], view_count = (id * 7919) % 100003
-      where id <= ${Math.max(patchedUpTo, dataset.patchedPosts)} and (title <> 'Post ' || id || ': ' || (array['Gardens', 'Games', 'Kitchens', 'Trains', 'Rivers'])[1 + id % 5] or view_count <> (id * 7919) % 100003)`.execute(database.db);
-    // The id sequence only moves forward (back to the seed's last id only once it has climbed 500,000 past it): a
-    // create still in flight when a round ends commits after this reset, and its id must not come round again
-    // (a round would then meet it as a duplicate key, a 422 "base has already been taken" counted as an error).
-    await sql`select setval(pg_get_serial_sequence('blog_posts', 'id'), case when last_value > ${dataset.posts + 500_000} then ${dataset.posts} else greatest(last_value, ${dataset.posts}) end)
-      from blog_posts_id_seq`.execute(database.db);
+    await database.db.transaction().execute(async (trx) => {
+      if (ids === 'restart') await sql`lock table blog_posts in exclusive mode`.execute(trx);
+      await sql`delete from blog_posts where id > ${dataset.posts}`.execute(trx);
+      await sql`update blog_posts set title = 'Post ' || id || ': ' || (array['Gardens', 'Games', 'Kitchens', 'Trains', 'Rivers'])[1 + id % 5], view_count = (id * 7919) % 100003
+        where id <= ${Math.max(patchedUpTo, dataset.patchedPosts)} and (title <> 'Post ' || id || ': ' || (array['Gardens', 'Games', 'Kitchens', 'Trains', 'Rivers'])[1 + id % 5] or view_count <> (id * 7919) % 100003)`.execute(trx);
+      const next = ids === 'restart' ? sql`${dataset.posts}` : sql`case when last_value > ${dataset.posts + 500_000} then ${dataset.posts} else greatest(last_value, ${dataset.posts}) end`;
+      await sql`select setval(pg_get_serial_sequence('blog_posts', 'id'), ${next}) from blog_posts_id_seq`.execute(trx);
+    });
     await vacuumAnalyze(database, ['blog_posts']);
   } finally {
     await database.close();

@@ -42,7 +42,9 @@ export async function buildBenchServer(kind: ServerKind, settings: ServerSetting
   const { openBaselineDatabase } = await import('../baseline/baseline-database.js');
   const { baselineApp } = await import('../baseline/baseline-app.js');
   const { loadBenchKeys } = await import('../auth/bench-keys.js');
+  const { ensureKeyedWritesTable } = await import('../baseline/keyed-writes.js');
   const database = openBaselineDatabase(settings.url, settings.schema);
+  await ensureKeyedWritesTable(database.db);
   const app = baselineApp(database.db, await loadBenchKeys(database.db));
   app.addHook('onClose', () => database.db.destroy());
   return {
