@@ -18,7 +18,10 @@ describe('compiledWrite', () => {
     const resource = {} as CompiledResource;
     const first = (await compiledWrite(resource, 'show', shape(['title', 'pages'], ['One', 1]), compileOf(['title', 'pages'])))!;
     let compiles = 0;
-    const counted = async (values: readonly unknown[]) => (compiles++, statement(['title', 'pages'])(values));
+    const counted = async (values: readonly unknown[]) => {
+      compiles += 1;
+      return statement(['title', 'pages'])(values);
+    };
     const second = (await compiledWrite(resource, 'show', shape(['title', 'pages'], ['Two', 2]), counted))!;
     expect(second.sql).toBe(first.sql);
     expect(first.parameters).toEqual(['One', 1]);
