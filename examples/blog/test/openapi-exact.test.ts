@@ -7,7 +7,6 @@ import { ADMIN, describeOnEachDatabase } from './demo-app-support.js';
 const DOCUMENT = '/api/resources/v1/openapi.json';
 const V1 = '/api/resources/v1';
 
-// biome-ignore lint/suspicious/noExplicitAny: the document is plain JSON read by path.
 type Json = any;
 
 describeOnEachDatabase('the OpenAPI document says what the server does (issue point 5)', (demo) => {
