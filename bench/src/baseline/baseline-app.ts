@@ -43,6 +43,12 @@ function postFilters(query: Record<string, unknown>): PostFilters | undefined {
 
 const recordId = (raw: string): number | undefined => (/^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : undefined);
 
+/** The post a PATCH or DELETE names, locked under `If-Match: *`; undefined when there is none the user may see. */
+function namedPost(db: Kysely<BaselineTables>, request: FastifyRequest, lock: boolean): Promise<FullPostRow | undefined> {
+  const id = recordId((request.params as { id: string }).id);
+  return id === undefined ? Promise.resolve(undefined) : findPost(db, request.benchUser!, id, lock);
+}
+
 async function showBody(db: Kysely<BaselineTables>, row: FullPostRow, user: BenchUser) {
   return { record: showJson(row, await loadExtras(db, [row]), user) };
 }
@@ -114,8 +120,7 @@ export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string
   app.patch(`${PATH}/:id`, (request, reply) =>
     keyedWrite(db, request, reply, async (db, lockRecord) => {
       const user = request.benchUser!;
-      const id = recordId((request.params as { id: string }).id);
-      const existing = id === undefined ? undefined : await findPost(db, user, id, lockRecord);
+      const existing = await namedPost(db, request, lockRecord);
       if (!existing) return { status: 404, body: { error: 'Not Found' } };
       if (!user.admin && existing.author_id !== user.id) return { status: 403, body: { error: 'Forbidden' } };
       const attributes = (request.body as { blog_post?: Record<string, unknown> } | undefined)?.blog_post;
@@ -133,8 +138,7 @@ export function baselineApp(db: Kysely<BaselineTables>, keys: ReadonlyMap<string
   app.delete(`${PATH}/:id`, (request, reply) =>
     keyedWrite(db, request, reply, async (db, lockRecord) => {
       const user = request.benchUser!;
-      const id = recordId((request.params as { id: string }).id);
-      const existing = id === undefined ? undefined : await findPost(db, user, id, lockRecord);
+      const existing = await namedPost(db, request, lockRecord);
       if (!existing) return { status: 404, body: { error: 'Not Found' } };
       if (!user.admin) return { status: 403, body: { error: 'Forbidden' } };
       await deletePost(db, existing.id);
