@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { createPanel, openDatabase } from '@panel/core';
 import { preparedStatementsOption } from '../servers/prepared-statements-option.js';
+import { panelStatements } from '../servers/panel-statements.js';
 import { mountPanelApi, panelServerOptions } from '@panel/api';
 import { BenchPostResource } from '../../app/scalar/resources/bench-post.js';
 import type { BenchServer, ServerSettings } from '../servers/server-types.js';
@@ -24,11 +25,7 @@ export async function scalarApiServer(settings: ServerSettings): Promise<BenchSe
   app.addHook('onClose', () => database.close());
   return {
     app,
-    onStatement: (listener) =>
-      database.onQuery((query) => {
-        const end = performance.now();
-        listener({ sql: query.sql, parameters: query.parameters, start: end - query.durationMillis, end });
-      }),
+    onStatement: (listener) => panelStatements(database, listener),
     close: () => app.close(),
   };
 }

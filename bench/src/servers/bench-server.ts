@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { BenchServer, ServerSettings } from './server-types.js';
 import { preparedStatementsOption } from './prepared-statements-option.js';
+import { panelStatements } from './panel-statements.js';
 
 export type { BenchServer, ServerSettings } from './server-types.js';
 
@@ -23,11 +24,7 @@ export async function buildBenchServer(kind: ServerKind, settings: ServerSetting
     const { app, database } = await buildDemoApp({ database: { url: settings.url, schema: settings.schema, ...preparedStatementsOption(), ...(settings.replicas ? { replicas: settings.replicas.split(',') } : {}) }, api: { controllersDir: BENCH_CONTROLLERS, rateLimit: BENCH_RATE_LIMIT }, ...(settings.count ? { count: JSON.parse(settings.count) } : {}) });
     return {
       app,
-      onStatement: (listener) =>
-        database.onQuery((query) => {
-          const end = performance.now();
-          listener({ sql: query.sql, parameters: query.parameters, start: end - query.durationMillis, end });
-        }),
+      onStatement: (listener) => panelStatements(database, listener),
       close: () => app.close(),
     };
   }

@@ -53,6 +53,40 @@ function stalePlan(error: unknown): boolean {
   return code === '0A000' && routine === 'RevalidateCachedQuery';
 }
 
+/** What `begin` answers when it is held back for the statement after it (Kysely reads nothing of it). */
+const HELD_BEGIN = Object.freeze({ command: 'BEGIN', rowCount: null, oid: 0, rows: [], fields: [] });
+
+/** The protocol writes of a pg connection that `BegunQuery` uses (pg's own, untyped in `@types/pg`). */
+interface ProtocolConnection {
+  readonly stream: { cork?(): void; uncork?(): void };
+  parse(query: { text: string }): void;
+  bind(config: object): void;
+  execute(config: object): void;
+}
+
+/**
+ * A statement sent with `begin` in front of it, in one write: Parse, Bind and Execute of
+ * `begin` with no Sync between, then the statement's own messages and its Sync. PostgreSQL runs
+ * both before it answers, so opening the transaction costs no round trip of its own (Npgsql
+ * prepends its `BEGIN` the same way). An error in `begin` skips the statement, and either error
+ * is the statement's.
+ */
+class BegunQuery extends pg.Query {
+  // A property, as `@types/pg` declares pg's own.
+  override submit = (connection: unknown): Error | null => {
+    const protocol = connection as ProtocolConnection;
+    protocol.stream.cork?.();
+    try {
+      protocol.parse({ text: 'begin' });
+      protocol.bind({});
+      protocol.execute({});
+      return (pg.Query.prototype.submit as unknown as (c: unknown) => Error | null).call(this, connection);
+    } finally {
+      protocol.stream.uncork?.();
+    }
+  };
+}
+
 /**
  * A pg client that remembers why its last statement failed, and closes its connection when a
  * statement gets no answer within the query timeout. pg only stops waiting; the connection would
@@ -70,6 +104,8 @@ class PanelPoolClient extends pg.Client {
    */
   readonly #renamed = new Map<string, string>();
   #renames = 0;
+  /** A `begin` the caller was answered for but that is not sent yet: it goes with the next statement. */
+  #heldBegin = false;
 
   constructor(config: pg.ClientConfig & { panelPreparedStatements?: PreparedStatementNames }) {
     super(config);
@@ -81,6 +117,13 @@ class PanelPoolClient extends pg.Client {
   override query(...args: unknown[]): never {
     this.lastQueryError = undefined;
     const [text, values] = args;
+    const plain = typeof text === 'string' && args.length <= 2 && (values === undefined || Array.isArray(values));
+    if (plain && this.#heldBegin) return this.#afterHeldBegin(text, (values ?? []) as unknown[], args) as never;
+    if (plain && text === 'begin' && (values === undefined || (values as unknown[]).length === 0)) {
+      // Held back, and sent in front of the transaction's first statement (`BegunQuery`).
+      this.#heldBegin = true;
+      return Promise.resolve(HELD_BEGIN) as never;
+    }
     const shared = this.#prepared && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? this.#prepared.nameOf(text) : undefined;
     const send = (name: string | undefined) =>
       (pg.Client.prototype.query as (...a: QueryArguments) => unknown).apply(this, (name === undefined ? args : [{ name, text, values }, ...args.slice(2)]) as QueryArguments);
@@ -100,6 +143,30 @@ class PanelPoolClient extends pg.Client {
       }) as never;
     }
     return result as never;
+  }
+
+  /** Forgets a held `begin` (the client is back in the pool: a transaction never outlives its checkout). */
+  dropHeldBegin(): void {
+    this.#heldBegin = false;
+  }
+
+  /**
+   * The first statement after a held `begin`. `commit` or `rollback` at once: nothing was sent,
+   * nothing to end. A statement with parameters and no name goes as a `BegunQuery`, in one
+   * round trip with `begin`. Anything else (a named statement, one without parameters) is sent
+   * after `begin` as before.
+   */
+  #afterHeldBegin(text: string, values: unknown[], args: unknown[]): Promise<unknown> {
+    this.#heldBegin = false;
+    if (values.length === 0 && (text === 'commit' || text === 'rollback')) return Promise.resolve({ ...HELD_BEGIN, command: text.toUpperCase() });
+    if (values.length === 0 || (this.#prepared !== undefined && this.#prepared.nameOf(text) !== undefined)) {
+      const begin = (pg.Client.prototype.query as (text: string) => Promise<unknown>).call(this, 'begin');
+      return begin.then(() => this.query(...args), (error: unknown) => this.#failed(error));
+    }
+    return new Promise<unknown>((resolve, reject) => {
+      const query = new BegunQuery(text, values, (error: Error | undefined, result: unknown) => (error ? reject(error) : resolve(Array.isArray(result) ? result.at(-1) : result)));
+      (pg.Client.prototype.query as (q: unknown) => unknown).call(this, query);
+    }).catch((error: unknown) => this.#failed(error));
   }
 
   #failed(error: unknown): never {
@@ -168,6 +235,9 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
     client.on('error', (error) => report(error, client));
   });
   pool.on('acquire', (client) => busy.add(client));
-  pool.on('release', (_error, client) => busy.delete(client));
+  pool.on('release', (_error, client) => {
+    busy.delete(client);
+    (client as unknown as PanelPoolClient).dropHeldBegin();
+  });
   return pool;
 }

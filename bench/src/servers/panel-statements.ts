@@ -1,0 +1,18 @@
+import type { PanelDatabase } from '@panel/core';
+import type { TimedStatement } from '../census/round-trips.js';
+import { preparedStatementsOption } from './prepared-statements-option.js';
+
+/**
+ * A Panel database's statements as the census counts them. On PostgreSQL, Panel's pool holds a
+ * transaction's `begin` back and sends it in one write with the transaction's first statement
+ * when that statement is sent unnamed (`postgres-pool.ts` in @panel/core): `begin` then opens no
+ * round trip of its own. With `--prepared-statements` the first statement is named, and `begin`
+ * goes alone, as before.
+ */
+export function panelStatements(database: Pick<PanelDatabase, 'onQuery' | 'kind'>, listener: (statement: TimedStatement) => void): () => void {
+  const held = database.kind === 'postgres' && preparedStatementsOption().preparedStatements !== true;
+  return database.onQuery((query) => {
+    const end = performance.now();
+    listener({ sql: query.sql, parameters: query.parameters, start: end - query.durationMillis, end, ...(held && query.sql === 'begin' ? { withNext: true } : {}) });
+  });
+}

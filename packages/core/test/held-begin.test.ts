@@ -1,0 +1,130 @@
+// A transaction's `begin` is held back and sent in one write with the transaction's first
+// statement (postgres-pool.ts, `BegunQuery`): one round trip fewer per transaction, with the
+// same transaction. The round trips are counted on the wire, by a proxy between the pool and
+// PostgreSQL that counts the server's ReadyForQuery messages (one per round trip). PostgreSQL
+// only: PGlite has no wire.
+import { createServer, connect, type Server, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openDatabase, type PanelDatabase } from '@panel/core';
+import { createTestSchema, testDatabaseKinds } from '@panel/test-support';
+
+const onPostgres = testDatabaseKinds().includes('postgres');
+
+/** A TCP proxy to the server at `url` that counts the ReadyForQuery ('Z') messages the server sends. */
+async function countingProxy(url: string): Promise<{ url: string; readyForQuery: () => number; close: () => Promise<void> }> {
+  const target = new URL(url);
+  let count = 0;
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    let pending = Buffer.alloc(0);
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      // Each message: a type byte, then its length (itself included) as a 32-bit integer.
+      while (pending.length >= 5 && pending.length >= 1 + pending.readInt32BE(1)) {
+        if (pending[0] === 0x5a) count += 1;
+        pending = pending.subarray(1 + pending.readInt32BE(1));
+      }
+      client.write(chunk);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as AddressInfo).port);
+  return { url: proxied.toString(), readyForQuery: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () => {
+  const opened: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of opened.splice(0).reverse()) await close();
+  });
+
+  /** One connection through the counting proxy, a table `t`, and a function counting the round trips of `work`. */
+  const open = async () => {
+    const { url, schema, drop } = await createTestSchema();
+    const proxy = await countingProxy(url);
+    const database = await openDatabase({ url: proxy.url, schema, maxConnections: 1 });
+    opened.push(drop, proxy.close, () => database.close());
+    await sql`create table t (id integer primary key, name text)`.execute(database.db);
+    const roundTrips = async (work: () => Promise<unknown>) => {
+      const before = proxy.readyForQuery();
+      await work();
+      return proxy.readyForQuery() - before;
+    };
+    return { database, roundTrips };
+  };
+  const xid = (db: PanelDatabase['db']) => sql<{ xid: string }>`select txid_current()::text as xid where ${1} = 1`.execute(db).then((r) => r.rows[0]!.xid);
+  const names = async (database: PanelDatabase) => (await sql<{ name: string }>`select name from t order by id`.execute(database.db)).rows.map((row) => row.name);
+
+  it('"one round trip fewer per transaction": begin, three statements and commit take four round trips, in one transaction', async () => {
+    const { database, roundTrips } = await open();
+    let ids: string[] = [];
+    const trips = await roundTrips(() =>
+      database.db.transaction().execute(async (trx) => {
+        ids = [await xid(trx), await xid(trx)];
+        await trx.insertInto('t').values({ id: 1, name: 'one' }).execute();
+      }),
+    );
+    // begin + the first statement, the second, the insert, commit.
+    expect(trips).toBe(4);
+    expect(ids[0]).toBe(ids[1]);
+    expect(await names(database)).toEqual(['one']);
+    // Outside a transaction, each statement is its own again.
+    expect(await xid(database.db)).not.toBe(await xid(database.db));
+  });
+
+  it('a failing statement rolls the transaction back, the first statement included, and the connection is clean after', async () => {
+    const { database } = await open();
+    await sql`insert into t values (1, 'one')`.execute(database.db);
+    const failed = await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('t').values({ id: 2, name: 'two' }).execute();
+        await trx.insertInto('t').values({ id: 1, name: 'again' }).execute();
+      })
+      .catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: '23505' });
+    expect(await names(database)).toEqual(['one']);
+    // The first statement failing (with begin in the same write) also leaves nothing behind.
+    const first = await database.db
+      .transaction()
+      .execute((trx) => trx.insertInto('t').values({ id: 1, name: 'again' }).execute())
+      .catch((error: unknown) => error);
+    expect(first).toMatchObject({ code: '23505' });
+    expect(await xid(database.db)).not.toBe(await xid(database.db));
+    expect(await names(database)).toEqual(['one']);
+  });
+
+  it('a transaction with no statement sends nothing, and one that throws before its first statement leaves no transaction open', async () => {
+    const { database, roundTrips } = await open();
+    expect(await roundTrips(() => database.db.transaction().execute(async () => 'nothing'))).toBe(0);
+    await expect(
+      database.db.transaction().execute(async () => {
+        throw new Error('before any statement');
+      }),
+    ).rejects.toThrow('before any statement');
+    expect(await xid(database.db)).not.toBe(await xid(database.db));
+  });
+
+  it('a first statement without parameters is sent after begin, as before, in the same transaction', async () => {
+    const { database, roundTrips } = await open();
+    let ids: string[] = [];
+    const trips = await roundTrips(() =>
+      database.db.transaction().execute(async (trx) => {
+        const first = (await sql<{ xid: string }>`select txid_current()::text as xid`.execute(trx)).rows[0]!.xid;
+        ids = [first, await xid(trx)];
+      }),
+    );
+    expect(trips).toBe(4);
+    expect(ids[0]).toBe(ids[1]);
+  });
+});
