@@ -13,7 +13,8 @@ import type { BaselineTables } from './baseline-database.js';
  */
 const TABLE = 'baseline_idempotency_keys';
 const RETENTION_SECONDS = 24 * 60 * 60;
-const PURGE_BATCH = 10;
+// As the API's (packages/api/src/http-semantics/idempotency-keys.ts).
+const PURGE_BATCH = 20;
 
 /** Creates the baseline's own table of stored answers when it is missing (at the server's start). */
 export async function ensureKeyedWritesTable(db: Kysely<BaselineTables>): Promise<void> {
