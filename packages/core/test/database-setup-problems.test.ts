@@ -51,6 +51,65 @@ onPostgres('database setup mistakes at boot, one line with the fix [postgres]', 
   });
 });
 
+/**
+ * A stand-in for PgBouncer's refusal, on the wire: it reads the startup packet and answers the
+ * first parameter PgBouncer 1.18 does not accept by default with the FATAL it sends (observed:
+ * `08P01 unsupported startup parameter: statement_timeout`), then closes.
+ */
+async function refusingPooler(): Promise<{ url: (path: string) => string; close: () => Promise<void> }> {
+  const tracked = new Set(['user', 'database', 'application_name', 'client_encoding', 'DateStyle', 'TimeZone', 'standard_conforming_strings', 'extra_float_digits']);
+  const server = createServer((socket) => {
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length < 4 || received.length < received.readInt32BE(0)) return;
+      const fields = received.subarray(8, received.readInt32BE(0)).toString('utf8').split('\0');
+      const refused = fields.filter((_, i) => i % 2 === 0).find((name) => name !== '' && !tracked.has(name)) ?? 'none';
+      const body = Buffer.from(`SFATAL\0C08P01\0Munsupported startup parameter: ${refused}\0\0`, 'utf8');
+      const header = Buffer.alloc(5);
+      header.write('E', 0);
+      header.writeInt32BE(4 + body.length, 1);
+      socket.end(Buffer.concat([header, body]));
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: (path) => `postgres://postgres@127.0.0.1:${port}/${path}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('a connection pooler that refuses a startup parameter Panel sends (PgBouncer in transaction mode)', () => {
+  it('"statement_timeout" (sent for statementTimeoutMillis) → one line naming the parameter, the pooler setting and the role setting', async () => {
+    const pooler = await refusingPooler();
+    const database = await openDatabase({ url: pooler.url('shop') });
+    try {
+      await expect(runMigrations(database, {})).rejects.toMatchObject({
+        code: 'PANEL_ERR_CONFIG',
+        message:
+          "The connection pooler at DATABASE_URL (such as PgBouncer) refused the startup parameter statement_timeout, which Panel sends for statementTimeoutMillis. Fix: add statement_timeout to the pooler's ignore_startup_parameters and give the app's role the same setting on the PostgreSQL server (ALTER ROLE <user> SET statement_timeout = '<statementTimeoutMillis>ms' (10000 by default)), or point DATABASE_URL at PostgreSQL itself.",
+      });
+    } finally {
+      await database.close();
+      await pooler.close();
+    }
+  });
+
+  it('"options" (sent for schema) → the same line for the search path', async () => {
+    const pooler = await refusingPooler();
+    const database = await openDatabase({ url: pooler.url('shop'), schema: 'shop', statementTimeoutMillis: 0 });
+    try {
+      await expect(runMigrations(database, {})).rejects.toMatchObject({
+        code: 'PANEL_ERR_CONFIG',
+        message:
+          "The connection pooler at DATABASE_URL (such as PgBouncer) refused the startup parameter options, which Panel sends for schema (-c search_path=<schema>). Fix: add options to the pooler's ignore_startup_parameters and give the app's role the same setting on the PostgreSQL server (ALTER ROLE <user> SET search_path = <schema>), or point DATABASE_URL at PostgreSQL itself.",
+      });
+    } finally {
+      await database.close();
+      await pooler.close();
+    }
+  });
+});
+
 describe('databaseSetupProblem, for the driver errors a test server cannot produce (trust authentication, every migration run)', () => {
   it('"wrong password" (28P01) names the user and the URL to correct', () => {
     const error = Object.assign(new Error('password authentication failed for user "shop"'), { code: '28P01' });

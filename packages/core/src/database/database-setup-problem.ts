@@ -23,8 +23,9 @@ const quoted = (message: string, pattern: RegExp) => pattern.exec(message)?.[1];
 /**
  * What is wrong with the app's database setup, in one line with the command that fixes it, when
  * `error` is one of the mistakes made while setting an app up: a database that does not exist
- * (`createdb shop`), a server that refuses connections, a wrong user or password, a table whose
- * migration has not run, a PGlite folder another process holds. Undefined for any other error.
+ * (`createdb shop`), a server that refuses connections, a wrong user or password, a pooler that
+ * refuses a startup parameter Panel sends, a table whose migration has not run, a PGlite folder
+ * another process holds. Undefined for any other error.
  *
  * @example
  * databaseSetupProblem(error) // 'Database "shop" does not exist on the PostgreSQL server. Fix: createdb shop …'
@@ -50,6 +51,14 @@ export function databaseSetupProblem(error: unknown): string | undefined {
   if (code === '28P01' || code === '28000') {
     const user = quoted(message, /for user "([^"]+)"/);
     return `PostgreSQL refused the login${user ? ` of user "${user}"` : ''} (${message}). Fix: correct the user and password in DATABASE_URL (postgres://user:password@host:5432/database), or create the role: createuser --pwprompt ${user ?? '<user>'}.`;
+  }
+  if (code === '08P01') {
+    // PgBouncer refuses the startup parameters it does not track: Panel sends two of them.
+    const parameter = quoted(message, /unsupported startup parameter: ([A-Za-z_]+)/);
+    const sent = parameter === 'statement_timeout' ? 'for statementTimeoutMillis' : parameter === 'options' ? 'for schema (-c search_path=<schema>)' : undefined;
+    if (sent === undefined) return undefined;
+    const setting = parameter === 'statement_timeout' ? "statement_timeout = '<statementTimeoutMillis>ms' (10000 by default)" : 'search_path = <schema>';
+    return `The connection pooler at DATABASE_URL (such as PgBouncer) refused the startup parameter ${parameter}, which Panel sends ${sent}. Fix: add ${parameter} to the pooler's ignore_startup_parameters and give the app's role the same setting on the PostgreSQL server (ALTER ROLE <user> SET ${setting}), or point DATABASE_URL at PostgreSQL itself.`;
   }
   if (code === '42P01') {
     const table = quoted(message, /relation "([^"]+)" does not exist/) ?? '<table>';
