@@ -52,10 +52,10 @@ async function startPgbouncer(binary: string, url: string, ignore: string): Prom
       `ignore_startup_parameters = ${ignore}`,
     ].join('\n'),
   );
-  // PgBouncer will not run as root: it is told to switch to the server's user then.
+  // PgBouncer will not run as root: it is told to switch to `nobody` then (it writes no file here).
   await chmod(dir, 0o755);
   const asRoot = process.getuid?.() === 0;
-  const child: ChildProcess = spawn(binary, [...(asRoot ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(binary, [...(asRoot ? ['-u', 'nobody'] : []), join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
