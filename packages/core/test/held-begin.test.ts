@@ -3,43 +3,34 @@
 // same transaction. The round trips are counted on the wire, by a proxy between the pool and
 // PostgreSQL that counts the server's ReadyForQuery messages (one per round trip). PostgreSQL
 // only: PGlite has no wire.
-import { createServer, connect, type Server, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type PanelDatabase } from '@panel/core';
-import { createTestSchema, testDatabaseKinds } from '@panel/test-support';
+import { createTestSchema, startTcpFaultProxy, testDatabaseKinds, testDatabaseUrl } from '@panel/test-support';
+import { createPostgresPool } from '../src/database/postgres-pool.js';
+import { normalizeDatabaseTimeouts } from '../src/database/database-timeouts.js';
+import { consoleDatabaseLogger } from '../src/database/database-logger.js';
 
 const onPostgres = testDatabaseKinds().includes('postgres');
 
-/** A TCP proxy to the server at `url` that counts the ReadyForQuery ('Z') messages the server sends. */
+/** The test support's TCP proxy in front of the server at `url`, counting the ReadyForQuery ('Z') messages the server sends. */
 async function countingProxy(url: string): Promise<{ url: string; readyForQuery: () => number; close: () => Promise<void> }> {
   const target = new URL(url);
+  const proxy = await startTcpFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
   let count = 0;
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    let pending = Buffer.alloc(0);
-    client.pipe(upstream);
-    upstream.on('data', (chunk: Buffer) => {
-      pending = Buffer.concat([pending, chunk]);
-      // Each message: a type byte, then its length (itself included) as a 32-bit integer.
-      while (pending.length >= 5 && pending.length >= 1 + pending.readInt32BE(1)) {
-        if (pending[0] === 0x5a) count += 1;
-        pending = pending.subarray(1 + pending.readInt32BE(1));
-      }
-      client.write(chunk);
-    });
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('close', end).on('error', end);
-    upstream.on('close', end).on('error', end);
+  const pending = new Map<number, Buffer>();
+  proxy.onServerData((chunk, connection) => {
+    let bytes = Buffer.concat([pending.get(connection) ?? Buffer.alloc(0), chunk]);
+    // Each message: a type byte, then its length (itself included) as a 32-bit integer.
+    while (bytes.length >= 5 && bytes.length >= 1 + bytes.readInt32BE(1)) {
+      if (bytes[0] === 0x5a) count += 1;
+      bytes = bytes.subarray(1 + bytes.readInt32BE(1));
+    }
+    pending.set(connection, bytes);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const proxied = new URL(url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String((server.address() as AddressInfo).port);
-  return { url: proxied.toString(), readyForQuery: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  proxied.host = proxy.address;
+  return { url: proxied.toString(), readyForQuery: () => count, close: () => proxy.close() };
 }
 
 describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () => {
@@ -126,5 +117,21 @@ describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () 
     );
     expect(trips).toBe(4);
     expect(ids[0]).toBe(ids[1]);
+  });
+
+  it('a statement sent in another form (a config object) after begin still runs in the transaction: begin goes first', async () => {
+    const pool = createPostgresPool({ url: testDatabaseUrl(), schema: undefined, maxConnections: 1, applicationName: 'panel-test', timeouts: normalizeDatabaseTimeouts({}), logger: consoleDatabaseLogger });
+    const client = await pool.connect();
+    try {
+      await client.query('begin', []);
+      const xid = async () => (await client.query<{ xid: string }>({ text: 'select txid_current()::text as xid' })).rows[0]!.xid;
+      const [first, second] = [await xid(), await xid()];
+      expect(first).toBe(second);
+      await client.query('commit', []);
+      expect(await xid()).not.toBe(await xid());
+    } finally {
+      client.release();
+      await pool.end();
+    }
   });
 });

@@ -21,12 +21,16 @@ export interface TcpFaultProxy {
   stall(): Promise<void>;
   /** Cuts every connection on both sides as soon as the app sends a chunk matching `pattern` (before forwarding it). */
   cutWhenClientSends(pattern: RegExp): void;
+  /** Calls `listener` with every chunk the server sends, and the number of the connection it came on (from 1); returns the unsubscribe. */
+  onServerData(listener: (chunk: Buffer, connection: number) => void): () => void;
   /** Back to forwarding: listening again, held bytes flushed. */
   heal(): Promise<void>;
   close(): Promise<void>;
 }
 
 interface Pair {
+  /** Its place among the connections opened (from 1). */
+  number: number;
   client: Socket;
   server: Socket | undefined;
   /** Bytes held while stalled, flushed on heal. */
@@ -43,6 +47,7 @@ export async function startTcpFaultProxy(target: { host: string; port: number })
   let mode: ProxyMode = 'pass';
   let cutPattern: RegExp | undefined;
   let opened = 0;
+  const serverDataListeners = new Set<(chunk: Buffer, connection: number) => void>();
 
   const destroyPair = (pair: Pair) => {
     pair.client.destroy();
@@ -57,6 +62,7 @@ export async function startTcpFaultProxy(target: { host: string; port: number })
     const server = connect(target.port, target.host);
     pair.server = server;
     server.on('data', (chunk: Buffer) => {
+      for (const listener of serverDataListeners) listener(chunk, pair.number);
       if (mode === 'stall') pair.held.toClient.push(chunk);
       else pair.client.write(chunk);
     });
@@ -67,7 +73,7 @@ export async function startTcpFaultProxy(target: { host: string; port: number })
 
   const onConnection = (client: Socket) => {
     opened += 1;
-    const pair: Pair = { client, server: undefined, held: { toServer: [], toClient: [] } };
+    const pair: Pair = { number: opened, client, server: undefined, held: { toServer: [], toClient: [] } };
     pairs.add(pair);
     client.on('data', (chunk: Buffer) => {
       if (cutPattern?.test(chunk.toString('latin1'))) {
@@ -116,6 +122,10 @@ export async function startTcpFaultProxy(target: { host: string; port: number })
     },
     cutWhenClientSends(pattern: RegExp) {
       cutPattern = pattern;
+    },
+    onServerData(listener) {
+      serverDataListeners.add(listener);
+      return () => void serverDataListeners.delete(listener);
     },
     async heal() {
       const was = mode;

@@ -118,7 +118,7 @@ class PanelPoolClient extends pg.Client {
     this.lastQueryError = undefined;
     const [text, values] = args;
     const plain = typeof text === 'string' && args.length <= 2 && (values === undefined || Array.isArray(values));
-    if (plain && this.#heldBegin) return this.#afterHeldBegin(text, (values ?? []) as unknown[], args) as never;
+    if (this.#heldBegin) return this.#afterHeldBegin(plain ? (text as string) : undefined, (values ?? []) as unknown[], args) as never;
     if (plain && text === 'begin' && (values === undefined || (values as unknown[]).length === 0)) {
       // Held back, and sent in front of the transaction's first statement (`BegunQuery`).
       this.#heldBegin = true;
@@ -151,15 +151,16 @@ class PanelPoolClient extends pg.Client {
   }
 
   /**
-   * The first statement after a held `begin`. `commit` or `rollback` at once: nothing was sent,
-   * nothing to end. A statement with parameters and no name goes as a `BegunQuery`, in one
-   * round trip with `begin`. Anything else (a named statement, one without parameters) is sent
-   * after `begin` as before.
+   * The first statement after a held `begin` (`text` undefined: a call in another form, a
+   * config object or a callback). `commit` or `rollback` at once: nothing was sent, nothing to
+   * end. A text with parameters and no name goes as a `BegunQuery`, in one round trip with
+   * `begin`. Anything else (a named statement, one without parameters, another form) is sent
+   * after `begin` as before, so it always runs in the transaction.
    */
-  #afterHeldBegin(text: string, values: unknown[], args: unknown[]): Promise<unknown> {
+  #afterHeldBegin(text: string | undefined, values: unknown[], args: unknown[]): Promise<unknown> {
     this.#heldBegin = false;
     if (values.length === 0 && (text === 'commit' || text === 'rollback')) return Promise.resolve({ ...HELD_BEGIN, command: text.toUpperCase() });
-    if (values.length === 0 || (this.#prepared !== undefined && this.#prepared.nameOf(text) !== undefined)) {
+    if (text === undefined || values.length === 0 || (this.#prepared !== undefined && this.#prepared.nameOf(text) !== undefined)) {
       const begin = (pg.Client.prototype.query as (text: string) => Promise<unknown>).call(this, 'begin');
       return begin.then(() => this.query(...args), (error: unknown) => this.#failed(error));
     }
