@@ -1,24 +1,15 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from '@panel/test-support';
+import { acceptsConnections, ensureTool, freePort } from '@panel/test-support';
 
 const run = promisify(execFile);
-const ENSURE_SCRIPT = fileURLToPath(new URL('../../../scripts/ensure-haproxy.sh', import.meta.url));
 
 /** The HAProxy binary: `scripts/ensure-haproxy.sh` finds it, or installs Debian's package when missing. */
-export async function ensureHaproxy(): Promise<string> {
-  try {
-    const { stdout } = await run('bash', [ENSURE_SCRIPT], { timeout: 300_000 });
-    return stdout.trim().split('\n').at(-1)!;
-  } catch (error) {
-    const { stderr } = error as { stderr?: string };
-    throw new Error(`The load-balancer suite needs HAProxy, and scripts/ensure-haproxy.sh could not provide it:\n${stderr ?? (error as Error).message}`);
-  }
+export function ensureHaproxy(): Promise<string> {
+  return ensureTool('ensure-haproxy.sh', 'The load-balancer suite');
 }
 
 /** HAProxy running in front of the apps: round robin, no affinity, health checks on the readiness route. */
@@ -67,17 +58,6 @@ export function haproxyConfig(port: number, servers: readonly { name: string; po
   ].join('\n');
 }
 
-async function accepting(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** Starts HAProxy in the foreground (`-db`) on a free port, after checking its configuration (`-c`). */
 export async function startHaproxy(binary: string, servers: readonly { name: string; port: number }[]): Promise<Haproxy> {
   const folder = await mkdtemp(join(tmpdir(), 'panel-haproxy-'));
@@ -90,7 +70,7 @@ export async function startHaproxy(binary: string, servers: readonly { name: str
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const started = Date.now();
-  while (!(await accepting(port))) {
+  while (!(await acceptsConnections(port))) {
     if (child.exitCode !== null || Date.now() - started > 10_000) throw new Error(`HAProxy did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -2,30 +2,14 @@
 // in transaction mode (such as PgBouncer) can sit in front of the server". A real PgBouncer,
 // installed by scripts/ensure-pgbouncer.sh when missing, started by the test on a free port in
 // front of the suite's PostgreSQL. PostgreSQL only.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, runMigrations, type PanelDatabase } from '@panel/core';
-import { createTestSchema, freePort, testDatabaseKinds } from '@panel/test-support';
-
-const run = promisify(execFile);
-const ENSURE_SCRIPT = fileURLToPath(new URL('../../../scripts/ensure-pgbouncer.sh', import.meta.url));
-
-async function ensurePgbouncer(): Promise<string> {
-  try {
-    const { stdout } = await run('bash', [ENSURE_SCRIPT], { timeout: 300_000 });
-    return stdout.trim().split('\n').at(-1)!;
-  } catch (error) {
-    const { stderr } = error as { stderr?: string };
-    throw new Error(`The pooler suite needs PgBouncer, and scripts/ensure-pgbouncer.sh could not provide it:\n${stderr ?? (error as Error).message}`);
-  }
-}
+import { acceptsConnections, createTestSchema, ensureTool, freePort, testDatabaseKinds } from '@panel/test-support';
 
 /** A PgBouncer in transaction mode, two server connections, in front of the database at `url`. */
 async function startPgbouncer(binary: string, url: string, ignore: string): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -60,7 +44,7 @@ async function startPgbouncer(binary: string, url: string, ignore: string): Prom
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 10_000;
-  while (!(await new Promise<boolean>((resolve) => connect(port, '127.0.0.1').once('connect', function (this: { destroy(): void }) { this.destroy(); resolve(true); }).once('error', () => resolve(false))))) {
+  while (!(await acceptsConnections(port))) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`PgBouncer did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -86,7 +70,7 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('Panel behind PgBouncer
   let directUrl: string;
   let dropSchema: () => Promise<void>;
   beforeAll(async () => {
-    binary = await ensurePgbouncer();
+    binary = await ensureTool('ensure-pgbouncer.sh', 'The PgBouncer suite');
     ({ url: directUrl, schema, drop: dropSchema } = await createTestSchema());
   }, 300_000);
   afterAll(async () => dropSchema?.());

@@ -5,3 +5,4 @@ export { startPrivatePostgres, postgresBinDir, type PrivatePostgres, type Privat
 export { pgliteSnapshot, PGLITE_SNAPSHOT_FILE } from './pglite-snapshot.js';
 export { openApiResponseChecker, type CheckedResponse } from './openapi-response-check.js';
 export { freePort } from './free-port.js';
+export { ensureTool, acceptsConnections } from './tools.js';
