@@ -79,30 +79,26 @@ async function refusingPooler(): Promise<{ url: (path: string) => string; close:
 }
 
 describe('a connection pooler that refuses a startup parameter Panel sends (PgBouncer in transaction mode)', () => {
-  it('"statement_timeout" (sent for statementTimeoutMillis) → one line naming the parameter, the pooler setting and the role setting', async () => {
+  it.each([
+    {
+      parameter: 'statement_timeout',
+      sentFor: 'statementTimeoutMillis, with its default',
+      options: {},
+      message:
+        "The connection pooler at DATABASE_URL (such as PgBouncer) refused the startup parameter statement_timeout, which Panel sends for statementTimeoutMillis. Fix: add statement_timeout to the pooler's ignore_startup_parameters and give the app's role the same setting on the PostgreSQL server (ALTER ROLE <user> SET statement_timeout = '<statementTimeoutMillis>ms' (10000 by default)), or point DATABASE_URL at PostgreSQL itself.",
+    },
+    {
+      parameter: 'options',
+      sentFor: 'schema',
+      options: { schema: 'shop', statementTimeoutMillis: 0 },
+      message:
+        "The connection pooler at DATABASE_URL (such as PgBouncer) refused the startup parameter options, which Panel sends for schema (-c search_path=<schema>). Fix: add options to the pooler's ignore_startup_parameters and give the app's role the same setting on the PostgreSQL server (ALTER ROLE <user> SET search_path = <schema>), or point DATABASE_URL at PostgreSQL itself.",
+    },
+  ])('"$parameter" (sent for $sentFor) → one line naming the parameter, the pooler setting and the role setting', async ({ options, message }) => {
     const pooler = await refusingPooler();
-    const database = await openDatabase({ url: pooler.url('shop') });
+    const database = await openDatabase({ url: pooler.url('shop'), ...options });
     try {
-      await expect(runMigrations(database, {})).rejects.toMatchObject({
-        code: 'PANEL_ERR_CONFIG',
-        message:
-          "The connection pooler at DATABASE_URL (such as PgBouncer) refused the startup parameter statement_timeout, which Panel sends for statementTimeoutMillis. Fix: add statement_timeout to the pooler's ignore_startup_parameters and give the app's role the same setting on the PostgreSQL server (ALTER ROLE <user> SET statement_timeout = '<statementTimeoutMillis>ms' (10000 by default)), or point DATABASE_URL at PostgreSQL itself.",
-      });
-    } finally {
-      await database.close();
-      await pooler.close();
-    }
-  });
-
-  it('"options" (sent for schema) → the same line for the search path', async () => {
-    const pooler = await refusingPooler();
-    const database = await openDatabase({ url: pooler.url('shop'), schema: 'shop', statementTimeoutMillis: 0 });
-    try {
-      await expect(runMigrations(database, {})).rejects.toMatchObject({
-        code: 'PANEL_ERR_CONFIG',
-        message:
-          "The connection pooler at DATABASE_URL (such as PgBouncer) refused the startup parameter options, which Panel sends for schema (-c search_path=<schema>). Fix: add options to the pooler's ignore_startup_parameters and give the app's role the same setting on the PostgreSQL server (ALTER ROLE <user> SET search_path = <schema>), or point DATABASE_URL at PostgreSQL itself.",
-      });
+      await expect(runMigrations(database, {})).rejects.toMatchObject({ code: 'PANEL_ERR_CONFIG', message });
     } finally {
       await database.close();
       await pooler.close();
