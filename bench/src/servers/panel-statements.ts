@@ -1,4 +1,4 @@
-import type { PanelDatabase } from '@panel/core';
+import { SENT_WITH_COMMIT, type PanelDatabase } from '@panel/core';
 import type { TimedStatement } from '../census/round-trips.js';
 import { preparedStatementsOption } from './prepared-statements-option.js';
 
@@ -7,12 +7,13 @@ import { preparedStatementsOption } from './prepared-statements-option.js';
  * transaction's `begin` back and sends it in one write with the transaction's first statement
  * when that statement is sent unnamed (`postgres-pool.ts` in @panel/core): `begin` then opens no
  * round trip of its own. With `--prepared-statements` the first statement is named, and `begin`
- * goes alone, as before.
+ * goes alone, as before. A transaction's last statement marked `sentWithCommit` (the stored
+ * answer of an `Idempotency-Key`) travels with its commit in the same way.
  */
 export function panelStatements(database: Pick<PanelDatabase, 'onQuery' | 'kind'>, listener: (statement: TimedStatement) => void): () => void {
   const held = database.kind === 'postgres' && preparedStatementsOption().preparedStatements !== true;
   return database.onQuery((query) => {
     const end = performance.now();
-    listener({ sql: query.sql, parameters: query.parameters, start: end - query.durationMillis, end, ...(held && query.sql === 'begin' ? { withNext: true } : {}) });
+    listener({ sql: query.sql, parameters: query.parameters, start: end - query.durationMillis, end, ...((held && query.sql === 'begin') || (database.kind === 'postgres' && query.sql.startsWith(SENT_WITH_COMMIT)) ? { withNext: true } : {}) });
   });
 }

@@ -21,6 +21,7 @@ export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, 
 export { ERROR_CODES, isErrorCode, type ErrorCode } from './errors/error-codes.js';
 export { openDatabase, type PanelDatabase, type ReplicaReads, type OpenDatabaseOptions, type PgliteSnapshotOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
 export { databaseSetupProblem } from './database/database-setup-problem.js';
+export { sentWithCommit, SENT_WITH_COMMIT } from './database/sent-with-commit.js';
 export { DEFAULT_DATABASE_TIMEOUTS, normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database/database-timeouts.js';
 export { databaseUnavailableReason, asDatabaseUnavailable } from './database/database-unavailable.js';
 export { consoleDatabaseLogger, type DatabaseLogger } from './database/database-logger.js';

@@ -1,11 +1,12 @@
 // A transaction's `begin` is held back and sent in one write with the transaction's first
-// statement (postgres-pool.ts, `BegunQuery`): one round trip fewer per transaction, with the
-// same transaction. The round trips are counted on the wire, by a proxy between the pool and
+// statement (postgres-pool.ts, `BegunQuery`), and a last statement marked `sentWithCommit` in
+// one write with its commit (`CommitQuery`): a round trip fewer for each, with the same
+// transaction and the same outcome. The round trips are counted on the wire, by a proxy between the pool and
 // PostgreSQL that counts the server's ReadyForQuery messages (one per round trip). PostgreSQL
 // only: PGlite has no wire.
 import { afterEach, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
-import { openDatabase, type PanelDatabase } from '@panel/core';
+import { CompiledQuery, sql as sql } from 'kysely';
+import { openDatabase, sentWithCommit, type PanelDatabase } from '@panel/core';
 import { createTestSchema, startTcpFaultProxy, testDatabaseKinds, testDatabaseUrl } from '@panel/test-support';
 import { createPostgresPool } from '../src/database/postgres-pool.js';
 import { normalizeDatabaseTimeouts } from '../src/database/database-timeouts.js';
@@ -133,5 +134,92 @@ describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () 
       client.release();
       await pool.end();
     }
+  });
+});
+
+describe.runIf(onPostgres)('a last statement sent with the commit (sentWithCommit) [postgres]', () => {
+  const opened: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of opened.splice(0).reverse()) await close();
+  });
+
+  const open = async () => {
+    const { url, schema, drop } = await createTestSchema();
+    const proxy = await countingProxy(url);
+    const database = await openDatabase({ url: proxy.url, schema, maxConnections: 1 });
+    opened.push(drop, proxy.close, () => database.close());
+    await sql`create table t (id integer primary key, name text)`.execute(database.db);
+    const roundTrips = async (work: () => Promise<unknown>) => {
+      const before = proxy.readyForQuery();
+      await work();
+      return proxy.readyForQuery() - before;
+    };
+    return { database, roundTrips };
+  };
+  const insertWithCommit = (id: number, name: string) => CompiledQuery.raw(sentWithCommit('insert into t (id, name) values ($1, $2)'), [id, name]);
+  const names = async (database: PanelDatabase) => (await sql<{ name: string }>`select name from t order by id`.execute(database.db)).rows.map((row) => row.name);
+
+  it('"costs no round trip of its own": begin with the first statement, then the marked statement with commit, two round trips, both written', async () => {
+    const { database, roundTrips } = await open();
+    const trips = await roundTrips(() =>
+      database.db.transaction().execute(async (trx) => {
+        await trx.insertInto('t').values({ id: 1, name: 'one' }).execute();
+        await trx.executeQuery(insertWithCommit(2, 'two'));
+      }),
+    );
+    expect(trips).toBe(2);
+    expect(await names(database)).toEqual(['one', 'two']);
+  });
+
+  it('"its error is the commit\'s, and the transaction rolls back": nothing of the transaction is written, and the connection is clean after', async () => {
+    const { database } = await open();
+    await sql`insert into t values (1, 'one')`.execute(database.db);
+    const failed = await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('t').values({ id: 2, name: 'two' }).execute();
+        await trx.executeQuery(insertWithCommit(1, 'again'));
+        return 'committed';
+      })
+      .catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: '23505', constraint: 't_pkey' });
+    expect(await names(database)).toEqual(['one']);
+    const xid = () => sql<{ xid: string }>`select txid_current()::text as xid where ${1} = 1`.execute(database.db).then((r) => r.rows[0]!.xid);
+    expect(await xid()).not.toBe(await xid());
+  });
+
+  it('"rollback drops it unsent": the transaction rolled back leaves nothing, in two round trips', async () => {
+    const { database, roundTrips } = await open();
+    const trips = await roundTrips(() =>
+      database.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('t').values({ id: 1, name: 'one' }).execute();
+          await trx.executeQuery(insertWithCommit(2, 'two'));
+          throw new Error('the caller changed its mind');
+        })
+        .catch(() => undefined),
+    );
+    expect(trips).toBe(2);
+    expect(await names(database)).toEqual([]);
+  });
+
+  it('"any other statement sends it first": a statement after it sees its row, in the same transaction', async () => {
+    const { database } = await open();
+    const seen = await database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ id: 1, name: 'one' }).execute();
+      await trx.executeQuery(insertWithCommit(2, 'two'));
+      return (await sql<{ name: string }>`select name from t where id = ${2}`.execute(trx)).rows.map((row) => row.name);
+    });
+    expect(seen).toEqual(['two']);
+    expect(await names(database)).toEqual(['one', 'two']);
+  });
+
+  it('outside a transaction, and as a transaction\'s first statement, it runs where it stands', async () => {
+    const { database } = await open();
+    await database.db.executeQuery(insertWithCommit(1, 'alone'));
+    expect(await names(database)).toEqual(['alone']);
+    await database.db.transaction().execute((trx) => trx.executeQuery(insertWithCommit(2, 'first')));
+    expect(await names(database)).toEqual(['alone', 'first']);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery, sql, type SelectQueryBuilder, type Transaction } from 'kysely';
-import { IDEMPOTENCY_KEYS_TABLE } from '@panel/core';
+import { IDEMPOTENCY_KEYS_TABLE, sentWithCommit } from '@panel/core';
 import { BadRequestError, IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../errors/api-errors.js';
 
 /** The request header of idempotent retries (IETF draft "The Idempotency-Key HTTP Header Field"). */
@@ -17,8 +17,8 @@ type LookupRow = { locked: boolean; method: string | null; path: string; fingerp
 
 const TABLE = `"${IDEMPOTENCY_KEYS_TABLE}"`;
 /** `store`'s statement: the answer ($1–$7), and the purge of at most $9 keys older than $8 seconds. */
-const STORE = `with stored as (insert into ${TABLE} (scope, key, method, path, fingerprint, status, body) values ($1, $2, $3, $4, $5, $6, $7))
-  delete from ${TABLE} where (scope, key) in (select scope, key from ${TABLE} where created_at < now() - make_interval(secs => $8) order by created_at limit $9 for update skip locked)`;
+const STORE = sentWithCommit(`with stored as (insert into ${TABLE} (scope, key, method, path, fingerprint, status, body) values ($1, $2, $3, $4, $5, $6, $7))
+  delete from ${TABLE} where (scope, key) in (select scope, key from ${TABLE} where created_at < now() - make_interval(secs => $8) order by created_at limit $9 for update skip locked)`);
 
 /** One request, as an idempotency key is judged against it. */
 export interface KeyedRequest {
@@ -108,17 +108,26 @@ export class IdempotencyKeys {
    * (`order by created_at`): it makes the planner walk the `created_at` index, which stops at
    * the first key still kept; without it, the planner guesses that a third of the rows match
    * and reads the whole table, every key of the last 24 hours, on every keyed write.
+   *
+   * It is the transaction's last statement and nothing reads its answer, so it is sent with the
+   * commit (`sentWithCommit`): on PostgreSQL its duplicate key, if any, is the commit's error
+   * (`keyStoredMeanwhile` tells it); elsewhere it is thrown here.
    */
   async store(trx: Transaction<any>, request: KeyedRequest, answer: StoredAnswer): Promise<void> {
     const { scope, key, method, path, fingerprint } = request;
     try {
       await trx.executeQuery(CompiledQuery.raw(STORE, [scope, key, method, path, fingerprint, answer.status, answer.body, this.retentionSeconds, PURGE_BATCH]));
     } catch (error) {
-      // The key's primary key: another process stored an answer for it since `lookup` read.
-      if ((error as { code?: unknown } | null)?.code === '23505') throw new KeyStoredMeanwhile();
+      if (keyStoredMeanwhile(error)) throw new KeyStoredMeanwhile();
       throw error;
     }
   }
+}
+
+/** Whether `error` is the key's primary key refusing `store`: another process stored an answer for it since `lookup` read. */
+export function keyStoredMeanwhile(error: unknown): boolean {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  return code === '23505' && (constraint === undefined || constraint === `${IDEMPOTENCY_KEYS_TABLE}_pkey`);
 }
 
 /** `store` found the key already stored (see `lookup`): the write is rolled back, and the request looks again. */

@@ -1,8 +1,13 @@
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import { PANEL_TYPE_PARSERS } from './type-parsers.js';
 import type { DatabaseTimeouts } from './database-timeouts.js';
 import type { DatabaseLogger } from './database-logger.js';
 import { databaseUnavailableReason } from './database-unavailable.js';
+import { SENT_WITH_COMMIT } from './sent-with-commit.js';
+
+/** pg's own mapping of a parameter to its wire text (dates, buffers, arrays, JSON), as its queries bind them. */
+const prepareValue = (createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown }).prepareValue;
 
 /** What the PostgreSQL pool is built from (the checked options of `openDatabase`). */
 export interface PostgresPoolOptions {
@@ -56,7 +61,10 @@ function stalePlan(error: unknown): boolean {
 /** What `begin` answers when it is held back for the statement after it (Kysely reads nothing of it). */
 const HELD_BEGIN = Object.freeze({ command: 'BEGIN', rowCount: null, oid: 0, rows: [], fields: [] });
 
-/** The protocol writes of a pg connection that `BegunQuery` uses (pg's own, untyped in `@types/pg`). */
+/** What a statement held for the commit answers at once (`sentWithCommit`: the caller reads nothing of it). */
+const HELD_FOR_COMMIT = Object.freeze({ command: 'HELD', rowCount: null, oid: 0, rows: [], fields: [] });
+
+/** The protocol writes of a pg connection that `BegunQuery` and `CommitQuery` use (pg's own, untyped in `@types/pg`). */
 interface ProtocolConnection {
   readonly stream: { cork?(): void; uncork?(): void };
   parse(query: { text: string }): void;
@@ -88,6 +96,40 @@ class BegunQuery extends pg.Query {
 }
 
 /**
+ * `commit` with the transaction's last statement in front of it (`sentWithCommit`), in one
+ * write: Parse, Bind and Execute of the statement (unnamed, no Describe: its answer is not
+ * read), then `commit`'s own and one Sync. An error in the statement skips the `commit`, leaves
+ * the transaction aborted for the caller's `rollback`, and is the commit's error.
+ */
+class CommitQuery extends pg.Query {
+  readonly #held: HeldStatement;
+
+  constructor(held: HeldStatement, callback: (error: Error | undefined, result: unknown) => void) {
+    super({ text: 'commit', queryMode: 'extended' } as pg.QueryConfig, callback as never);
+    this.#held = held;
+  }
+
+  override submit = (connection: unknown): Error | null => {
+    const protocol = connection as ProtocolConnection;
+    protocol.stream.cork?.();
+    try {
+      protocol.parse({ text: this.#held.text });
+      protocol.bind({ values: this.#held.values, valueMapper: prepareValue });
+      protocol.execute({});
+      return (pg.Query.prototype.submit as unknown as (c: unknown) => Error | null).call(this, connection);
+    } finally {
+      protocol.stream.uncork?.();
+    }
+  };
+}
+
+/** A statement held back to travel with the commit (`sentWithCommit`). */
+interface HeldStatement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+/**
  * A pg client that remembers why its last statement failed, and closes its connection when a
  * statement gets no answer within the query timeout. pg only stops waiting; the connection would
  * stay busy with the lost statement, and every later statement on it would queue behind it.
@@ -106,6 +148,8 @@ class PanelPoolClient extends pg.Client {
   #renames = 0;
   /** A `begin` the caller was answered for but that is not sent yet: it goes with the next statement. */
   #heldBegin = false;
+  /** A transaction's last statement the caller was answered for, not sent yet: it goes in front of `commit` (`CommitQuery`). */
+  #heldForCommit: HeldStatement | undefined;
 
   constructor(config: pg.ClientConfig & { panelPreparedStatements?: PreparedStatementNames }) {
     super(config);
@@ -119,6 +163,12 @@ class PanelPoolClient extends pg.Client {
     const [text, values] = args;
     const plain = typeof text === 'string' && args.length <= 2 && (values === undefined || Array.isArray(values));
     if (this.#heldBegin) return this.#afterHeldBegin(plain ? (text as string) : undefined, (values ?? []) as unknown[], args) as never;
+    if (this.#heldForCommit) return this.#afterHeldForCommit(plain ? (text as string) : undefined, (values ?? []) as unknown[], args) as never;
+    if (plain && (values as unknown[] | undefined)?.length && (text as string).startsWith(SENT_WITH_COMMIT) && this.#inTransaction()) {
+      // Held back, and sent in front of the transaction's commit (`CommitQuery`).
+      this.#heldForCommit = { text: text as string, values: values as unknown[] };
+      return Promise.resolve(HELD_FOR_COMMIT) as never;
+    }
     if (plain && text === 'begin' && (values === undefined || (values as unknown[]).length === 0)) {
       // Held back, and sent in front of the transaction's first statement (`BegunQuery`).
       this.#heldBegin = true;
@@ -145,9 +195,34 @@ class PanelPoolClient extends pg.Client {
     return result as never;
   }
 
-  /** Forgets a held `begin` (the client is back in the pool: a transaction never outlives its checkout). */
-  dropHeldBegin(): void {
+  /** Whether the server said, at its last answer, that a transaction is open (pg's `getTransactionStatus`: 'T'). */
+  #inTransaction(): boolean {
+    return (this as unknown as { getTransactionStatus?(): string | null }).getTransactionStatus?.() === 'T';
+  }
+
+  /** Forgets a held `begin` or statement (the client is back in the pool: a transaction never outlives its checkout). */
+  dropHeld(): void {
     this.#heldBegin = false;
+    this.#heldForCommit = undefined;
+  }
+
+  /**
+   * The statement after one held for the commit (`text` undefined: another form). `commit`
+   * goes as a `CommitQuery`, in one round trip with it; `rollback` drops it unsent (the
+   * transaction's work is undone either way); anything else sends it first, as before.
+   */
+  #afterHeldForCommit(text: string | undefined, values: unknown[], args: unknown[]): Promise<unknown> {
+    const held = this.#heldForCommit!;
+    this.#heldForCommit = undefined;
+    if (values.length === 0 && text === 'rollback') return this.query(...args);
+    if (values.length === 0 && text === 'commit') {
+      return new Promise<unknown>((resolve, reject) => {
+        const query = new CommitQuery(held, (error, result) => (error ? reject(error) : resolve(Array.isArray(result) ? result.at(-1) : result)));
+        (pg.Client.prototype.query as (q: unknown) => unknown).call(this, query);
+      }).catch((error: unknown) => this.#failed(error));
+    }
+    const sent = (pg.Client.prototype.query as (text: string, values: readonly unknown[]) => Promise<unknown>).call(this, held.text, held.values);
+    return sent.then(() => this.query(...args), (error: unknown) => this.#failed(error));
   }
 
   /**
@@ -238,7 +313,7 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
   pool.on('acquire', (client) => busy.add(client));
   pool.on('release', (_error, client) => {
     busy.delete(client);
-    (client as unknown as PanelPoolClient).dropHeldBegin();
+    (client as unknown as PanelPoolClient).dropHeld();
   });
   return pool;
 }
