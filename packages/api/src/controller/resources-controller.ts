@@ -58,7 +58,8 @@ export class ResourcesController extends ResultCallbacksController {
   /** GET /<route_key>/:id: one record on the show view. */
   async show(): Promise<unknown> {
     const id = this.recordId();
-    const { fields, problems } = fieldsetRequest(queryValues(this.query), this.queryableFields(this.resource, 'show'), this.resource);
+    // Without `fields` there is no fieldset to check: the actor's queryable fields are not worked out.
+    const { fields, problems } = this.query.fields === undefined ? { fields: undefined, problems: [] } : fieldsetRequest(queryValues(this.query), this.queryableFields(this.resource, 'show'), this.resource);
     if (problems.length > 0) throw new BadRequestError(problems.join('; '));
     this.fieldset = fields;
     const row = await operations.show({ ...this.operationInput(), id, fields });
