@@ -121,6 +121,10 @@ describePostgres('several processes behind HAProxy, with a streaming replica [pr
   }, 30_000);
 
   it('"read-your-writes under the apply delay": a client that sends back Panel-Read-After sees its write on the other process; one that does not reads the 2 s-late replica', async () => {
+    // The earlier tests wrote through the panel screens of both processes, outside any API
+    // request: each process then reads from the primary until the replica has replayed those
+    // writes ("a process sees its own writes"). Once the delay has passed, the replica serves.
+    await sleep(APPLY_DELAY_MILLIS + 300);
     let violations = 0;
     let staleWithout = 0;
     for (let i = 0; i < 5; i += 1) {
