@@ -34,28 +34,30 @@ async function countingProxy(url: string): Promise<{ url: string; readyForQuery:
   return { url: proxied.toString(), readyForQuery: () => count, close: () => proxy.close() };
 }
 
-describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () => {
-  const opened: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const close of opened.splice(0).reverse()) await close();
-  });
+/** What each test opened, closed after it. */
+const opened: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
+});
 
-  /** One connection through the counting proxy, a table `t`, and a function counting the round trips of `work`. */
-  const open = async () => {
-    const { url, schema, drop } = await createTestSchema();
-    const proxy = await countingProxy(url);
-    const database = await openDatabase({ url: proxy.url, schema, maxConnections: 1 });
-    opened.push(drop, proxy.close, () => database.close());
-    await sql`create table t (id integer primary key, name text)`.execute(database.db);
-    const roundTrips = async (work: () => Promise<unknown>) => {
-      const before = proxy.readyForQuery();
-      await work();
-      return proxy.readyForQuery() - before;
-    };
-    return { database, roundTrips };
+/** One connection through the counting proxy, a table `t`, and a function counting the round trips of `work`. */
+async function open() {
+  const { url, schema, drop } = await createTestSchema();
+  const proxy = await countingProxy(url);
+  const database = await openDatabase({ url: proxy.url, schema, maxConnections: 1 });
+  opened.push(drop, proxy.close, () => database.close());
+  await sql`create table t (id integer primary key, name text)`.execute(database.db);
+  const roundTrips = async (work: () => Promise<unknown>) => {
+    const before = proxy.readyForQuery();
+    await work();
+    return proxy.readyForQuery() - before;
   };
-  const xid = (db: PanelDatabase['db']) => sql<{ xid: string }>`select txid_current()::text as xid where ${1} = 1`.execute(db).then((r) => r.rows[0]!.xid);
-  const names = async (database: PanelDatabase) => (await sql<{ name: string }>`select name from t order by id`.execute(database.db)).rows.map((row) => row.name);
+  return { database, roundTrips };
+}
+const xid = (db: PanelDatabase['db']) => sql<{ xid: string }>`select txid_current()::text as xid where ${1} = 1`.execute(db).then((r) => r.rows[0]!.xid);
+const names = async (database: PanelDatabase) => (await sql<{ name: string }>`select name from t order by id`.execute(database.db)).rows.map((row) => row.name);
+
+describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () => {
 
   it('"one round trip fewer per transaction": begin, three statements and commit take four round trips, in one transaction', async () => {
     const { database, roundTrips } = await open();
@@ -138,26 +140,7 @@ describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () 
 });
 
 describe.runIf(onPostgres)('a last statement sent with the commit (sentWithCommit) [postgres]', () => {
-  const opened: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const close of opened.splice(0).reverse()) await close();
-  });
-
-  const open = async () => {
-    const { url, schema, drop } = await createTestSchema();
-    const proxy = await countingProxy(url);
-    const database = await openDatabase({ url: proxy.url, schema, maxConnections: 1 });
-    opened.push(drop, proxy.close, () => database.close());
-    await sql`create table t (id integer primary key, name text)`.execute(database.db);
-    const roundTrips = async (work: () => Promise<unknown>) => {
-      const before = proxy.readyForQuery();
-      await work();
-      return proxy.readyForQuery() - before;
-    };
-    return { database, roundTrips };
-  };
   const insertWithCommit = (id: number, name: string) => CompiledQuery.raw(sentWithCommit('insert into t (id, name) values ($1, $2)'), [id, name]);
-  const names = async (database: PanelDatabase) => (await sql<{ name: string }>`select name from t order by id`.execute(database.db)).rows.map((row) => row.name);
 
   it('"costs no round trip of its own": begin with the first statement, then the marked statement with commit, two round trips, both written', async () => {
     const { database, roundTrips } = await open();
@@ -184,8 +167,7 @@ describe.runIf(onPostgres)('a last statement sent with the commit (sentWithCommi
       .catch((error: unknown) => error);
     expect(failed).toMatchObject({ code: '23505', constraint: 't_pkey' });
     expect(await names(database)).toEqual(['one']);
-    const xid = () => sql<{ xid: string }>`select txid_current()::text as xid where ${1} = 1`.execute(database.db).then((r) => r.rows[0]!.xid);
-    expect(await xid()).not.toBe(await xid());
+    expect(await xid(database.db)).not.toBe(await xid(database.db));
   });
 
   it('"rollback drops it unsent": the transaction rolled back leaves nothing, in two round trips', async () => {
