@@ -5,7 +5,7 @@
 // PostgreSQL that counts the server's ReadyForQuery messages (one per round trip). PostgreSQL
 // only: PGlite has no wire.
 import { afterEach, describe, expect, it } from 'vitest';
-import { CompiledQuery, sql as sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { openDatabase, sentWithCommit, type PanelDatabase } from '@panel/core';
 import { createTestSchema, startTcpFaultProxy, testDatabaseKinds, testDatabaseUrl } from '@panel/test-support';
 import { createPostgresPool } from '../src/database/postgres-pool.js';
