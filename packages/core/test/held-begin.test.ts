@@ -1,9 +1,9 @@
 // A transaction's `begin` is held back and sent in one write with the transaction's first
-// statement (postgres-pool.ts, `BegunQuery`), and a last statement marked `sentWithCommit` in
-// one write with its commit (`CommitQuery`): a round trip fewer for each, with the same
-// transaction and the same outcome. The round trips are counted on the wire, by a proxy between the pool and
-// PostgreSQL that counts the server's ReadyForQuery messages (one per round trip). PostgreSQL
-// only: PGlite has no wire.
+// statement, and a last statement marked `sentWithCommit` in one write with its commit (both
+// postgres-pool.ts's `PrefixedQuery`): a round trip fewer for each, with the same transaction
+// and the same outcome. The round trips are counted on the wire, by a proxy between the pool
+// and PostgreSQL that counts the server's ReadyForQuery messages (one per round trip).
+// PostgreSQL only: PGlite has no wire.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { openDatabase, sentWithCommit, type PanelDatabase } from '@panel/core';

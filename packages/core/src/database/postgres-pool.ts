@@ -64,7 +64,7 @@ const HELD_BEGIN = Object.freeze({ command: 'BEGIN', rowCount: null, oid: 0, row
 /** What a statement held for the commit answers at once (`sentWithCommit`: the caller reads nothing of it). */
 const HELD_FOR_COMMIT = Object.freeze({ command: 'HELD', rowCount: null, oid: 0, rows: [], fields: [] });
 
-/** The protocol writes of a pg connection that `BegunQuery` and `CommitQuery` use (pg's own, untyped in `@types/pg`). */
+/** The protocol writes of a pg connection that `PrefixedQuery` uses (pg's own, untyped in `@types/pg`). */
 interface ProtocolConnection {
   readonly stream: { cork?(): void; uncork?(): void };
   parse(query: { text: string }): void;
@@ -72,61 +72,46 @@ interface ProtocolConnection {
   execute(config: object): void;
 }
 
+/** A statement held back by the pool's client: `begin`, or a transaction's last statement (`sentWithCommit`). */
+interface HeldStatement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+const BEGIN: HeldStatement = Object.freeze({ text: 'begin', values: Object.freeze([]) });
+
 /**
- * A statement sent with `begin` in front of it, in one write: Parse, Bind and Execute of
- * `begin` with no Sync between, then the statement's own messages and its Sync. PostgreSQL runs
- * both before it answers, so opening the transaction costs no round trip of its own (Npgsql
- * prepends its `BEGIN` the same way). An error in `begin` skips the statement, and either error
- * is the statement's.
+ * A statement with a held one in front of it, in one write: Parse, Bind and Execute of the held
+ * statement (unnamed, no Describe: its answer is not read) with no Sync between, then the
+ * statement's own messages and its Sync. PostgreSQL runs both before it answers, so the held
+ * statement costs no round trip of its own. An error in the held statement skips the other, and
+ * either error is the query's. Two uses:
+ *
+ * - `begin` in front of a transaction's first statement (Npgsql prepends its `BEGIN` the same way);
+ * - a transaction's last statement (`sentWithCommit`) in front of `commit`: its error leaves the
+ *   transaction aborted for the caller's `rollback`.
  */
-class BegunQuery extends pg.Query {
+class PrefixedQuery extends pg.Query {
+  readonly #prefix: HeldStatement;
+
+  constructor(prefix: HeldStatement, statement: pg.QueryConfig, callback: (error: Error | undefined, result: unknown) => void) {
+    super(statement, callback as never);
+    this.#prefix = prefix;
+  }
+
   // A property, as `@types/pg` declares pg's own.
   override submit = (connection: unknown): Error | null => {
     const protocol = connection as ProtocolConnection;
     protocol.stream.cork?.();
     try {
-      protocol.parse({ text: 'begin' });
-      protocol.bind({});
+      protocol.parse({ text: this.#prefix.text });
+      protocol.bind({ values: this.#prefix.values, valueMapper: prepareValue });
       protocol.execute({});
       return (pg.Query.prototype.submit as unknown as (c: unknown) => Error | null).call(this, connection);
     } finally {
       protocol.stream.uncork?.();
     }
   };
-}
-
-/**
- * `commit` with the transaction's last statement in front of it (`sentWithCommit`), in one
- * write: Parse, Bind and Execute of the statement (unnamed, no Describe: its answer is not
- * read), then `commit`'s own and one Sync. An error in the statement skips the `commit`, leaves
- * the transaction aborted for the caller's `rollback`, and is the commit's error.
- */
-class CommitQuery extends pg.Query {
-  readonly #held: HeldStatement;
-
-  constructor(held: HeldStatement, callback: (error: Error | undefined, result: unknown) => void) {
-    super({ text: 'commit', queryMode: 'extended' } as pg.QueryConfig, callback as never);
-    this.#held = held;
-  }
-
-  override submit = (connection: unknown): Error | null => {
-    const protocol = connection as ProtocolConnection;
-    protocol.stream.cork?.();
-    try {
-      protocol.parse({ text: this.#held.text });
-      protocol.bind({ values: this.#held.values, valueMapper: prepareValue });
-      protocol.execute({});
-      return (pg.Query.prototype.submit as unknown as (c: unknown) => Error | null).call(this, connection);
-    } finally {
-      protocol.stream.uncork?.();
-    }
-  };
-}
-
-/** A statement held back to travel with the commit (`sentWithCommit`). */
-interface HeldStatement {
-  readonly text: string;
-  readonly values: readonly unknown[];
 }
 
 /**
@@ -148,7 +133,7 @@ class PanelPoolClient extends pg.Client {
   #renames = 0;
   /** A `begin` the caller was answered for but that is not sent yet: it goes with the next statement. */
   #heldBegin = false;
-  /** A transaction's last statement the caller was answered for, not sent yet: it goes in front of `commit` (`CommitQuery`). */
+  /** A transaction's last statement the caller was answered for, not sent yet: it goes in front of `commit` (`PrefixedQuery`). */
   #heldForCommit: HeldStatement | undefined;
 
   constructor(config: pg.ClientConfig & { panelPreparedStatements?: PreparedStatementNames }) {
@@ -165,12 +150,12 @@ class PanelPoolClient extends pg.Client {
     if (this.#heldBegin) return this.#afterHeldBegin(plain ? (text as string) : undefined, (values ?? []) as unknown[], args) as never;
     if (this.#heldForCommit) return this.#afterHeldForCommit(plain ? (text as string) : undefined, (values ?? []) as unknown[], args) as never;
     if (plain && (values as unknown[] | undefined)?.length && (text as string).startsWith(SENT_WITH_COMMIT) && this.#inTransaction()) {
-      // Held back, and sent in front of the transaction's commit (`CommitQuery`).
+      // Held back, and sent in front of the transaction's commit (`PrefixedQuery`).
       this.#heldForCommit = { text: text as string, values: values as unknown[] };
       return Promise.resolve(HELD_FOR_COMMIT) as never;
     }
     if (plain && text === 'begin' && (values === undefined || (values as unknown[]).length === 0)) {
-      // Held back, and sent in front of the transaction's first statement (`BegunQuery`).
+      // Held back, and sent in front of the transaction's first statement (`PrefixedQuery`).
       this.#heldBegin = true;
       return Promise.resolve(HELD_BEGIN) as never;
     }
@@ -208,41 +193,43 @@ class PanelPoolClient extends pg.Client {
 
   /**
    * The statement after one held for the commit (`text` undefined: another form). `commit`
-   * goes as a `CommitQuery`, in one round trip with it; `rollback` drops it unsent (the
+   * goes as a `PrefixedQuery` after it, in one round trip; `rollback` drops it unsent (the
    * transaction's work is undone either way); anything else sends it first, as before.
    */
   #afterHeldForCommit(text: string | undefined, values: unknown[], args: unknown[]): Promise<unknown> {
     const held = this.#heldForCommit!;
     this.#heldForCommit = undefined;
     if (values.length === 0 && text === 'rollback') return this.query(...args);
-    if (values.length === 0 && text === 'commit') {
-      return new Promise<unknown>((resolve, reject) => {
-        const query = new CommitQuery(held, (error, result) => (error ? reject(error) : resolve(Array.isArray(result) ? result.at(-1) : result)));
-        (pg.Client.prototype.query as (q: unknown) => unknown).call(this, query);
-      }).catch((error: unknown) => this.#failed(error));
-    }
-    const sent = (pg.Client.prototype.query as (text: string, values: readonly unknown[]) => Promise<unknown>).call(this, held.text, held.values);
-    return sent.then(() => this.query(...args), (error: unknown) => this.#failed(error));
+    if (values.length === 0 && text === 'commit') return this.#sendPrefixed(held, { text: 'commit', queryMode: 'extended' } as pg.QueryConfig);
+    return this.#sendFirst(held, args);
   }
 
   /**
    * The first statement after a held `begin` (`text` undefined: a call in another form, a
    * config object or a callback). `commit` or `rollback` at once: nothing was sent, nothing to
-   * end. A text with parameters and no name goes as a `BegunQuery`, in one round trip with
-   * `begin`. Anything else (a named statement, one without parameters, another form) is sent
+   * end. A text with parameters and no name goes as a `PrefixedQuery` behind `begin`, in one
+   * round trip. Anything else (a named statement, one without parameters, another form) is sent
    * after `begin` as before, so it always runs in the transaction.
    */
   #afterHeldBegin(text: string | undefined, values: unknown[], args: unknown[]): Promise<unknown> {
     this.#heldBegin = false;
     if (values.length === 0 && (text === 'commit' || text === 'rollback')) return Promise.resolve({ ...HELD_BEGIN, command: text.toUpperCase() });
-    if (text === undefined || values.length === 0 || (this.#prepared !== undefined && this.#prepared.nameOf(text) !== undefined)) {
-      const begin = (pg.Client.prototype.query as (text: string) => Promise<unknown>).call(this, 'begin');
-      return begin.then(() => this.query(...args), (error: unknown) => this.#failed(error));
-    }
+    if (text === undefined || values.length === 0 || (this.#prepared !== undefined && this.#prepared.nameOf(text) !== undefined)) return this.#sendFirst(BEGIN, args);
+    return this.#sendPrefixed(BEGIN, { text, values });
+  }
+
+  /** Sends `statement` with `prefix` in front of it, in one round trip (`PrefixedQuery`); answers the statement's result. */
+  #sendPrefixed(prefix: HeldStatement, statement: pg.QueryConfig): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
-      const query = new BegunQuery(text, values, (error: Error | undefined, result: unknown) => (error ? reject(error) : resolve(Array.isArray(result) ? result.at(-1) : result)));
+      const query = new PrefixedQuery(prefix, statement, (error, result) => (error ? reject(error) : resolve(Array.isArray(result) ? result.at(-1) : result)));
       (pg.Client.prototype.query as (q: unknown) => unknown).call(this, query);
     }).catch((error: unknown) => this.#failed(error));
+  }
+
+  /** Sends `held` on its own, then the call `args` as any other; an error of `held` is the call's. */
+  #sendFirst(held: HeldStatement, args: unknown[]): Promise<unknown> {
+    const sent = (pg.Client.prototype.query as (text: string, values: readonly unknown[]) => Promise<unknown>).call(this, held.text, held.values);
+    return sent.then(() => this.query(...args), (error: unknown) => this.#failed(error));
   }
 
   #failed(error: unknown): never {
