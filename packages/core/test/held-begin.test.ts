@@ -5,7 +5,7 @@
 // and PostgreSQL that counts the server's ReadyForQuery messages (one per round trip).
 // PostgreSQL only: PGlite has no wire.
 import { afterEach, describe, expect, it } from 'vitest';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { openDatabase, sentWithCommit, type PanelDatabase } from '@panel/core';
 import { createTestSchema, startTcpFaultProxy, testDatabaseKinds, testDatabaseUrl } from '@panel/test-support';
 import { createPostgresPool } from '../src/database/postgres-pool.js';
@@ -56,6 +56,15 @@ async function open() {
 }
 const xid = (db: PanelDatabase['db']) => sql<{ xid: string }>`select txid_current()::text as xid where ${1} = 1`.execute(db).then((r) => r.rows[0]!.xid);
 const names = async (database: PanelDatabase) => (await sql<{ name: string }>`select name from t order by id`.execute(database.db)).rows.map((row) => row.name);
+/** A transaction that inserts row 2 and then runs `second`; the error it ends with (undefined when it committed). */
+const insertsTwoThen = (database: PanelDatabase, second: (trx: Transaction<any>) => Promise<unknown>) =>
+  database.db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto('t').values({ id: 2, name: 'two' }).execute();
+      await second(trx);
+    })
+    .then(() => undefined, (error: unknown) => error);
 
 describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () => {
 
@@ -79,13 +88,7 @@ describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () 
   it('a failing statement rolls the transaction back, the first statement included, and the connection is clean after', async () => {
     const { database } = await open();
     await sql`insert into t values (1, 'one')`.execute(database.db);
-    const failed = await database.db
-      .transaction()
-      .execute(async (trx) => {
-        await trx.insertInto('t').values({ id: 2, name: 'two' }).execute();
-        await trx.insertInto('t').values({ id: 1, name: 'again' }).execute();
-      })
-      .catch((error: unknown) => error);
+    const failed = await insertsTwoThen(database, (trx) => trx.insertInto('t').values({ id: 1, name: 'again' }).execute());
     expect(failed).toMatchObject({ code: '23505' });
     expect(await names(database)).toEqual(['one']);
     // The first statement failing (with begin in the same write) also leaves nothing behind.
@@ -157,14 +160,7 @@ describe.runIf(onPostgres)('a last statement sent with the commit (sentWithCommi
   it('"its error is the commit\'s, and the transaction rolls back": nothing of the transaction is written, and the connection is clean after', async () => {
     const { database } = await open();
     await sql`insert into t values (1, 'one')`.execute(database.db);
-    const failed = await database.db
-      .transaction()
-      .execute(async (trx) => {
-        await trx.insertInto('t').values({ id: 2, name: 'two' }).execute();
-        await trx.executeQuery(insertWithCommit(1, 'again'));
-        return 'committed';
-      })
-      .catch((error: unknown) => error);
+    const failed = await insertsTwoThen(database, (trx) => trx.executeQuery(insertWithCommit(1, 'again')));
     expect(failed).toMatchObject({ code: '23505', constraint: 't_pkey' });
     expect(await names(database)).toEqual(['one']);
     expect(await xid(database.db)).not.toBe(await xid(database.db));
