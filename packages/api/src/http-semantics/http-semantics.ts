@@ -4,7 +4,7 @@ import type { Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
 import { IdempotencyKeyInUseError, PreconditionRequiredError } from '../errors/api-errors.js';
 import { credentialKey } from './credential-key.js';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, KeyStoredMeanwhile, idempotencyKey, keyStoredMeanwhile, requestFingerprint, type IdempotencyKeys, type KeyedRequest, type StoredAnswer } from './idempotency-keys.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKey, keyStoredMeanwhile, requestFingerprint, type IdempotencyKeys, type KeyedRequest, type StoredAnswer } from './idempotency-keys.js';
 import type { ApiRateLimit } from './rate-limit.js';
 
 /** What one mount decided about HTTP semantics (`mountPanelApi` options). */
@@ -82,8 +82,8 @@ export async function runAction(host: SemanticsHost, semantics: HttpSemantics | 
         break;
       } catch (error) {
         if (error === ROLLBACK) break;
-        // The stored answer travels with the commit (`IdempotencyKeys.store`): its duplicate key can be the commit's error.
-        if (!(error instanceof KeyStoredMeanwhile) && !keyStoredMeanwhile(error)) throw error;
+        // A duplicate key of the stored answer, thrown by `store` or by the commit it travels with.
+        if (!keyStoredMeanwhile(error)) throw error;
         if (attempt === 2) throw new IdempotencyKeyInUseError();
       }
     }

@@ -81,7 +81,7 @@ export class IdempotencyKeys {
    *
    * One statement reads with the snapshot it began with, which may predate the commit of
    * another process's request with this key that released the lock meanwhile: that answer
-   * is then not seen here, and `store` meets it as a duplicate key (`KeyStoredMeanwhile`),
+   * is then not seen here, and `store` meets it as a duplicate key (`keyStoredMeanwhile`),
    * after which the caller rolls back and looks again.
    */
   async lookup(trx: Transaction<any>, request: KeyedRequest, rowLock?: SelectQueryBuilder<any, any, any>): Promise<StoredAnswer | undefined> {
@@ -110,30 +110,23 @@ export class IdempotencyKeys {
    * and reads the whole table, every key of the last 24 hours, on every keyed write.
    *
    * It is the transaction's last statement and nothing reads its answer, so it is sent with the
-   * commit (`sentWithCommit`): on PostgreSQL its duplicate key, if any, is the commit's error
-   * (`keyStoredMeanwhile` tells it); elsewhere it is thrown here.
+   * commit (`sentWithCommit`): on PostgreSQL its duplicate key, if any, is the commit's error;
+   * elsewhere it is thrown here. Either way the transaction rolls back, and `keyStoredMeanwhile`
+   * tells the error.
    */
   async store(trx: Transaction<any>, request: KeyedRequest, answer: StoredAnswer): Promise<void> {
     const { scope, key, method, path, fingerprint } = request;
-    try {
-      await trx.executeQuery(CompiledQuery.raw(STORE, [scope, key, method, path, fingerprint, answer.status, answer.body, this.retentionSeconds, PURGE_BATCH]));
-    } catch (error) {
-      if (keyStoredMeanwhile(error)) throw new KeyStoredMeanwhile();
-      throw error;
-    }
+    await trx.executeQuery(CompiledQuery.raw(STORE, [scope, key, method, path, fingerprint, answer.status, answer.body, this.retentionSeconds, PURGE_BATCH]));
   }
 }
 
-/** Whether `error` is the key's primary key refusing `store`: another process stored an answer for it since `lookup` read. */
+/**
+ * Whether `error` is the key's primary key refusing `store` (or the commit it travels with):
+ * another process stored an answer for the key since `lookup` read. The write is rolled back,
+ * and the request looks again.
+ */
 export function keyStoredMeanwhile(error: unknown): boolean {
   const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
-  return code === '23505' && (constraint === undefined || constraint === `${IDEMPOTENCY_KEYS_TABLE}_pkey`);
+  return code === '23505' && constraint === `${IDEMPOTENCY_KEYS_TABLE}_pkey`;
 }
 
-/** `store` found the key already stored (see `lookup`): the write is rolled back, and the request looks again. */
-export class KeyStoredMeanwhile extends Error {
-  constructor() {
-    super('The Idempotency-Key was stored by another request since it was looked up');
-    this.name = 'KeyStoredMeanwhile';
-  }
-}
