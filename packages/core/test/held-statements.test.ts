@@ -40,11 +40,15 @@ afterEach(async () => {
   for (const close of opened.splice(0).reverse()) await close();
 });
 
-/** One connection through the counting proxy, a table `t`, and a function counting the round trips of `work`. */
-async function open() {
+/**
+ * One connection through the counting proxy, a table `t`, and a function counting the round
+ * trips of `work`. PostgreSQL sees the proxy's socket, so statements go unnamed by default, as
+ * behind a pooler; `preparedStatements: true` names them.
+ */
+async function open(preparedStatements?: true) {
   const { url, schema, drop } = await createTestSchema();
   const proxy = await countingProxy(url);
-  const database = await openDatabase({ url: proxy.url, schema, maxConnections: 1 });
+  const database = await openDatabase({ url: proxy.url, schema, maxConnections: 1, ...(preparedStatements ? { preparedStatements } : {}) });
   opened.push(drop, proxy.close, () => database.close());
   await sql`create table t (id integer primary key, name text)`.execute(database.db);
   const roundTrips = async (work: () => Promise<unknown>) => {
@@ -123,6 +127,35 @@ describe.runIf(onPostgres)('begin sent with the first statement [postgres]', () 
     );
     expect(trips).toBe(4);
     expect(ids[0]).toBe(ids[1]);
+  });
+
+  it('a named (prepared) first statement travels with begin too: two round trips per transaction, the first time and after', async () => {
+    const { database, roundTrips } = await open(true);
+    const prepared = async () => (await sql<{ name: string }>`select name from pg_prepared_statements`.execute(database.db)).rows.length;
+    for (const id of [1, 2]) {
+      let ids: string[] = [];
+      // begin + the named insert (its Parse the first time, not the second), then commit.
+      const trips = await roundTrips(() =>
+        database.db.transaction().execute(async (trx) => {
+          await trx.insertInto('t').values({ id, name: `n${id}` }).execute();
+          ids = [await xid(trx), await xid(trx)];
+        }),
+      );
+      expect(trips).toBe(4);
+      expect(ids[0]).toBe(ids[1]);
+    }
+    expect(await names(database)).toEqual(['n1', 'n2']);
+    expect(await prepared()).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a named first statement whose Parse fails (begin\'s Parse succeeded in the same write): its next use parses it again', async () => {
+    const { database } = await open(true);
+    const find = () => database.db.transaction().execute((trx) => sql<{ id: number }>`select id from later where id = ${1}`.execute(trx));
+    await expect(find()).rejects.toMatchObject({ code: '42P01' });
+    await sql`create table later (id integer primary key)`.execute(database.db);
+    await sql`insert into later values (1)`.execute(database.db);
+    // Without forgetting the name, pg would skip the Parse and PostgreSQL answer 26000 (no such prepared statement).
+    expect((await find()).rows).toEqual([{ id: 1 }]);
   });
 
   it('a statement sent in another form (a config object) after begin still runs in the transaction: begin goes first', async () => {

@@ -1,10 +1,11 @@
 // openDatabase({ preparedStatements }): statements with parameters are sent named, so that each
-// PostgreSQL connection plans them once; the names are bounded; a migration that changes a
-// table's columns under a prepared `select *` is handled. PostgreSQL only: PGlite ignores the option.
+// PostgreSQL connection plans them once; by default only on connections PostgreSQL sees directly
+// (not behind a pooler); the names are bounded; a migration that changes a table's columns under
+// a prepared `select *` is handled. PostgreSQL only: PGlite ignores the option.
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase, type PanelDatabase } from '@panel/core';
-import { createTestSchema, testDatabaseKinds, testDatabaseUrl } from '@panel/test-support';
+import { openDatabase, type OpenDatabaseOptions, type PanelDatabase } from '@panel/core';
+import { createTestSchema, startTcpFaultProxy, testDatabaseKinds, testDatabaseUrl } from '@panel/test-support';
 
 const onPostgres = testDatabaseKinds().includes('postgres');
 
@@ -97,6 +98,53 @@ describe.runIf(onPostgres)('prepared statements [postgres]', () => {
     } finally {
       await drop();
     }
+  });
+});
+
+describe.runIf(onPostgres)('which connections name statements [postgres]', () => {
+  const closing: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closing.splice(0).reverse()) await close();
+  });
+
+  /** Runs one statement with a parameter on a database of one connection; the names that connection prepared. */
+  const namesAfterOneStatement = async (options: { through?: 'proxy'; preparedStatements?: OpenDatabaseOptions['preparedStatements'] }) => {
+    const { url, schema, drop } = await createTestSchema();
+    closing.push(drop);
+    let target = url;
+    if (options.through === 'proxy') {
+      const server = new URL(url);
+      const proxy = await startTcpFaultProxy({ host: server.hostname, port: Number(server.port || 5432) });
+      closing.push(() => proxy.close());
+      const proxied = new URL(url);
+      proxied.host = proxy.address;
+      target = proxied.toString();
+    }
+    const database = await openDatabase({ url: target, schema, maxConnections: 1, ...(options.preparedStatements === undefined ? {} : { preparedStatements: options.preparedStatements }) });
+    closing.push(() => database.close());
+    expect((await sql<{ one: number }>`select ${1}::int as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
+    return (await sql<{ name: string }>`select name from pg_prepared_statements`.execute(database.db)).rows.map((row) => row.name);
+  };
+
+  it('"the default, \'direct\': only on connections PostgreSQL sees directly": a direct connection names its statements', async () => {
+    expect(await namesAfterOneStatement({})).toEqual(['panel_1']);
+  });
+
+  it('"behind a pooler [...] statements go unnamed": through a proxy (PostgreSQL sees its socket) the default names none, `true` and { connections: \'all\' } do', async () => {
+    expect(await namesAfterOneStatement({ through: 'proxy' })).toEqual([]);
+    expect(await namesAfterOneStatement({ through: 'proxy', preparedStatements: { connections: 'direct', max: 10 } })).toEqual([]);
+    expect(await namesAfterOneStatement({ through: 'proxy', preparedStatements: true })).toEqual(['panel_1']);
+    expect(await namesAfterOneStatement({ through: 'proxy', preparedStatements: { connections: 'all' } })).toEqual(['panel_1']);
+  });
+
+  it('"`false`: never": not even on a direct connection', async () => {
+    expect(await namesAfterOneStatement({ preparedStatements: false })).toEqual([]);
+  });
+
+  it('a connections value other than direct or all fails at start, naming the option and the fix', async () => {
+    await expect(openDatabase({ url: testDatabaseUrl(), preparedStatements: { connections: 'some' as 'all' } })).rejects.toThrow(
+      `Database preparedStatements.connections must be 'direct' or 'all', instead got "some". Fix: pass 'direct' (connections PostgreSQL sees directly, the default) or 'all' (every connection, e.g. PgBouncer 1.21+ with max_prepared_statements).`,
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import { checkSnapshotOptions, readSnapshot, writeSnapshot } from './pglite-snap
 import { lockPgliteFolder } from './pglite-folder-lock.js';
 import type { ReplicaStatus } from './replicas/replica-set.js';
 import { ChangeNotifications, type ChangeNotificationsOptions } from './change-notifications.js';
+import type { PreparedConnections } from './postgres-pool.js';
 
 /** One SQL statement the database ran (or refused), as the query listeners see it. */
 export interface ExecutedQuery {
@@ -128,13 +129,20 @@ export interface OpenDatabaseOptions {
    * PostgreSQL: send statements with parameters as named (prepared) statements, so that each
    * connection plans a statement once and reuses the plan, instead of planning it for every
    * request (a show or list statement with association subqueries plans for longer than it
-   * runs). `true` names the first 256 statement texts of the process, `{ max }` the first `max`;
-   * later texts are sent unnamed. Default off: with PgBouncer in transaction mode it needs
-   * PgBouncer 1.21 or later with `max_prepared_statements` set. A migration that changes a
-   * table's columns while the process runs is handled (the statement is prepared again).
-   * Ignored by the embedded PGlite. See docs/scaling.md#prepared-statements.
+   * runs). The first 256 statement texts of the process are named (`{ max }`: the first `max`);
+   * later texts are sent unnamed.
+   *
+   * - `'direct'` (the default): only on connections PostgreSQL sees directly (the client
+   *   address and port it reports are the connection's own). Behind a pooler such as PgBouncer,
+   *   or through NAT or a Unix socket, statements go unnamed, as a transaction-mode pooler needs.
+   * - `true`: on every connection (PgBouncer 1.21 or later with `max_prepared_statements`).
+   * - `false`: never.
+   * - `{ max, connections }`: a bound, and `'direct'` (the default) or `'all'`.
+   *
+   * A migration that changes a table's columns while the process runs is handled (the statement
+   * is prepared again). Ignored by the embedded PGlite. See docs/scaling.md#prepared-statements.
    */
-  preparedStatements?: boolean | { readonly max: number };
+  preparedStatements?: boolean | PreparedConnections | { readonly max?: number; readonly connections?: PreparedConnections };
   /** PostgreSQL's `application_name` of every connection (seen in `pg_stat_activity`). Default `panel`. */
   applicationName?: string;
   /** Where connection failures outside a request are reported; default one line on standard error. */
@@ -180,7 +188,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     const timeouts = normalizeDatabaseTimeouts(options);
     // Each engine's client is loaded only when it is used (start-up: an app on one never loads the other).
     const { createPostgresPool, PreparedStatementNames, DEFAULT_MAX_PREPARED_STATEMENTS } = await import('./postgres-pool.js');
-    const preparedStatements = preparedStatementNames(options.preparedStatements, (max) => new PreparedStatementNames(max), DEFAULT_MAX_PREPARED_STATEMENTS);
+    const preparedStatements = preparedStatementNames(options.preparedStatements, (max, connections) => new PreparedStatementNames(max, connections), DEFAULT_MAX_PREPARED_STATEMENTS);
     const pool = createPostgresPool({
       preparedStatements,
       url: options.url,
@@ -209,13 +217,18 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
 }
 
 /** The names of `preparedStatements` (undefined: off), or a `PanelConfigError` that names the option and the fix. */
-function preparedStatementNames<N>(option: OpenDatabaseOptions['preparedStatements'], create: (max: number) => N, fallback: number): N | undefined {
-  if (option === undefined || option === false) return undefined;
-  const max = option === true ? fallback : option.max;
+function preparedStatementNames<N>(option: OpenDatabaseOptions['preparedStatements'], create: (max: number, connections: PreparedConnections) => N, fallback: number): N | undefined {
+  if (option === false) return undefined;
+  if (option === undefined || option === 'direct') return create(fallback, 'direct');
+  if (option === true || option === 'all') return create(fallback, 'all');
+  const { max = fallback, connections = 'direct' } = option;
   if (!Number.isInteger(max) || max < 1) {
     throw new PanelConfigError(`Database preparedStatements.max must be a whole number of statements above 0, instead got ${JSON.stringify(max)}. Fix: pass preparedStatements: true (the first ${fallback} statements) or { max: <number> }.`);
   }
-  return create(max);
+  if (connections !== 'direct' && connections !== 'all') {
+    throw new PanelConfigError(`Database preparedStatements.connections must be 'direct' or 'all', instead got ${JSON.stringify(connections)}. Fix: pass 'direct' (connections PostgreSQL sees directly, the default) or 'all' (every connection, e.g. PgBouncer 1.21+ with max_prepared_statements).`);
+  }
+  return create(max, connections);
 }
 
 /** The database with its change notifications, closed with it. */

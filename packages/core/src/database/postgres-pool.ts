@@ -17,7 +17,7 @@ export interface PostgresPoolOptions {
   readonly applicationName: string;
   readonly timeouts: DatabaseTimeouts;
   readonly logger: DatabaseLogger;
-  /** Named (prepared) statements, when the app opted in (`openDatabase({ preparedStatements })`). */
+  /** Named (prepared) statements, unless the app turned them off (`openDatabase({ preparedStatements: false })`). */
   readonly preparedStatements?: PreparedStatementNames | undefined;
 }
 
@@ -25,6 +25,14 @@ type QueryArguments = Parameters<pg.Client['query']>;
 
 /** The most statement texts named by default: each connection prepares at most this many. */
 export const DEFAULT_MAX_PREPARED_STATEMENTS = 256;
+
+/**
+ * Which connections send named statements: `direct`, those PostgreSQL sees as they are (the
+ * default: a pooler in transaction mode would hand a name prepared on one server connection to
+ * another), or `all` (a direct connection known to the app, or PgBouncer 1.21+ with
+ * `max_prepared_statements`).
+ */
+export type PreparedConnections = 'direct' | 'all';
 
 /**
  * The names of the statements a process prepares: one per statement text, for the first `max`
@@ -36,9 +44,11 @@ export const DEFAULT_MAX_PREPARED_STATEMENTS = 256;
 export class PreparedStatementNames {
   readonly #names = new Map<string, string>();
   readonly max: number;
+  readonly connections: PreparedConnections;
 
-  constructor(max: number) {
+  constructor(max: number, connections: PreparedConnections = 'all') {
     this.max = max;
+    this.connections = connections;
   }
 
   /** The name of a statement text, or undefined when it is sent unnamed. */
@@ -58,6 +68,26 @@ function stalePlan(error: unknown): boolean {
   return code === '0A000' && routine === 'RevalidateCachedQuery';
 }
 
+/** An address as PostgreSQL's `inet_client_addr()` writes it: Node's IPv4-mapped IPv6 form without its prefix. */
+const plainAddress = (address: string | null | undefined) => (address ?? '').replace(/^::ffff:/, '');
+
+/**
+ * Whether PostgreSQL sees this connection as it is: the client address and port the server
+ * reports are this socket's own. Behind a pooler (PgBouncer, a cloud proxy) the server sees the
+ * pooler's socket, and through NAT another address or port; a Unix socket has neither. Only a
+ * connection that passes may send named statements by default.
+ */
+async function seenDirectly(client: pg.Client): Promise<boolean> {
+  const socket = (client as unknown as { connection?: { stream?: { localAddress?: string; localPort?: number } } }).connection?.stream;
+  if (socket?.localPort === undefined) return false;
+  const { rows } = await (pg.Client.prototype.query as (text: string) => Promise<pg.QueryResult<{ address: string | null; port: number | null }>>).call(
+    client,
+    'select host(inet_client_addr()) as address, inet_client_port() as port',
+  );
+  const seen = rows[0];
+  return seen !== undefined && seen.port === socket.localPort && plainAddress(seen.address) === plainAddress(socket.localAddress);
+}
+
 /** What `begin` answers when it is held back for the statement after it (Kysely reads nothing of it). */
 const HELD_BEGIN = Object.freeze({ command: 'BEGIN', rowCount: null, oid: 0, rows: [], fields: [] });
 
@@ -67,6 +97,8 @@ const HELD_FOR_COMMIT = Object.freeze({ command: 'HELD', rowCount: null, oid: 0,
 /** The protocol writes of a pg connection that `PrefixedQuery` uses (pg's own, untyped in `@types/pg`). */
 interface ProtocolConnection {
   readonly stream: { cork?(): void; uncork?(): void };
+  /** The names pg believes this connection has prepared, with their texts. */
+  readonly parsedStatements: Record<string, string | undefined>;
   parse(query: { text: string }): void;
   bind(config: object): void;
   execute(config: object): void;
@@ -93,6 +125,8 @@ const BEGIN: HeldStatement = Object.freeze({ text: 'begin', values: Object.freez
  */
 class PrefixedQuery extends pg.Query {
   readonly #prefix: HeldStatement;
+  /** The statement's name when this query sends its Parse: pg marks it parsed on the prefix's ParseComplete. */
+  #parsing: string | undefined;
 
   constructor(prefix: HeldStatement, statement: pg.QueryConfig, callback: (error: Error | undefined, result: unknown) => void) {
     super(statement, callback as never);
@@ -102,6 +136,8 @@ class PrefixedQuery extends pg.Query {
   // A property, as `@types/pg` declares pg's own.
   override submit = (connection: unknown): Error | null => {
     const protocol = connection as ProtocolConnection;
+    const name = (this as { name?: string }).name;
+    this.#parsing = name !== undefined && protocol.parsedStatements[name] === undefined ? name : undefined;
     protocol.stream.cork?.();
     try {
       protocol.parse({ text: this.#prefix.text });
@@ -112,6 +148,16 @@ class PrefixedQuery extends pg.Query {
       protocol.stream.uncork?.();
     }
   };
+
+  /**
+   * pg records a named statement as parsed on the first ParseComplete its query receives, which
+   * is the prefix's. When the query fails, the statement's own Parse may have failed (or been
+   * skipped after the prefix's error): the name is forgotten, so its next use parses it again.
+   */
+  handleError(error: Error, connection: unknown): void {
+    if (this.#parsing !== undefined) delete (connection as ProtocolConnection).parsedStatements[this.#parsing];
+    (pg.Query.prototype as unknown as { handleError(e: Error, c: unknown): void }).handleError.call(this, error, connection);
+  }
 }
 
 /**
@@ -123,7 +169,8 @@ class PrefixedQuery extends pg.Query {
 class PanelPoolClient extends pg.Client {
   /** The error of the statement running or last run, when it failed (cleared when a statement starts). */
   lastQueryError: unknown;
-  readonly #prepared: PreparedStatementNames | undefined;
+  /** The process's statement names, when this connection sends statements named. */
+  #prepared: PreparedStatementNames | undefined;
   /**
    * The names this connection prepared a statement again under, after PostgreSQL refused the
    * plan of the process's name (a migration changed the columns under a prepared `select *`).
@@ -138,7 +185,30 @@ class PanelPoolClient extends pg.Client {
 
   constructor(config: pg.ClientConfig & { panelPreparedStatements?: PreparedStatementNames }) {
     super(config);
-    this.#prepared = config.panelPreparedStatements;
+    this.#prepared = config.panelPreparedStatements?.connections === 'all' ? config.panelPreparedStatements : undefined;
+    this.#directOnly = config.panelPreparedStatements?.connections === 'direct' ? config.panelPreparedStatements : undefined;
+  }
+
+  /** The process's names when they may serve only a connection PostgreSQL sees directly: set as `#prepared` once this one is. */
+  readonly #directOnly: PreparedStatementNames | undefined;
+
+  // pg-pool connects with a callback; a promise for any other caller, as pg's own.
+  override connect(callback?: (error: Error) => void): never {
+    const connected = (pg.Client.prototype.connect as () => Promise<unknown>).call(this).then(() => this.#checkDirect());
+    if (!callback) return connected.then(() => this) as never;
+    const done = callback as (error?: Error) => void;
+    connected.then(() => done(), (error: Error) => done(error));
+    return undefined as never;
+  }
+
+  /**
+   * Names statements on this connection when the process names them on direct connections
+   * only and PostgreSQL sees this one directly (`seenDirectly`). A failed check leaves the
+   * connection unnamed: it works as it would behind a pooler.
+   */
+  async #checkDirect(): Promise<void> {
+    if (this.#directOnly === undefined) return;
+    if (await seenDirectly(this).catch(() => false)) this.#prepared = this.#directOnly;
   }
 
   // The overloads of pg's query() are many; this passes every call through unchanged, but for
@@ -159,11 +229,10 @@ class PanelPoolClient extends pg.Client {
       this.#heldBegin = true;
       return Promise.resolve(HELD_BEGIN) as never;
     }
-    const shared = this.#prepared && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? this.#prepared.nameOf(text) : undefined;
+    const shared = typeof text === 'string' && Array.isArray(values) ? this.#sharedName(text, values) : undefined;
     const send = (name: string | undefined) =>
       (pg.Client.prototype.query as (...a: QueryArguments) => unknown).apply(this, (name === undefined ? args : [{ name, text, values }, ...args.slice(2)]) as QueryArguments);
-    const name = shared === undefined ? undefined : (this.#renamed.get(shared) ?? shared);
-    const result = send(name);
+    const result = send(shared === undefined ? undefined : this.#nameOn(shared));
     if (result instanceof Promise) {
       return result.catch((error: unknown) => {
         if (shared === undefined || !stalePlan(error)) return this.#failed(error);
@@ -171,13 +240,28 @@ class PanelPoolClient extends pg.Client {
         // connection's, and sent once more. Outside a transaction that answers; in one,
         // PostgreSQL has aborted the transaction, so the retry fails (25P02) and the refusal
         // stands (the database briefly unavailable: a retry of the request works).
-        this.#renames += 1;
-        const fresh = `${shared}_${this.#renames}`;
-        this.#renamed.set(shared, fresh);
-        return (send(fresh) as Promise<unknown>).catch((retried: unknown) => this.#failed((retried as { code?: unknown } | null)?.code === '25P02' ? error : retried));
+        return (send(this.#renameStale(shared)) as Promise<unknown>).catch((retried: unknown) => this.#failed((retried as { code?: unknown } | null)?.code === '25P02' ? error : retried));
       }) as never;
     }
     return result as never;
+  }
+
+  /** The process's name of a statement with parameters, when this connection names statements. */
+  #sharedName(text: string, values: readonly unknown[]): string | undefined {
+    return this.#prepared !== undefined && values.length > 0 ? this.#prepared.nameOf(text) : undefined;
+  }
+
+  /** The name this connection prepares a statement under: the process's, or its own after a refused plan. */
+  #nameOn(shared: string): string {
+    return this.#renamed.get(shared) ?? shared;
+  }
+
+  /** A fresh name of this connection's for a statement whose plan PostgreSQL refused (`stalePlan`). */
+  #renameStale(shared: string): string {
+    this.#renames += 1;
+    const fresh = `${shared}_${this.#renames}`;
+    this.#renamed.set(shared, fresh);
+    return fresh;
   }
 
   /** Whether the server said, at its last answer, that a transaction is open (pg's `getTransactionStatus`: 'T'). */
@@ -207,23 +291,32 @@ class PanelPoolClient extends pg.Client {
   /**
    * The first statement after a held `begin` (`text` undefined: a call in another form, a
    * config object or a callback). `commit` or `rollback` at once: nothing was sent, nothing to
-   * end. A text with parameters and no name goes as a `PrefixedQuery` behind `begin`, in one
-   * round trip. Anything else (a named statement, one without parameters, another form) is sent
-   * after `begin` as before, so it always runs in the transaction.
+   * end. A text with parameters goes as a `PrefixedQuery` behind `begin`, in one round trip,
+   * under its name when this connection names statements. Anything else (one without
+   * parameters, another form) is sent after `begin` as before, so it always runs in the transaction.
    */
   #afterHeldBegin(text: string | undefined, values: unknown[], args: unknown[]): Promise<unknown> {
     this.#heldBegin = false;
     if (values.length === 0 && (text === 'commit' || text === 'rollback')) return Promise.resolve({ ...HELD_BEGIN, command: text.toUpperCase() });
-    if (text === undefined || values.length === 0 || (this.#prepared !== undefined && this.#prepared.nameOf(text) !== undefined)) return this.#sendFirst(BEGIN, args);
-    return this.#sendPrefixed(BEGIN, { text, values });
+    if (text === undefined || values.length === 0) return this.#sendFirst(BEGIN, args);
+    const shared = this.#sharedName(text, values);
+    if (shared === undefined) return this.#sendPrefixed(BEGIN, { text, values });
+    // A refused plan aborts the transaction begun with it: the refusal stands (as for any
+    // statement in a transaction), and the connection's next use prepares it under a new name.
+    return this.#sendPrefixed(BEGIN, { name: this.#nameOn(shared), text, values }, (error) => {
+      if (stalePlan(error)) this.#renameStale(shared);
+    });
   }
 
   /** Sends `statement` with `prefix` in front of it, in one round trip (`PrefixedQuery`); answers the statement's result. */
-  #sendPrefixed(prefix: HeldStatement, statement: pg.QueryConfig): Promise<unknown> {
+  #sendPrefixed(prefix: HeldStatement, statement: pg.QueryConfig, onError?: (error: unknown) => void): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
       const query = new PrefixedQuery(prefix, statement, (error, result) => (error ? reject(error) : resolve(Array.isArray(result) ? result.at(-1) : result)));
       (pg.Client.prototype.query as (q: unknown) => unknown).call(this, query);
-    }).catch((error: unknown) => this.#failed(error));
+    }).catch((error: unknown) => {
+      onError?.(error);
+      return this.#failed(error);
+    });
   }
 
   /** Sends `held` on its own, then the call `args` as any other; an error of `held` is the call's. */
