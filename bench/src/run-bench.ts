@@ -81,7 +81,7 @@ async function main(): Promise<number> {
     return 0;
   }
   // The server processes inherit the environment.
-  if (options.preparedStatements) process.env.BENCH_PREPARED_STATEMENTS = '1';
+  if (options.unnamedStatements) process.env.BENCH_UNNAMED_STATEMENTS = '1';
   if (options.replica) {
     const { runReplica } = await import('./replica/run-replica.js');
     return runReplica(options, compileServers());

@@ -17,14 +17,18 @@ export interface BenchOptions {
   readonly explain: boolean;
   /** Print the SQL of each endpoint's census (`--census-sql`): the statements one request of each server sends. */
   readonly censusSql: boolean;
-  /** The API's servers send named (prepared) statements (`--prepared-statements`, `openDatabase({ preparedStatements: true })`); the reference servers never do. */
-  readonly preparedStatements: boolean;
+  /**
+   * The API's servers send every statement unnamed (`--unnamed-statements`,
+   * `openDatabase({ preparedStatements: false })`), as an app behind a transaction-mode pooler
+   * does; by default they name them, as on any direct connection. The reference servers never do.
+   */
+  readonly unnamedStatements: boolean;
   /** Run the replica bench instead (`--replica`): the mix with reads on a streaming replica against the primary alone. */
   readonly replica: boolean;
 }
 
 /** The usage line printed for `--help`. */
-export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--census-sql] [--prepared-statements] [--schema NAME]
+export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--census-sql] [--unnamed-statements] [--schema NAME]
   DATABASE_URL  the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the data set goes to schema panel_bench
 npm run bench -- --replica [--seconds N] [--rounds N]   the mix with reads on a streaming replica (private clusters) against the primary alone
 npm run bench -- --large [--help]   index pages on 10,000,000 posts, exact count against the opt-in count strategy (src/large/)`;
@@ -50,7 +54,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
       only: { type: 'string' },
       explain: { type: 'boolean', default: false },
       'census-sql': { type: 'boolean', default: false },
-      'prepared-statements': { type: 'boolean', default: false },
+      'unnamed-statements': { type: 'boolean', default: false },
       replica: { type: 'boolean', default: false },
       schema: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -70,7 +74,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
     only: values.only ? values.only.split(',').map((name) => name.trim()) : [],
     explain: values.explain,
     censusSql: values['census-sql'],
-    preparedStatements: values['prepared-statements'],
+    unnamedStatements: values['unnamed-statements'],
     replica: values.replica,
   };
 }

@@ -48,7 +48,7 @@ export function formatResults(results: BenchResults): string {
   const { settings } = results;
   const header = [
     `Panel API bench, ${results.startedAt}: node ${results.node}, ${results.postgres}, ${results.cores} cores, load average at start ${results.loadAverageAtStart.map((n) => n.toFixed(2)).join(' ')}`,
-    `${settings.workers > 1 ? `cluster of ${settings.workers} workers per server, ` : 'one process per server, '}${settings.connections} connections, ${settings.seconds} s per server and endpoint in ${settings.rounds} alternating rounds (each after a ${settings.warmupSeconds} s warm-up), p50 the rounds' median and p99 their worst; seed ${results.seed.reused ? 'reused' : `made in ${results.seed.seconds.toFixed(1)} s`}${process.env.BENCH_PREPARED_STATEMENTS === '1' ? '; the API servers send named (prepared) statements (--prepared-statements)' : ''}`,
+    `${settings.workers > 1 ? `cluster of ${settings.workers} workers per server, ` : 'one process per server, '}${settings.connections} connections, ${settings.seconds} s per server and endpoint in ${settings.rounds} alternating rounds (each after a ${settings.warmupSeconds} s warm-up), p50 the rounds' median and p99 their worst; seed ${results.seed.reused ? 'reused' : `made in ${results.seed.seconds.toFixed(1)} s`}${process.env.BENCH_UNNAMED_STATEMENTS === '1' ? '; the API servers send every statement unnamed (--unnamed-statements)' : '; the API servers name statements with parameters (prepared, the default on a direct connection)'}`,
   ].join('\n');
   const summary = results.endpoints.map((result) => {
     const { met, misses } = verdict(result);

@@ -1,4 +1,8 @@
-/** `npm run bench -- --prepared-statements`: the API's servers open the database with named (prepared) statements; the reference servers never do. */
-export function preparedStatementsOption(): { preparedStatements?: true } {
-  return process.env.BENCH_PREPARED_STATEMENTS === '1' ? { preparedStatements: true } : {};
+/**
+ * `npm run bench -- --unnamed-statements`: the API's servers open the database with
+ * `preparedStatements: false`, as an app behind a transaction-mode pooler; by default they
+ * prepare, as any app on a direct connection does. The reference servers never do.
+ */
+export function preparedStatementsOption(): { preparedStatements?: false } {
+  return process.env.BENCH_UNNAMED_STATEMENTS === '1' ? { preparedStatements: false } : {};
 }
