@@ -2,6 +2,8 @@ import { expect, it } from 'vitest';
 import type { RecordRow } from '@panel/core';
 import { describeOnEachDatabase, type Library } from './fixtures/library-database.js';
 import { insertRows } from './fixtures/library-schema.js';
+import { selectRecords } from '../src/records/record-select.js';
+import { PAGE_ALIAS, pageFrom, pageIds } from '../src/records/page-of-records.js';
 
 /** Twelve books: pages repeat (100, 200, 300) so sorting meets ties; created_at is not in id order. */
 const BOOKS = Array.from({ length: 12 }, (_, i) => ({
@@ -92,6 +94,28 @@ describeOnEachDatabase('RecordsRepository.list', (library) => {
     expect(ids(page.rows)).toEqual(published.slice(0, 4));
     expect(page.totalCount).toBe(published.length);
     expect(page.totalCount).toBe(9);
+  });
+
+  it('sends the page statement compiled once per resource and view with the ids\' query compiled for the request: the same text and parameters as the whole query compiled at once', async () => {
+    const { database, db, resource } = library();
+    const book = resource('Book');
+    const registry = new Map(['Author', 'Book', 'BookRow', 'Review', 'Biography', 'Loan', 'Shelf'].map((name) => [name, resource(name)] as const));
+    const scope = (query: Parameters<NonNullable<Parameters<Library['records']['list']>[0]['scope']>>[0]) => query.where('r.published', '=', true).where('r.pages', '>', 150);
+    const sent: { sql: string; parameters: readonly unknown[] }[] = [];
+    const stop = database.onQuery((query) => sent.push(query));
+    try {
+      for (const page of [1, 2]) await list('Book', { page, perPage: 3, sort: { column: 'pages', direction: 'desc' }, scope });
+    } finally {
+      stop();
+    }
+    const pages = sent.filter((query) => query.sql.includes('unnest'));
+    expect(pages).toHaveLength(2);
+    for (const [i, page] of [1, 2].entries()) {
+      const ids = pageIds(db, book, { scope, order: { column: 'pages', direction: 'desc' }, limit: 3, offset: (page - 1) * 3 });
+      const whole = selectRecords(db, book, 'index', registry, 'view', pageFrom(db, book, ids)).orderBy(`${PAGE_ALIAS}.position`).compile();
+      expect(pages[i]!.sql).toBe(whole.sql);
+      expect(pages[i]!.parameters).toEqual(whole.parameters);
+    }
   });
 
   it('counts zero and returns no rows when the scope lets nothing through', async () => {

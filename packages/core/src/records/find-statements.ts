@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, PostgresQueryCompiler, createQueryId, sql, type Kysely } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { ROW_ALIAS, selectRecords } from './record-select.js';
+import { PAGE_ALIAS, pageFrom } from './page-of-records.js';
 import type { RecordsQuery } from './records-query.js';
 
 /** The select of one record on a view, and its statement compiled with the primary key's value at `idAt` among the parameters. */
@@ -16,6 +17,44 @@ export interface FindStatement {
 type CompiledFind = Pick<FindStatement, 'sql' | 'parameters' | 'idAt'>;
 
 /**
+ * The select of an index page on a view (every column of the view and its subqueries, around
+ * the page's ids), compiled once with a place for the ids' query: the text before it and after
+ * it, and the parameters before it. The ids' query (scope, filters, order, limit and offset) is
+ * compiled per request, numbering its parameters after these (`withPageIds`).
+ */
+export interface PageStatement {
+  readonly before: string;
+  readonly after: string;
+  readonly parameters: readonly unknown[];
+}
+
+/** Where the ids' query goes in a page statement's text while it is compiled. */
+const PAGE_IDS = '\u0000page ids\u0000';
+
+/** A compiler of an ids' query whose parameters come after `offset` others in the statement (`$<offset + 1>`…). */
+class ParametersAfter extends PostgresQueryCompiler {
+  readonly #offset: number;
+
+  constructor(offset: number) {
+    super();
+    this.#offset = offset;
+  }
+
+  protected override getCurrentParameterPlaceholder(): string {
+    return `$${this.numParameters + this.#offset}`;
+  }
+}
+
+/**
+ * A page statement with the page's ids' query in its place: the same text and parameters as
+ * the whole query compiled at once (the ids' parameters follow the subqueries' in the text).
+ */
+export function withPageIds(statement: PageStatement, ids: RecordsQuery): CompiledQuery {
+  const compiled = new ParametersAfter(statement.parameters.length).compileQuery(ids.toOperationNode(), createQueryId());
+  return CompiledQuery.raw(`${statement.before}(${compiled.sql})${statement.after}`, [...statement.parameters, ...compiled.parameters]);
+}
+
+/**
  * The statement cache of the records layer: the select of one record on a view (every column
  * and the view's associations), built and compiled once per resource and view, so that a find
  * through a scope that lets every record through sends the compiled statement with its id. The
@@ -28,6 +67,8 @@ export class FindStatements {
   readonly #statements = new Map<string, FindStatement>();
   /** The compiled texts by resource and view, shared with the transactions' caches. */
   readonly compiled: Map<string, CompiledFind>;
+  /** The index pages' statements by resource and view (null: the text has a parameter after the ids, and is compiled whole). */
+  readonly #pages = new Map<string, PageStatement | null>();
 
   constructor(db: Kysely<any>, registry: ReadonlyMap<string, CompiledResource>, compiled: Map<string, CompiledFind> = new Map()) {
     this.#db = db;
@@ -55,5 +96,20 @@ export class FindStatements {
       this.#statements.set(key, found);
     }
     return found;
+  }
+
+  /** The statement of an index page of `resource` on `view`, around a place for its ids' query; undefined when it must be compiled whole. */
+  page(resource: CompiledResource, view: View): PageStatement | undefined {
+    const key = `${resource.name}\u0000${view}`;
+    let found = this.#pages.get(key);
+    if (found === undefined) {
+      const marked = pageFrom(this.#db, resource, sql.raw(PAGE_IDS));
+      const { sql: text, parameters } = selectRecords(this.#db, resource, view, this.#registry, 'view', marked).orderBy(`${PAGE_ALIAS}.position`).compile();
+      const [before, after, ...more] = text.split(PAGE_IDS);
+      // Every parameter of the text must come before the ids' query, whose own are numbered after them.
+      found = after !== undefined && more.length === 0 && !/\$\d/.test(after) ? { before: before!, after, parameters } : null;
+      this.#pages.set(key, found);
+    }
+    return found ?? undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type Kysely } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-resource.js';
 import { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './record-select.js';
 
@@ -20,19 +20,21 @@ export interface PageOrder {
  * select list of every row an `OFFSET` skips when the order needs no sort node; on page 2000
  * of 100,000 rows that was 48,000 times each association subquery.
  *
- * Returns the `FROM` of the page query (`p.id`, `p.position` joined to the table as `r`).
+ * `pageIds` is the ids' query, `pageFrom` the `FROM` of the page query around it (`p.id`,
+ * `p.position` joined to the table as `r`).
  */
-export function pageOfRecords(
-  db: Kysely<any>,
-  resource: CompiledResource,
-  input: { scope: ScopeFunction; order: PageOrder; limit: number; offset: number },
-): RecordsQuery {
+export function pageIds(db: Kysely<any>, resource: CompiledResource, input: { scope: ScopeFunction; order: PageOrder; limit: number; offset: number }): RecordsQuery {
   const { scope, order, limit, offset } = input;
   const key = `${ROW_ALIAS}.${resource.primaryKey}`;
   let ids = scope(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).select(key).orderBy(`${ROW_ALIAS}.${order.column}`, order.direction);
   if (order.column !== resource.primaryKey) ids = ids.orderBy(key, order.direction);
+  return ids.limit(limit).offset(offset);
+}
+
+/** The `FROM` of an index page around its ids' query (`pageIds`, or a marker where a compiled statement takes them: `PageStatements`). */
+export function pageFrom(db: Kysely<any>, resource: CompiledResource, ids: Expression<unknown>): RecordsQuery {
   // array(…) keeps the subquery's order, and `with ordinality` numbers it: the outer query
   // orders by that number, so even a scope's own `order by` is kept as it was.
-  const page = sql`(select * from unnest(array(${ids.limit(limit).offset(offset)})) with ordinality as page(id, position))`;
-  return db.selectFrom(page.as(PAGE_ALIAS)).innerJoin(`${resource.table} as ${ROW_ALIAS}`, key, `${PAGE_ALIAS}.id`);
+  const page = sql`(select * from unnest(array(${ids})) with ordinality as page(id, position))`;
+  return db.selectFrom(page.as(PAGE_ALIAS)).innerJoin(`${resource.table} as ${ROW_ALIAS}`, `${ROW_ALIAS}.${resource.primaryKey}`, `${PAGE_ALIAS}.id`);
 }

@@ -2,11 +2,12 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { RecordNotFoundError } from '../errors/panel-errors.js';
-import { ROW_ALIAS, narrowsAssociations, selectRecords } from './record-select.js';
+import { ROW_ALIAS, narrowedSelections, selectRecords } from './record-select.js';
 import type { ScopeFunction } from './records-query.js';
 import type { RecordRow } from './record-row.js';
 import type { TotalCountSource } from './record-counts.js';
-import { PAGE_ALIAS, pageOfRecords } from './page-of-records.js';
+import { PAGE_ALIAS, pageFrom, pageIds } from './page-of-records.js';
+import { withPageIds } from './find-statements.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import type { RecordsLayer } from './records-layer.js';
 
@@ -60,12 +61,18 @@ export async function listRecords(layer: RecordsLayer, input: ListRecordsInput):
   const { resource, view, page, perPage, readable, fields } = input;
   const scope = input.scope ?? identity;
   const order = input.sort ?? resource.defaultOrder;
-  const from = pageOfRecords(db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
-  const pageQuery = selectRecords(db, resource, view, registry, 'view', from, readable, fields).orderBy(`${PAGE_ALIAS}.position`);
+  const ids = pageIds(db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
+  const narrowed = narrowedSelections(db, resource, view, registry, readable);
+  // The view's whole page statement is compiled once (only the ids' query is compiled per
+  // request); a sparse fieldset or association values narrowed to the actor's scopes build theirs.
+  const statement = narrowed === undefined && fields === undefined ? layer.statements.page(resource, view) : undefined;
+  const pageRows = statement
+    ? db.executeQuery(withPageIds(statement, ids)).then((result) => result.rows)
+    : selectRecords(db, resource, view, registry, 'view', pageFrom(db, resource, ids), narrowed, fields).orderBy(`${PAGE_ALIAS}.position`).execute();
   // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
   const scoped = scope(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy();
   const strategy = resource.count ?? layer.countStrategy;
-  const [rows, counted] = await Promise.all([pageQuery.execute(), layer.counts.count({ table: resource.table, rows: scoped, strategy })]);
+  const [rows, counted] = await Promise.all([pageRows, layer.counts.count({ table: resource.table, rows: scoped, strategy })]);
   resolveFileUrls(layer, rows as RecordRow[], resource, view, fields);
   if (counted.source === undefined) return { rows: rows as RecordRow[], totalCount: counted.count };
   const seen = (page - 1) * perPage + rows.length;
@@ -77,11 +84,11 @@ export async function listRecords(layer: RecordsLayer, input: ListRecordsInput):
 export async function findRecord(layer: RecordsLayer, input: FindRecordInput, db: Kysely<any> = layer.db): Promise<RecordRow> {
   const { resource, view, id, readable, fields } = input;
   const scope = input.scope ?? identity;
-  const narrowed = narrowsAssociations(db, resource, view, layer.registry, readable);
+  const narrowed = narrowedSelections(db, resource, view, layer.registry, readable);
   // A sparse fieldset, or association values narrowed to the actor's scopes, is built for this
   // request; the full view's statement is compiled once.
   const base = db === layer.db && !narrowed && fields === undefined ? layer.statements.statement(resource, view) : undefined;
-  const scoped = scope(base?.query ?? selectRecords(db, resource, view, layer.registry, 'all', undefined, narrowed ? readable : undefined, fields));
+  const scoped = scope(base?.query ?? selectRecords(db, resource, view, layer.registry, 'all', undefined, narrowed, fields));
   // A scope that lets every record through (no policy, an admin's) returns the query it was
   // given: the statement compiled once for the resource and view is sent with this id.
   const row =

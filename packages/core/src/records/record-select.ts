@@ -72,6 +72,19 @@ function scopedSelections(
   return { all: [...byName.values()], byName };
 }
 
+/** The view's subqueries narrowed to an actor's target scopes (`narrowedSelections`): worked out once per request, then passed to `selectRecords`. */
+export type NarrowedSelections = ViewSelections;
+
+/**
+ * The view's subqueries narrowed to what an actor's target scopes let them read, or undefined
+ * when no scope narrows any (then statements compiled without them serve). A list or a find
+ * asks this first, and hands the answer to `selectRecords` rather than the scopes, so the
+ * scopes are applied once.
+ */
+export function narrowedSelections(db: Kysely<any>, resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>, targetScopes: ReadableRecords | undefined): NarrowedSelections | undefined {
+  return scopedSelections(db, resource, view, registry, targetScopes);
+}
+
 /** Whether an actor's target scopes narrow any association subquery of the view (then statements compiled without them do not serve). */
 export function narrowsAssociations(db: Kysely<any>, resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>, targetScopes: ReadableRecords | undefined): boolean {
   return scopedSelections(db, resource, view, registry, targetScopes) !== undefined;
@@ -101,7 +114,8 @@ export function loadSelectedValues(rows: RecordRow[], resource: CompiledResource
  * `from` is the query the select is added to: by default the resource's table as `r`; an
  * index page passes its deferred join (see `pageOfRecords`). The subqueries are built once
  * per resource and view, unless `targetScopes` narrows an association to the rows the actor
- * may read (then they are built for the request, still one statement). With `only` (a sparse
+ * may read (then they are built for the request, still one statement; `NarrowedSelections`
+ * when the caller worked them out already). With `only` (a sparse
  * fieldset: field names of the view), the subqueries of the other fields are left out, and so
  * is their work.
  */
@@ -112,13 +126,14 @@ export function selectRecords(
   registry: ReadonlyMap<string, CompiledResource>,
   columnSet: 'view' | 'all' = 'view',
   from: RecordsQuery = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`),
-  targetScopes?: ReadableRecords,
+  targetScopes?: ReadableRecords | NarrowedSelections,
   only?: ReadonlySet<string>,
 ): RecordsQuery {
   const columns = new Set<string>([resource.primaryKey]);
   for (const f of resource.fieldsOn(view)) if (f.column && (only === undefined || only.has(f.name))) columns.add(f.column);
   const selected = columnSet === 'all' ? from.selectAll(ROW_ALIAS) : from.select([...columns].map((column) => `${ROW_ALIAS}.${column}`));
-  const { all, byName } = scopedSelections(db, resource, view, registry, targetScopes) ?? viewSelections(resource, view, registry);
+  const narrowed = typeof targetScopes === 'function' ? scopedSelections(db, resource, view, registry, targetScopes) : targetScopes;
+  const { all, byName } = narrowed ?? viewSelections(resource, view, registry);
   const subqueries = only === undefined ? all : [...byName].filter(([name]) => only.has(name)).map(([, selection]) => selection);
   return subqueries.length === 0 ? selected : selected.select(subqueries);
 }
