@@ -226,6 +226,23 @@ describe.runIf(onPostgres)('a last statement sent with the commit (sentWithCommi
     expect(await names(database)).toEqual(['one', 'two']);
   });
 
+  it('a named (prepared) statement sent with commit: its first use on a connection prepares it in place, later ones are bound with commit in one write, a failed one leaves it prepared', async () => {
+    const { database, roundTrips } = await open(true);
+    const keyed = (first: number, last: number) =>
+      database.db.transaction().execute(async (trx) => {
+        await trx.insertInto('t').values({ id: first, name: `n${first}` }).execute();
+        await trx.executeQuery(insertWithCommit(last, `n${last}`));
+      });
+    // begin + the insert, the marked statement in place (its Parse), commit.
+    expect(await roundTrips(() => keyed(1, 2))).toBe(3);
+    // begin + the insert, the marked statement bound in front of commit.
+    expect(await roundTrips(() => keyed(3, 4))).toBe(2);
+    const failed = await keyed(5, 4).then(() => undefined, (error: unknown) => error);
+    expect(failed).toMatchObject({ code: '23505', constraint: 't_pkey' });
+    expect(await roundTrips(() => keyed(6, 7))).toBe(2);
+    expect(await names(database)).toEqual(['n1', 'n2', 'n3', 'n4', 'n6', 'n7']);
+  });
+
   it('outside a transaction, and as a transaction\'s first statement, it runs where it stands', async () => {
     const { database } = await open();
     await database.db.executeQuery(insertWithCommit(1, 'alone'));

@@ -108,13 +108,16 @@ interface ProtocolConnection {
 interface HeldStatement {
   readonly text: string;
   readonly values: readonly unknown[];
+  /** The name this connection prepared the statement under already: it is bound, not parsed again. */
+  readonly name?: string;
 }
 
 const BEGIN: HeldStatement = Object.freeze({ text: 'begin', values: Object.freeze([]) });
 
 /**
  * A statement with a held one in front of it, in one write: Parse, Bind and Execute of the held
- * statement (unnamed, no Describe: its answer is not read) with no Sync between, then the
+ * statement (unnamed, or Bind and Execute of one the connection has prepared; no Describe: its
+ * answer is not read) with no Sync between, then the
  * statement's own messages and its Sync. PostgreSQL runs both before it answers, so the held
  * statement costs no round trip of its own. An error in the held statement skips the other, and
  * either error is the query's. Two uses:
@@ -140,8 +143,9 @@ class PrefixedQuery extends pg.Query {
     this.#parsing = name !== undefined && protocol.parsedStatements[name] === undefined ? name : undefined;
     protocol.stream.cork?.();
     try {
-      protocol.parse({ text: this.#prefix.text });
-      protocol.bind({ values: this.#prefix.values, valueMapper: prepareValue });
+      const { name: prepared } = this.#prefix;
+      if (prepared === undefined) protocol.parse({ text: this.#prefix.text });
+      protocol.bind({ ...(prepared === undefined ? {} : { statement: prepared }), values: this.#prefix.values, valueMapper: prepareValue });
       protocol.execute({});
       return (pg.Query.prototype.submit as unknown as (c: unknown) => Error | null).call(this, connection);
     } finally {
@@ -220,9 +224,16 @@ class PanelPoolClient extends pg.Client {
     if (this.#heldBegin) return this.#afterHeldBegin(plain ? (text as string) : undefined, (values ?? []) as unknown[], args) as never;
     if (this.#heldForCommit) return this.#afterHeldForCommit(plain ? (text as string) : undefined, (values ?? []) as unknown[], args) as never;
     if (plain && (values as unknown[] | undefined)?.length && (text as string).startsWith(SENT_WITH_COMMIT) && this.#inTransaction()) {
-      // Held back, and sent in front of the transaction's commit (`PrefixedQuery`).
-      this.#heldForCommit = { text: text as string, values: values as unknown[] };
-      return Promise.resolve(HELD_FOR_COMMIT) as never;
+      // Held back, and sent in front of the transaction's commit (`PrefixedQuery`). A named
+      // statement is held once this connection has prepared it (its first use runs in place and
+      // prepares it), so the held statement is only ever bound: pg's record of what is prepared
+      // stays exact whatever fails in the write.
+      const shared = this.#sharedName(text as string, values as unknown[]);
+      const name = shared === undefined ? undefined : this.#nameOn(shared);
+      if (name === undefined || this.#prepares(name, text as string)) {
+        this.#heldForCommit = { text: text as string, values: values as unknown[], ...(name === undefined ? {} : { name }) };
+        return Promise.resolve(HELD_FOR_COMMIT) as never;
+      }
     }
     if (plain && text === 'begin' && (values === undefined || (values as unknown[]).length === 0)) {
       // Held back, and sent in front of the transaction's first statement (`PrefixedQuery`).
@@ -262,6 +273,11 @@ class PanelPoolClient extends pg.Client {
     const fresh = `${shared}_${this.#renames}`;
     this.#renamed.set(shared, fresh);
     return fresh;
+  }
+
+  /** Whether this connection has prepared `text` under `name` (pg's own record). */
+  #prepares(name: string, text: string): boolean {
+    return (this as unknown as { connection: ProtocolConnection }).connection.parsedStatements[name] === text;
   }
 
   /** Whether the server said, at its last answer, that a transaction is open (pg's `getTransactionStatus`: 'T'). */
@@ -321,7 +337,8 @@ class PanelPoolClient extends pg.Client {
 
   /** Sends `held` on its own, then the call `args` as any other; an error of `held` is the call's. */
   #sendFirst(held: HeldStatement, args: unknown[]): Promise<unknown> {
-    const sent = (pg.Client.prototype.query as (text: string, values: readonly unknown[]) => Promise<unknown>).call(this, held.text, held.values);
+    const { name, text, values } = held;
+    const sent = (pg.Client.prototype.query as (query: pg.QueryConfig) => Promise<unknown>).call(this, { ...(name === undefined ? {} : { name }), text, values: values as unknown[] });
     return sent.then(() => this.query(...args), (error: unknown) => this.#failed(error));
   }
 
