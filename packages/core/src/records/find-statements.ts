@@ -1,8 +1,8 @@
-import { CompiledQuery, PostgresQueryCompiler, createQueryId, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { ROW_ALIAS, selectRecords } from './record-select.js';
-import { PAGE_ALIAS, pageFrom } from './page-of-records.js';
+import { compilePageStatement, type PageStatement } from './page-of-records.js';
 import type { RecordsQuery } from './records-query.js';
 
 /** The select of one record on a view, and its statement compiled with the primary key's value at `idAt` among the parameters. */
@@ -17,46 +17,9 @@ export interface FindStatement {
 type CompiledFind = Pick<FindStatement, 'sql' | 'parameters' | 'idAt'>;
 
 /**
- * The select of an index page on a view (every column of the view and its subqueries, around
- * the page's ids), compiled once with a place for the ids' query: the text before it and after
- * it, and the parameters before it. The ids' query (scope, filters, order, limit and offset) is
- * compiled per request, numbering its parameters after these (`withPageIds`).
- */
-export interface PageStatement {
-  readonly before: string;
-  readonly after: string;
-  readonly parameters: readonly unknown[];
-}
-
-/** Where the ids' query goes in a page statement's text while it is compiled. */
-const PAGE_IDS = '\u0000page ids\u0000';
-
-/** A compiler of an ids' query whose parameters come after `offset` others in the statement (`$<offset + 1>`…). */
-class ParametersAfter extends PostgresQueryCompiler {
-  readonly #offset: number;
-
-  constructor(offset: number) {
-    super();
-    this.#offset = offset;
-  }
-
-  protected override getCurrentParameterPlaceholder(): string {
-    return `$${this.numParameters + this.#offset}`;
-  }
-}
-
-/**
- * A page statement with the page's ids' query in its place: the same text and parameters as
- * the whole query compiled at once (the ids' parameters follow the subqueries' in the text).
- */
-export function withPageIds(statement: PageStatement, ids: RecordsQuery): CompiledQuery {
-  const compiled = new ParametersAfter(statement.parameters.length).compileQuery(ids.toOperationNode(), createQueryId());
-  return CompiledQuery.raw(`${statement.before}(${compiled.sql})${statement.after}`, [...statement.parameters, ...compiled.parameters]);
-}
-
-/**
  * The statement cache of the records layer: the select of one record on a view (every column
- * and the view's associations), built and compiled once per resource and view, so that a find
+ * and the view's associations), and an index page's statement around its ids' query
+ * (`compilePageStatement`), each built and compiled once per resource and view, so that a find
  * through a scope that lets every record through sends the compiled statement with its id. The
  * records layer of a transaction (`RecordsRepository.within`) builds its select on the
  * transaction, once, and shares the compiled text of the layer it came from (`compiled`).
@@ -103,11 +66,7 @@ export class FindStatements {
     const key = `${resource.name}\u0000${view}`;
     let found = this.#pages.get(key);
     if (found === undefined) {
-      const marked = pageFrom(this.#db, resource, sql.raw(PAGE_IDS));
-      const { sql: text, parameters } = selectRecords(this.#db, resource, view, this.#registry, 'view', marked).orderBy(`${PAGE_ALIAS}.position`).compile();
-      const [before, after, ...more] = text.split(PAGE_IDS);
-      // Every parameter of the text must come before the ids' query, whose own are numbered after them.
-      found = after !== undefined && more.length === 0 && !/\$\d/.test(after) ? { before: before!, after, parameters } : null;
+      found = compilePageStatement(this.#db, resource, view, this.#registry);
       this.#pages.set(key, found);
     }
     return found ?? undefined;

@@ -6,8 +6,7 @@ import { ROW_ALIAS, narrowedSelections, selectRecords } from './record-select.js
 import type { ScopeFunction } from './records-query.js';
 import type { RecordRow } from './record-row.js';
 import type { TotalCountSource } from './record-counts.js';
-import { PAGE_ALIAS, pageFrom, pageIds } from './page-of-records.js';
-import { withPageIds } from './find-statements.js';
+import { PAGE_ALIAS, pageFrom, pageIds, withPageIds } from './page-of-records.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import type { RecordsLayer } from './records-layer.js';
 
