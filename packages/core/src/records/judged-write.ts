@@ -5,7 +5,7 @@ import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.
 import { WriteChecks } from '../validation/write-checks.js';
 import type { RecordErrors } from '../validation/record-errors.js';
 import { LazyTransaction } from './lazy-transaction.js';
-import { ROW_ALIAS, narrowsAssociations, selectRecords } from './record-select.js';
+import { ROW_ALIAS, narrowedSelections, selectRecords, type NarrowedSelections } from './record-select.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
 import { constraintViolation } from './constraint-errors.js';
 import { findRecord } from './record-reads.js';
@@ -103,19 +103,21 @@ async function writeAndRead(
 ): Promise<RecordRow> {
   const { resource, view, checks, write, shape, id, readable } = input;
   const ownTable = layer.readsOwnTable(resource, view);
+  // Worked out once for the write: whether the read-back's association subqueries are narrowed to the actor's scopes.
+  const narrowed = ownTable ? undefined : narrowedSelections(db, resource, view, layer.registry, readable);
   const gated = checks.statement.length > 0;
   // Without a second read, nor checks or association values narrowed to the actor (an admin's
   // scopes let every record through), the statement depends on its shape alone: its columns and
   // which of them have checks. It is compiled once per resource, view and shape, with markers in
   // place of the values (the checks' values included), and later writes send it with theirs.
   const compiled =
-    shape && !ownTable && checks.shapeOnly && !narrowsAssociations(db, resource, view, layer.registry, readable)
+    shape && !ownTable && checks.shapeOnly && narrowed === undefined
       ? await compiledWrite(resource, view, checkedShape(shape, checks, 'write'), async (values) => {
           const shapeChecks = gated ? await checksWith(layer, resource, shape, values) : checks;
-          return writeQuery(layer, db, { resource, view, checks: shapeChecks, write: shape.builder(values), readable: undefined, ownTable }).compile();
+          return writeQuery(layer, db, { resource, view, checks: shapeChecks, write: shape.builder(values), narrowed: undefined, ownTable }).compile();
         })
       : undefined;
-  const result = compiled ? await executeCompiledWrite(db, compiled) : ((await writeQuery(layer, db, { resource, view, checks, write, readable, ownTable }).executeTakeFirst()) as Record<string, unknown> | undefined);
+  const result = compiled ? await executeCompiledWrite(db, compiled) : ((await writeQuery(layer, db, { resource, view, checks, write, narrowed, ownTable }).executeTakeFirst()) as Record<string, unknown> | undefined);
   if (gated) {
     const errors = checks.errors(result!);
     if (errors.has()) throw new RecordInvalidError(errors.toJSON());
@@ -133,9 +135,9 @@ async function writeAndRead(
 function writeQuery(
   layer: RecordsLayer,
   db: Kysely<any>,
-  input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; readable?: ReadableRecords | undefined; ownTable: boolean },
+  input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; narrowed: NarrowedSelections | undefined; ownTable: boolean },
 ) {
-  const { resource, view, checks, write, readable, ownTable } = input;
+  const { resource, view, checks, write, narrowed, ownTable } = input;
   const gated = checks.statement.length > 0;
   const gate = gated ? sql<SqlBool>`(select ${sql.join(checks.statement.map((check) => sql.ref(check.alias)), sql` and `)} from ${sql.table(CHECKS)})` : undefined;
   const base = gated ? db.with(CHECKS, (qc) => qc.selectNoFrom(checks.selections())) : db;
@@ -143,7 +145,7 @@ function writeQuery(
   const from = gated
     ? withWrite.selectFrom(CHECKS).leftJoin(`${WRITTEN} as ${ROW_ALIAS}`, (join) => join.onTrue()).select(checks.statement.map((check) => `${CHECKS}.${check.alias}`))
     : withWrite.selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
-  return ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, layer.registry, 'all', from, readable);
+  return ownTable ? from.selectAll(ROW_ALIAS) : selectRecords(db, resource, view, layer.registry, 'all', from, narrowed);
 }
 
 /**

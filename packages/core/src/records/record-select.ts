@@ -85,10 +85,6 @@ export function narrowedSelections(db: Kysely<any>, resource: CompiledResource, 
   return scopedSelections(db, resource, view, registry, targetScopes);
 }
 
-/** Whether an actor's target scopes narrow any association subquery of the view (then statements compiled without them do not serve). */
-export function narrowsAssociations(db: Kysely<any>, resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>, targetScopes: ReadableRecords | undefined): boolean {
-  return scopedSelections(db, resource, view, registry, targetScopes) !== undefined;
-}
 
 /**
  * Turns the values the view's subqueries loaded into what serializers read (a file's blob into
