@@ -241,6 +241,7 @@ class PanelPoolClient extends pg.Client {
       return Promise.resolve(HELD_BEGIN) as never;
     }
     const shared = typeof text === 'string' && Array.isArray(values) ? this.#sharedName(text, values) : undefined;
+    if (shared !== undefined && args.length === 2) return this.#sendNamed(shared, this.#nameOn(shared), text as string, values as unknown[]) as never;
     const send = (name: string | undefined) =>
       (pg.Client.prototype.query as (...a: QueryArguments) => unknown).apply(this, (name === undefined ? args : [{ name, text, values }, ...args.slice(2)]) as QueryArguments);
     const result = send(shared === undefined ? undefined : this.#nameOn(shared));
@@ -255,6 +256,26 @@ class PanelPoolClient extends pg.Client {
       }) as never;
     }
     return result as never;
+  }
+
+  /**
+   * Sends `text` under `name` (a `query(text, values)` call, the form Kysely uses). The query is
+   * built from the text, then named: pg copies a config object property by property on every
+   * query, which costs more than the rest of the call. A refused plan (`stalePlan`) is prepared
+   * again under a name of this connection's and sent once more, as `query` does for other forms.
+   */
+  #sendNamed(shared: string, name: string, text: string, values: unknown[]): Promise<unknown> {
+    return new Promise<unknown>((resolve, reject) => {
+      const query = new pg.Query(text, values, ((error: Error | undefined, result: unknown) => {
+        if (!error) return resolve(result);
+        if (!stalePlan(error)) return reject(this.#failure(error));
+        // As in `query`: outside a transaction the retry answers; in one, the refusal stands.
+        const retried = (pg.Client.prototype.query as (config: pg.QueryConfig) => Promise<unknown>).call(this, { name: this.#renameStale(shared), text, values });
+        resolve(retried.catch((again: unknown) => this.#failed((again as { code?: unknown } | null)?.code === '25P02' ? error : again)));
+      }) as never);
+      (query as unknown as { name: string }).name = name;
+      (pg.Client.prototype.query as (q: unknown) => unknown).call(this, query);
+    });
   }
 
   /** The process's name of a statement with parameters, when this connection names statements. */
@@ -343,9 +364,14 @@ class PanelPoolClient extends pg.Client {
   }
 
   #failed(error: unknown): never {
+    throw this.#failure(error);
+  }
+
+  /** Notes a failed statement's error (a read timeout abandons the connection); the error, to throw. */
+  #failure(error: unknown): unknown {
     this.lastQueryError = error;
     if ((error as Error | null)?.message === 'Query read timeout') this.#abandon();
-    throw error;
+    return error;
   }
 
   #abandon(): void {

@@ -1,13 +1,22 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
 import { asDatabaseUnavailable } from './database-unavailable.js';
 
-async function guard<T>(work: () => Promise<T>): Promise<T> {
+const rethrowTyped = (error: unknown): never => {
+  throw asDatabaseUnavailable(error);
+};
+
+/** `work()`, its failure typed; one promise, not an async function's two (every statement passes here). */
+function guard<T>(work: () => Promise<T>): Promise<T> {
+  let pending: Promise<T>;
   try {
-    return await work();
+    pending = work();
   } catch (error) {
-    throw asDatabaseUnavailable(error);
+    return Promise.reject(asDatabaseUnavailable(error));
   }
+  return pending.then(undefined, rethrowTyped);
 }
+
+const guardedConnection = (connection: DatabaseConnection) => new GuardedConnection(connection);
 
 /** A connection whose failures come out as `DatabaseUnavailableError` when the database is unavailable. */
 class GuardedConnection implements DatabaseConnection {
@@ -38,8 +47,8 @@ class GuardedDriver implements Driver {
     return guard(() => this.inner.init());
   }
 
-  async acquireConnection(): Promise<DatabaseConnection> {
-    return new GuardedConnection(await guard(() => this.inner.acquireConnection()));
+  acquireConnection(): Promise<DatabaseConnection> {
+    return guard(() => this.inner.acquireConnection()).then(guardedConnection);
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
