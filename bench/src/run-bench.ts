@@ -23,6 +23,7 @@ import { formatIssue29, formatResults } from './report/print-table.js';
 import type { BenchResults, EndpointResult, ServerFigures } from './report/bench-results.js';
 import { explainIndexStatements } from './explain/explain-statements.js';
 import { freePort } from '@panel/test-support';
+import { nodeOption, runOnNode } from './cli/node-version.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
 
@@ -71,11 +72,15 @@ function combineRounds(rounds: readonly (LoadFigures & { peakRss: number; peakRs
 async function main(): Promise<number> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  if (process.argv.includes('--large')) {
+  // `--node 24`: the whole run again on that Node (cli/node-version.ts).
+  const onOtherNode = runOnNode(import.meta.url, process.argv.slice(2));
+  if (onOtherNode !== undefined) return onOtherNode;
+  const argv = nodeOption(process.argv.slice(2)).rest;
+  if (argv.includes('--large')) {
     const { runLarge } = await import('./large/run-large.js');
-    return runLarge(process.argv.slice(2).filter((arg) => arg !== '--large'));
+    return runLarge(argv.filter((arg) => arg !== '--large'));
   }
-  const options = parseBenchOptions(process.argv.slice(2), process.env, availableParallelism());
+  const options = parseBenchOptions(argv, process.env, availableParallelism());
   if (options === 'help') {
     console.log(USAGE);
     return 0;

@@ -28,7 +28,8 @@ export interface BenchOptions {
 }
 
 /** The usage line printed for `--help`. */
-export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--census-sql] [--unnamed-statements] [--schema NAME]
+export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--census-sql] [--unnamed-statements] [--schema NAME] [--node 22|24]
+  --node        run the whole bench (servers and load) on that Node line, installed on first use (scripts/ensure-node-versions.sh); default this Node
   DATABASE_URL  the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the data set goes to schema panel_bench
 npm run bench -- --replica [--seconds N] [--rounds N]   the mix with reads on a streaming replica (private clusters) against the primary alone
 npm run bench -- --large [--help]   index pages on 10,000,000 posts, exact count against the opt-in count strategy (src/large/)`;
@@ -57,6 +58,8 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
       'unnamed-statements': { type: 'boolean', default: false },
       replica: { type: 'boolean', default: false },
       schema: { type: 'string' },
+      // Handled before the options are read (cli/node-version.ts); here only when already on that Node.
+      node: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });

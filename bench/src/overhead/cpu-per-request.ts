@@ -22,6 +22,7 @@ import { openBaselineDatabase } from '../baseline/baseline-database.js';
 import { baselineApp } from '../baseline/baseline-app.js';
 import { loadBenchKeys } from '../auth/bench-keys.js';
 import { cpuByPhase, formatPhases } from './cpu-phases.js';
+import { nodeOption, runOnNode } from '../cli/node-version.js';
 
 const URL_DEFAULT = 'postgres://postgres@127.0.0.1:5432/test';
 const CONTROLLERS = fileURLToPath(new URL('../../app/controllers/panel/api/resources', import.meta.url));
@@ -43,8 +44,11 @@ async function cpuPerRequest(app: FastifyInstance, path: (n: number) => string, 
   return (used.user + used.system) / count;
 }
 
+// `--node 24`: the same measurement on that Node (cli/node-version.ts).
+const onOtherNode = runOnNode(import.meta.url, process.argv.slice(2));
+if (onOtherNode !== undefined) process.exit(onOtherNode);
 const url = process.env.DATABASE_URL || URL_DEFAULT;
-const schema = process.argv[2] ?? 'panel_bench';
+const schema = nodeOption(process.argv.slice(2)).rest[0] ?? 'panel_bench';
 await ensureBenchSeed(url, schema);
 const { app } = await buildDemoApp({ database: { url, schema }, api: { controllersDir: CONTROLLERS, rateLimit: { max: 1_000_000_000 } } });
 const limit = (await limitServer({ url, schema })).app;
