@@ -14,6 +14,9 @@ import { runAction, spendRateLimit, type HttpSemantics } from '../http-semantics
 
 export type { ControllerContext, Rendered } from './controller-context.js';
 
+/** Whether a method's result is to be awaited (a promise, or any thenable an app's code returns). */
+const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';
+
 /**
  * The request lifecycle under every resources controller: the before-action chain (CSRF,
  * authentication with the mount's gate around it when there is one, the app's own), the
@@ -116,7 +119,11 @@ export class ControllerBase extends ControllerDeclarations {
       if (step.kind === 'authenticate') this.#authenticated ??= await gate!.authenticate(this.request);
       else if (step.kind === 'permit') this.#actor = await gate!.permit({ request: this.request, resource: this.resource, action: this.actionName, traversing: this.#context.traversing === true, authenticated: this.#authenticated });
       // The request was authenticated by the gate: the controller's own authentication does not run.
-      else if (!(step.authenticates && this.#authenticated)) await this.#call(step.name);
+      else if (!(step.authenticates && this.#authenticated)) {
+        // A before-action that returns no promise (the CSRF step, most of an app's own) is not awaited.
+        const ran = this.#call(step.name);
+        if (isThenable(ran)) await ran;
+      }
       if (this.rendered !== undefined || this.reply.sent) return true;
     }
     return false;
@@ -188,7 +195,8 @@ export class ControllerBase extends ControllerDeclarations {
   async process(): Promise<FastifyReply> {
     return Current.run(async () => {
       try {
-        await this.#session.load(this.panel, this.request, this.reply);
+        const loading = this.#session.load(this.panel, this.request, this.reply);
+        if (loading) await loading;
         if (!(await this.#runBeforeActions())) {
           await this.#assignCurrentUser();
           const requireIfMatch = (this.constructor as typeof ControllerBase).requireIfMatch;
@@ -209,7 +217,8 @@ export class ControllerBase extends ControllerDeclarations {
     });
   }
 
-  async #call(method: string): Promise<unknown> {
+  /** Calls the controller's method `method` (a before-action, the current-user method): its result, a promise when it is async. */
+  #call(method: string): unknown {
     const fn = (this as unknown as Record<string, unknown>)[method];
     if (typeof fn !== 'function') {
       throw new TypeError(`${this.constructor.name}: before-action "${method}" is not a method of the controller.`);
@@ -219,7 +228,8 @@ export class ControllerBase extends ControllerDeclarations {
 
   async #assignCurrentUser(): Promise<void> {
     const method = this.panel.config.currentUserMethod;
-    Current.user = method === null ? null : ((await this.#call(method)) ?? null);
+    const user = method === null ? null : this.#call(method);
+    Current.user = (isThenable(user) ? await user : user) ?? null;
     logUserIdentity(this.request, this.reply, Current.user);
   }
 

@@ -18,9 +18,12 @@ export class RequestSession {
     this.#opened = opened;
   }
 
-  /** Loads the request's session cookie (once per request; nothing when the panel has sessions off). */
-  async load(panel: Panel, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (panel.sessions) this.#opened = await loadPanelSession(panel, request, reply);
+  /** Loads the request's session cookie (once per request); undefined, nothing to wait for, when the panel has sessions off. */
+  load(panel: Panel, request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
+    if (!panel.sessions) return undefined;
+    return loadPanelSession(panel, request, reply).then((opened) => {
+      this.#opened = opened;
+    });
   }
 
   /** The same loaded cookie for another controller of the request (a traversal's target), which checks CSRF by its own strategy. */

@@ -46,12 +46,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /** Spends one request of the credential's budget (the Edition B token's own limit when it has one). */
-export async function spendRateLimit(host: SemanticsHost, semantics: HttpSemantics | undefined): Promise<void> {
+export function spendRateLimit(host: SemanticsHost, semantics: HttpSemantics | undefined): Promise<void> {
   const limit = semantics?.rateLimit;
-  if (!limit) return;
+  if (!limit) return Promise.resolve();
   const key = credentialKey(host, 'address');
-  const own = host.apiToken && semantics.tokenLimit ? await semantics.tokenLimit(host.apiToken.id) : null;
-  await limit.spend(host.request, host.reply, key, own ?? undefined);
+  const { apiToken } = host;
+  // A token's own limit is looked up first; without one, the budget is spent at once (one promise, not an async function's three).
+  if (!apiToken || !semantics.tokenLimit) return limit.spend(host.request, host.reply, key);
+  return semantics.tokenLimit(apiToken.id).then((own) => limit.spend(host.request, host.reply, key, own ?? undefined));
 }
 
 /**
