@@ -164,4 +164,18 @@ describeOnEachDatabase('Edition B', (demo) => {
     expect(covers.length).toBeGreaterThan(0);
     for (const file of covers) expect(file!.url).toMatch(/^\/panel\/attachments\/(?!signed)[^/]+\/[^/?]+$/);
   });
+
+  it('a record with a signed file keeps its ETag ("never because a signed URL was signed again", docs/conditional-requests.md): the path stays, If-None-Match answers 304', async () => {
+    const first = await get(`${V1}/blog_posts/6`, bearer('all'));
+    const second = await get(`${V1}/blog_posts/6`, bearer('all'));
+    const path = (response: typeof first) => (response.json().record.cover as { url: string }).url.split('?')[0];
+    expect(path(second)).toBe(path(first));
+    expect(second.headers.etag).toBe(first.headers.etag);
+    const revalidated = await get(`${V1}/blog_posts/6`, { ...bearer('all'), 'if-none-match': first.headers.etag as string });
+    expect(revalidated.statusCode).toBe(304);
+    const page = (response: typeof first) => response.headers.etag;
+    const list = await get(`${V1}/blog_posts?per_page=20`, bearer('all'));
+    expect(JSON.stringify(list.json())).toContain('/signed/');
+    expect(page(await get(`${V1}/blog_posts?per_page=20`, bearer('all')))).toBe(page(list));
+  });
 }, { edition: 'B' });

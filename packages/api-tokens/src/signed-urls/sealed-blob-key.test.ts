@@ -19,10 +19,22 @@ describe('sealed blob keys (a signed URL must not disclose the permanent one)', 
     for (const bad of [flipped, sealBlobKey(signingKey('q'.repeat(32)), blobKey), '', 'x', '%%%', 'A'.repeat(300)]) expect(openBlobKey(key, bad), bad).toBeUndefined();
   });
 
-  it('draws a nonce no seal has used, across refills of the nonce pool (600 seals), and every one opens', () => {
-    const seals = Array.from({ length: 600 }, () => sealBlobKey(key, blobKey));
+  it('never uses one nonce for two different blob keys (600 keys, 600 nonces), and every seal opens', () => {
+    const blobKeys = Array.from({ length: 600 }, (_, i) => `${i}`.padStart(64, 'b'));
+    const seals = blobKeys.map((k) => sealBlobKey(key, k));
     const nonces = new Set(seals.map((sealed) => Buffer.from(sealed, 'base64url').subarray(0, 12).toString('hex')));
     expect(nonces.size).toBe(600);
-    for (const sealed of seals) expect(openBlobKey(key, sealed)).toBe(blobKey);
+    seals.forEach((sealed, i) => expect(openBlobKey(key, sealed)).toBe(blobKeys[i]));
+  });
+
+  it('"a file\'s signed URL keeps the same path from one answer to the next and in every process that shares the pepper": the same key and pepper seal alike, past the kept seals too', () => {
+    const sealed = sealBlobKey(key, blobKey);
+    expect(sealBlobKey(key, blobKey)).toBe(sealed);
+    // Another Buffer of the same pepper (another process, or the key derived again) seals alike.
+    expect(sealBlobKey(signingKey('p'.repeat(32)), blobKey)).toBe(sealed);
+    // More seals than a signing key keeps: the first is dropped, sealed again, and comes out the same.
+    for (let i = 0; i < 9_000; i += 1) sealBlobKey(key, `${i}`.padStart(64, 'c'));
+    expect(sealBlobKey(key, blobKey)).toBe(sealed);
+    expect(sealBlobKey(signingKey('q'.repeat(32)), blobKey)).not.toBe(sealed);
   });
 });

@@ -1,55 +1,65 @@
-import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** The longest sealed value accepted: a 64-character blob key sealed, with room to spare. */
 const MAX_SEALED_LENGTH = 256;
 
-/** Sealing keys by signing key: the mount keeps one signing key per pepper, so this is derived once, not per file URL. */
-const sealingKeys = new WeakMap<Buffer, Buffer>();
+/** What seals blob keys under one signing key: the cipher's key, the nonces' key, and the seals made. */
+interface Sealer {
+  readonly cipherKey: Buffer;
+  readonly nonceKey: Buffer;
+  /** Blob key → its sealed form, oldest first (at most `MAX_KEPT_SEALS`; a dropped one is sealed again, to the same value). */
+  readonly seals: Map<string, string>;
+}
 
-/** The AES-256-GCM key that seals blob keys, derived from the signing key (one secret to manage: the pepper). */
-function sealingKey(signingKey: Buffer): Buffer {
-  let key = sealingKeys.get(signingKey);
-  if (key === undefined) {
-    key = createHmac('sha256', signingKey).update('panel-api sealed blob keys v1').digest();
-    sealingKeys.set(signingKey, key);
+/** How many seals a signing key keeps (a sealed value is about 120 characters: some 2 MB at most). */
+const MAX_KEPT_SEALS = 8_192;
+
+/** By signing key: the mount keeps one signing key per pepper, so the keys are derived once, not per file URL. */
+const sealers = new WeakMap<Buffer, Sealer>();
+
+/** The keys that seal blob keys, derived from the signing key (one secret to manage: the pepper). */
+function sealerOf(signingKey: Buffer): Sealer {
+  let sealer = sealers.get(signingKey);
+  if (sealer === undefined) {
+    sealer = {
+      cipherKey: createHmac('sha256', signingKey).update('panel-api sealed blob keys v1').digest(),
+      nonceKey: createHmac('sha256', signingKey).update('panel-api sealed blob key nonces v1').digest(),
+      seals: new Map(),
+    };
+    sealers.set(signingKey, sealer);
   }
-  return key;
+  return sealer;
 }
 
 /**
- * Random nonces, drawn from the CSPRNG 256 at a time: a page of an index signs a URL per file,
- * and one `randomBytes(12)` call cost more than the rest of a seal but the cipher. Each nonce is
- * handed out once (the offset only moves forward; the pool is refilled when spent), and it is
- * copied by the cipher and into the sealed value before the pool can be refilled.
- */
-const nonces = Buffer.alloc(IV_BYTES * 256);
-let nextNonce = nonces.length;
-
-function freshNonce(): Buffer {
-  if (nextNonce === nonces.length) {
-    randomFillSync(nonces);
-    nextNonce = 0;
-  }
-  const nonce = nonces.subarray(nextNonce, nextNonce + IV_BYTES);
-  nextNonce += IV_BYTES;
-  return nonce;
-}
-
-/**
- * A blob key sealed for a signed file URL's path (AES-256-GCM, a fresh nonce each time,
- * base64url): the signed URL then says nothing of the key, which is what opens the file's
- * permanent URL, so the signature's expiry means something.
+ * A blob key sealed for a signed file URL's path (AES-256-GCM, base64url): the signed URL then
+ * says nothing of the key, which is what opens the file's permanent URL, so the signature's
+ * expiry means something.
+ *
+ * The seal is deterministic: its nonce is an HMAC of the blob key under a key of its own (a
+ * synthetic nonce, as SIV modes make theirs), so a file's signed URL keeps the same path from
+ * one answer to the next and in every process that shares the pepper, and only its query
+ * (`?expires=…&signature=…`) changes. An answer's ETag leaves that query out, so a record with
+ * a file keeps its ETag until the record changes. Two different blob keys get the same nonce
+ * with probability 2^-96; the same blob key always gets the same sealed value, which tells
+ * nothing but that it is the same file. Seals are kept (bounded), so a page that lists the
+ * same files again seals nothing.
  *
  * @example
- * sealBlobKey(signingKey(pepper), 'k3y…'); // 'q5a…' (different every call)
+ * sealBlobKey(signingKey(pepper), 'k3y…'); // 'q5a…' (the same for the same key and pepper)
  */
 export function sealBlobKey(signingKey: Buffer, blobKey: string): string {
-  const iv = freshNonce();
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(signingKey), iv);
-  const sealed = Buffer.concat([cipher.update(blobKey, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
+  const sealer = sealerOf(signingKey);
+  const kept = sealer.seals.get(blobKey);
+  if (kept !== undefined) return kept;
+  const iv = createHmac('sha256', sealer.nonceKey).update(blobKey, 'utf8').digest().subarray(0, IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', sealer.cipherKey, iv);
+  const sealed = Buffer.concat([iv, cipher.update(blobKey, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64url');
+  sealer.seals.set(blobKey, sealed);
+  if (sealer.seals.size > MAX_KEPT_SEALS) sealer.seals.delete(sealer.seals.keys().next().value!);
+  return sealed;
 }
 
 /** The blob key a sealed value holds, or undefined when it was not sealed with this key (or was altered). */
@@ -58,7 +68,7 @@ export function openBlobKey(signingKey: Buffer, sealed: string): string | undefi
   const bytes = Buffer.from(sealed, 'base64url');
   if (bytes.length <= IV_BYTES + TAG_BYTES) return undefined;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', sealingKey(signingKey), bytes.subarray(0, IV_BYTES));
+    const decipher = createDecipheriv('aes-256-gcm', sealerOf(signingKey).cipherKey, bytes.subarray(0, IV_BYTES));
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
     return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
   } catch {
