@@ -25,9 +25,17 @@ export interface PageOrder {
  * `p.position` joined to the table as `r`).
  */
 export function pageIds(db: Kysely<any>, resource: CompiledResource, input: { scope: ScopeFunction; order: PageOrder; limit: number; offset: number }): RecordsQuery {
-  const { scope, order, limit, offset } = input;
+  return pageIdsOf(resource, input.scope(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)), input);
+}
+
+/**
+ * `pageIds` from the table already narrowed by the scope (`scoped`, the rows of the list): a
+ * list builds the scope's conditions once, for its ids and for its count.
+ */
+export function pageIdsOf(resource: CompiledResource, scoped: RecordsQuery, input: { order: PageOrder; limit: number; offset: number }): RecordsQuery {
+  const { order, limit, offset } = input;
   const key = `${ROW_ALIAS}.${resource.primaryKey}`;
-  let ids = scope(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).select(key).orderBy(`${ROW_ALIAS}.${order.column}`, order.direction);
+  let ids = scoped.select(key).orderBy(`${ROW_ALIAS}.${order.column}`, order.direction);
   if (order.column !== resource.primaryKey) ids = ids.orderBy(key, order.direction);
   return ids.limit(limit).offset(offset);
 }

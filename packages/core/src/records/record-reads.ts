@@ -6,7 +6,7 @@ import { ROW_ALIAS, narrowedSelections, selectRecords } from './record-select.js
 import type { ScopeFunction } from './records-query.js';
 import type { RecordRow } from './record-row.js';
 import type { TotalCountSource } from './record-counts.js';
-import { PAGE_ALIAS, pageFrom, pageIds, withPageIds } from './page-of-records.js';
+import { PAGE_ALIAS, pageFrom, pageIdsOf, withPageIds } from './page-of-records.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import type { RecordsLayer } from './records-layer.js';
 
@@ -60,7 +60,9 @@ export async function listRecords(layer: RecordsLayer, input: ListRecordsInput):
   const { resource, view, page, perPage, readable, fields } = input;
   const scope = input.scope ?? identity;
   const order = input.sort ?? resource.defaultOrder;
-  const ids = pageIds(db, resource, { scope, order, limit: perPage, offset: (page - 1) * perPage });
+  // The scope's conditions (the policy's, the filters', the search's) are built once, for the ids and the count.
+  const scoped = scope(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`));
+  const ids = pageIdsOf(resource, scoped, { order, limit: perPage, offset: (page - 1) * perPage });
   const narrowed = narrowedSelections(db, resource, view, registry, readable);
   // The view's whole page statement is compiled once (only the ids' query is compiled per
   // request); a sparse fieldset or association values narrowed to the actor's scopes build theirs.
@@ -69,9 +71,9 @@ export async function listRecords(layer: RecordsLayer, input: ListRecordsInput):
     ? db.executeQuery(withPageIds(statement, ids)).then((result) => result.rows)
     : selectRecords(db, resource, view, registry, 'view', pageFrom(db, resource, ids), narrowed, fields).orderBy(`${PAGE_ALIAS}.position`).execute();
   // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
-  const scoped = scope(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)).clearOrderBy();
+  const countedRows = scoped.clearOrderBy();
   const strategy = resource.count ?? layer.countStrategy;
-  const [rows, counted] = await Promise.all([pageRows, layer.counts.count({ table: resource.table, rows: scoped, strategy })]);
+  const [rows, counted] = await Promise.all([pageRows, layer.counts.count({ table: resource.table, rows: countedRows, strategy })]);
   resolveFileUrls(layer, rows as RecordRow[], resource, view, fields);
   if (counted.source === undefined) return { rows: rows as RecordRow[], totalCount: counted.count };
   const seen = (page - 1) * perPage + rows.length;
