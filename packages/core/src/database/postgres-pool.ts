@@ -245,37 +245,35 @@ class PanelPoolClient extends pg.Client {
     const send = (name: string | undefined) =>
       (pg.Client.prototype.query as (...a: QueryArguments) => unknown).apply(this, (name === undefined ? args : [{ name, text, values }, ...args.slice(2)]) as QueryArguments);
     const result = send(shared === undefined ? undefined : this.#nameOn(shared));
-    if (result instanceof Promise) {
-      return result.catch((error: unknown) => {
-        if (shared === undefined || !stalePlan(error)) return this.#failed(error);
-        // PostgreSQL refused the plan: the statement is prepared again under a name of this
-        // connection's, and sent once more. Outside a transaction that answers; in one,
-        // PostgreSQL has aborted the transaction, so the retry fails (25P02) and the refusal
-        // stands (the database briefly unavailable: a retry of the request works).
-        return (send(this.#renameStale(shared)) as Promise<unknown>).catch((retried: unknown) => this.#failed((retried as { code?: unknown } | null)?.code === '25P02' ? error : retried));
-      }) as never;
-    }
+    if (result instanceof Promise) return result.catch((error: unknown) => this.#afterFailure(shared, error, (fresh) => send(fresh) as Promise<unknown>)) as never;
     return result as never;
   }
 
   /**
    * Sends `text` under `name` (a `query(text, values)` call, the form Kysely uses). The query is
    * built from the text, then named: pg copies a config object property by property on every
-   * query, which costs more than the rest of the call. A refused plan (`stalePlan`) is prepared
-   * again under a name of this connection's and sent once more, as `query` does for other forms.
+   * query, which costs more than the rest of the call.
    */
   #sendNamed(shared: string, name: string, text: string, values: unknown[]): Promise<unknown> {
-    return new Promise<unknown>((resolve, reject) => {
+    return new Promise<unknown>((resolve) => {
       const query = new pg.Query(text, values, ((error: Error | undefined, result: unknown) => {
-        if (!error) return resolve(result);
-        if (!stalePlan(error)) return reject(this.#failure(error));
-        // As in `query`: outside a transaction the retry answers; in one, the refusal stands.
-        const retried = (pg.Client.prototype.query as (config: pg.QueryConfig) => Promise<unknown>).call(this, { name: this.#renameStale(shared), text, values });
-        resolve(retried.catch((again: unknown) => this.#failed((again as { code?: unknown } | null)?.code === '25P02' ? error : again)));
+        resolve(error ? this.#afterFailure(shared, error, (fresh) => (pg.Client.prototype.query as (config: pg.QueryConfig) => Promise<unknown>).call(this, { name: fresh, text, values })) : result);
       }) as never);
       (query as unknown as { name: string }).name = name;
       (pg.Client.prototype.query as (q: unknown) => unknown).call(this, query);
     });
+  }
+
+  /**
+   * After a statement failed: when PostgreSQL refused the plan of a named one (`stalePlan`), it
+   * is prepared again under a name of this connection's and sent once more by `resend`. Outside
+   * a transaction that answers; in one, PostgreSQL has aborted the transaction, so the retry
+   * fails (25P02) and the refusal stands (the database briefly unavailable: a retry of the
+   * request works). Any other error is noted and is the answer.
+   */
+  #afterFailure(shared: string | undefined, error: unknown, resend: (name: string) => Promise<unknown>): Promise<unknown> {
+    if (shared === undefined || !stalePlan(error)) return Promise.reject(this.#failure(error));
+    return resend(this.#renameStale(shared)).catch((retried: unknown) => this.#failed((retried as { code?: unknown } | null)?.code === '25P02' ? error : retried));
   }
 
   /** The process's name of a statement with parameters, when this connection names statements. */
