@@ -11,7 +11,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { openDatabase, type PanelDatabase } from '@panel/core';
 import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
 import { meanMicros, withPostgresSchema } from '../micro/micro-bench.js';
-import { nodeOption, runOnNode } from '../cli/node-version.js';
+import { runOnNode } from '../cli/node-version.js';
 
 /** Issue 29: a request with an Edition B token at least 0.97× as fast as the same request with an Edition A key (PostgreSQL, in process). */
 const TARGET = 0.97;
@@ -61,7 +61,6 @@ async function measure(kind: string, database: PanelDatabase): Promise<Record<st
 // `--node 24`: the same measurement on that Node (cli/node-version.ts).
 const onOtherNode = runOnNode(import.meta.url, process.argv.slice(2));
 if (onOtherNode !== undefined) process.exit(onOtherNode);
-nodeOption(process.argv.slice(2));
 const loadAtStart = loadavg();
 const rows = [...(await measure('pglite', await openDatabase())), ...(await withPostgresSchema('panel_tokens_bench', (database) => measure('postgres', database)))];
 console.table(rows);
