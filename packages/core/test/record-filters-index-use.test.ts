@@ -13,8 +13,24 @@ interface Statement {
   readonly parameters: readonly unknown[];
 }
 
-/** The plan of a statement with sequential scans priced out, so that any index able to answer it is chosen. */
-type Explain = (statement: Statement) => Promise<string>;
+/**
+ * The plan of a statement with sequential scans priced out, so that any index able to answer it
+ * is chosen; with `bitmapScans: false` bitmap scans too, so that any plan left reads the table
+ * unless an index holds every column the statement needs.
+ */
+type Explain = (statement: Statement, options?: { readonly bitmapScans?: boolean }) => Promise<string>;
+
+const pricedOut = (options?: { readonly bitmapScans?: boolean }) => ['enable_seqscan', ...(options?.bitmapScans === false ? ['enable_bitmapscan'] : [])];
+
+/** `Explain` on the test's PostgreSQL schema. */
+function explainOnPostgres(db: Kysely<any>): Explain {
+  return (statement, options) =>
+    db.transaction().execute(async (trx) => {
+      for (const setting of pricedOut(options)) await sql`set local ${sql.raw(setting)} = off`.execute(trx);
+      const { rows } = await trx.executeQuery(CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]));
+      return rows.map((row) => (row as Record<string, string>)['QUERY PLAN']).join('\n');
+    });
+}
 
 /**
  * PostgreSQL: the test's own schema, with pg_trgm found where it is installed (once per
@@ -28,12 +44,7 @@ async function postgresExplain(db: Kysely<any>): Promise<Explain> {
   await sql`create index books_title_trgm on books using gin (title ${sql.id(trigram)}.gin_trgm_ops)`.execute(db);
   await sql`create index books_author_id on books (author_id)`.execute(db);
   await sql`analyze books`.execute(db);
-  return (statement) =>
-    db.transaction().execute(async (trx) => {
-      await sql`set local enable_seqscan = off`.execute(trx);
-      const { rows } = await trx.executeQuery(CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]));
-      return rows.map((row) => (row as Record<string, string>)['QUERY PLAN']).join('\n');
-    });
+  return explainOnPostgres(db);
 }
 
 /** PGlite: Panel opens it without extensions, so the same tables in a PGlite that loads pg_trgm (as the querying page shows). */
@@ -46,9 +57,9 @@ async function pgliteExplain(): Promise<Explain & { close(): Promise<void>; read
     create index books_title_trgm on books using gin (title gin_trgm_ops);
     create index books_author_id on books (author_id);
     analyze books;`);
-  const explain = async (statement: Statement) =>
+  const explain: Explain = async (statement, options) =>
     pglite.transaction(async (tx) => {
-      await tx.exec('set local enable_seqscan = off');
+      await tx.exec(pricedOut(options).map((setting) => `set local ${setting} = off`).join('; '));
       const { rows } = await tx.query<{ 'QUERY PLAN': string }>(`explain ${statement.sql}`, [...statement.parameters]);
       return rows.map((row) => row['QUERY PLAN']).join('\n');
     });
@@ -125,30 +136,12 @@ describeOnEachDatabase(
       const pageStatement = statements.find((statement) => !/^select count\(\*\)/i.test(statement.sql));
       expect(pageStatement, statements.map((s) => s.sql).join('\n')).toBeDefined();
 
-      const index = 'create index books_published_on_include_pages_id on books (published_on) include (pages, id)';
+      // On PostgreSQL the test's schema; on PGlite a PGlite that loads pg_trgm, with the same books.
       const explainer = kind === 'pglite' ? await pgliteExplain() : undefined;
-      const pglite = explainer?.pglite;
+      const run = (text: string) => (explainer ? explainer.pglite.exec(text) : sql.raw(text).execute(db));
       try {
-        if (pglite) {
-          await pglite.exec(`update books set published_on = date '2024-01-01' + id; ${index}`);
-          await pglite.exec('vacuum analyze books');
-        }
-        else {
-          await sql.raw(index).execute(db);
-          await sql`vacuum analyze books`.execute(db);
-        }
-        // Bitmap scans priced out as well: any plan left reads the table unless the index holds every column the step needs.
-        const plan = pglite
-          ? await pglite.transaction(async (tx) => {
-              await tx.exec('set local enable_seqscan = off; set local enable_bitmapscan = off');
-              return (await tx.query<{ 'QUERY PLAN': string }>(`explain ${pageStatement!.sql}`, [...pageStatement!.parameters])).rows.map((row) => row['QUERY PLAN']).join('\n');
-            })
-          : await db.transaction().execute(async (trx) => {
-              await sql`set local enable_seqscan = off`.execute(trx);
-              await sql`set local enable_bitmapscan = off`.execute(trx);
-              const { rows } = await trx.executeQuery(CompiledQuery.raw(`explain ${pageStatement!.sql}`, [...pageStatement!.parameters]));
-              return rows.map((row) => (row as Record<string, string>)['QUERY PLAN']).join('\n');
-            });
+        for (const step of [`update books set published_on = date '2024-01-01' + id`, 'create index books_published_on_include_pages_id on books (published_on) include (pages, id)', 'vacuum analyze books']) await run(step);
+        const plan = await (explainer ?? explainOnPostgres(db))(pageStatement!, { bitmapScans: false });
         expect(plan, pageStatement!.sql).toMatch(/Index Only Scan using books_published_on_include_pages_id/);
       } finally {
         await explainer?.close();
