@@ -3,7 +3,7 @@ import { PanelConfigError } from '../errors/panel-errors.js';
 /** The smallest planner estimate the `estimate` strategy answers with, unless `exactBelow` says otherwise. */
 export const DEFAULT_EXACT_BELOW = 100_000;
 
-/** How many counts the `cached` strategy keeps per panel, unless `maxEntries` says otherwise. */
+/** How many counts the `cached` strategy keeps per panel, unless `maxEntries` says otherwise (and how many an exact count reused while unchanged keeps). */
 export const DEFAULT_MAX_CACHED_COUNTS = 1_000;
 
 /**
@@ -11,6 +11,12 @@ export const DEFAULT_MAX_CACHED_COUNTS = 1_000;
  * resource's `static count`):
  *
  * - `'exact'` (the default): `select count(*)` through the scope, on every page.
+ * - `{ strategy: 'exact', reuseUnchangedMs, maxEntries? }`: the same exact total, but the
+ *   count's statement skips the scan when PostgreSQL's snapshot is still the one an earlier
+ *   count of the same list and scope saw, at most `reuseUnchangedMs` ago: no transaction has
+ *   committed anywhere in the database since, so the rows it counted are the rows there are.
+ *   Only a scope that reads the clock (`now()`) can be up to `reuseUnchangedMs` late. At most
+ *   `maxEntries` (default 1,000) counts are kept per panel, the oldest going first.
  * - `'estimate'` or `{ strategy: 'estimate', exactBelow }`: the planner's estimate of the rows
  *   the scope lets through (`EXPLAIN` of the scoped list, no rows read); when that estimate is
  *   below `exactBelow` (default 100,000), the exact count instead, so small lists stay exact.
@@ -22,13 +28,13 @@ export const DEFAULT_MAX_CACHED_COUNTS = 1_000;
 export type CountStrategyInput =
   | 'exact'
   | 'estimate'
-  | { readonly strategy: 'exact' }
+  | { readonly strategy: 'exact'; readonly reuseUnchangedMs?: number; readonly maxEntries?: number }
   | { readonly strategy: 'estimate'; readonly exactBelow?: number }
   | { readonly strategy: 'cached'; readonly maxAgeMs: number; readonly maxEntries?: number; readonly now?: () => number };
 
 /** A count strategy after validation: complete and frozen. */
 export type CountStrategy =
-  | { readonly strategy: 'exact' }
+  | { readonly strategy: 'exact'; readonly reuseUnchangedMs?: number; readonly maxEntries?: number }
   | { readonly strategy: 'estimate'; readonly exactBelow: number }
   | { readonly strategy: 'cached'; readonly maxAgeMs: number; readonly maxEntries: number; readonly now: () => number };
 
@@ -36,7 +42,7 @@ export type CountStrategy =
 export const EXACT_COUNT: CountStrategy = Object.freeze({ strategy: 'exact' });
 
 const KEYS: Readonly<Record<CountStrategy['strategy'], readonly string[]>> = {
-  exact: ['strategy'],
+  exact: ['strategy', 'reuseUnchangedMs', 'maxEntries'],
   estimate: ['strategy', 'exactBelow'],
   cached: ['strategy', 'maxAgeMs', 'maxEntries', 'now'],
 };
@@ -72,7 +78,14 @@ export function normalizeCountStrategy(value: unknown, option: string): CountStr
     }
     return raw;
   };
-  if (strategy === 'exact') return EXACT_COUNT;
+  if (strategy === 'exact') {
+    const reuseUnchangedMs = input.reuseUnchangedMs === undefined ? 0 : whole('reuseUnchangedMs', input.reuseUnchangedMs, undefined, 0);
+    if (reuseUnchangedMs === 0 && input.maxEntries !== undefined) {
+      return failAt(`${option}.maxEntries`, input.maxEntries, 'keeps counts only when reuseUnchangedMs is set', 'set reuseUnchangedMs (such as 1000), or leave maxEntries out.');
+    }
+    if (reuseUnchangedMs === 0) return EXACT_COUNT;
+    return Object.freeze({ strategy, reuseUnchangedMs, maxEntries: whole('maxEntries', input.maxEntries, DEFAULT_MAX_CACHED_COUNTS, 1) });
+  }
   if (strategy === 'estimate') return Object.freeze({ strategy, exactBelow: whole('exactBelow', input.exactBelow, DEFAULT_EXACT_BELOW, 0) });
   const maxAgeMs = whole('maxAgeMs', input.maxAgeMs, undefined, 1);
   const maxEntries = whole('maxEntries', input.maxEntries, DEFAULT_MAX_CACHED_COUNTS, 1);

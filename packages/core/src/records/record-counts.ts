@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type QueryResult } from 'kysely';
 import type { CountStrategy } from './count-strategy.js';
 import type { RecordsQuery } from './records-query.js';
 import { StatementBatcher, statementKey } from './statement-batcher.js';
@@ -26,6 +26,37 @@ interface CachedCount {
   readonly table: string;
 }
 
+/** An exact count with the snapshot its statement saw (`pg_current_snapshot()`), on the primary. */
+interface UnchangedCount {
+  readonly count: number;
+  readonly snapshot: string;
+  /** When the statement that made it was sent (`performance.now()`). */
+  readonly sentAt: number;
+}
+
+/** What the `exact` strategy keeps when it reuses counts (`reuseUnchangedMs` above 0). */
+interface Reuse {
+  readonly reuseUnchangedMs: number;
+  readonly maxEntries: number;
+}
+
+/**
+ * The count statement of the `exact` strategy with `reuseUnchangedMs`: the plain `count`
+ * statement as a subquery that runs only when the database's snapshot is not `$<n+1>` (the
+ * snapshot an earlier count of the same statement saw), or when the server is a standby, whose
+ * snapshot does not list the transactions in progress. PostgreSQL runs an uncorrelated
+ * subquery (an InitPlan) only when its value is needed, so an unchanged snapshot costs no scan.
+ * The second column is the statement's snapshot on a primary, null on a standby.
+ */
+function unlessUnchanged(countSql: string, parameters: number): string {
+  return `select case when not pg_is_in_recovery() and pg_current_snapshot()::text = $${parameters + 1} then null else (${countSql}) end as "count", case when pg_is_in_recovery() then null else pg_current_snapshot()::text end as "snapshot"`;
+}
+
+/** The `count` column of a count statement's one row. */
+function countOf(result: QueryResult<unknown>): number {
+  return Number((result.rows[0] as { count: number | string }).count);
+}
+
 /** The top plan node of `EXPLAIN (FORMAT JSON)`. */
 interface PlanNode {
   readonly 'Plan Rows'?: number;
@@ -49,6 +80,8 @@ export class RecordCounts {
   readonly #db: Kysely<any>;
   readonly #batcher = new StatementBatcher();
   readonly #cache = new Map<string, CachedCount>();
+  /** The `exact` strategy's counts kept with their snapshots (`reuseUnchangedMs`), by statement and parameters. */
+  readonly #unchanged = new Map<string, UnchangedCount>();
   /** Per table, how many times its counts were dropped: a count that started before a drop is not kept. */
   readonly #writes = new Map<string, number>();
   /** Raised when every count is dropped (changes from other processes may have been missed). */
@@ -79,7 +112,7 @@ export class RecordCounts {
   async count(input: { table: string; rows: RecordsQuery; strategy: CountStrategy }): Promise<CountAnswer> {
     const { table, rows, strategy } = input;
     const counting = rows.clearSelect().select((eb) => eb.fn.countAll<number>().as('count'));
-    if (strategy.strategy === 'exact') return { count: await this.#exact(counting) };
+    if (strategy.strategy === 'exact') return { count: await this.#exact(counting, strategy.reuseUnchangedMs ? (strategy as Reuse) : undefined) };
     if (strategy.strategy === 'estimate') {
       const estimate = await this.#estimate(rows.clearSelect().select(sql<number>`1`.as('one')));
       return estimate >= strategy.exactBelow ? { count: estimate, source: 'estimate' } : { count: await this.#exact(counting) };
@@ -155,12 +188,35 @@ export class RecordCounts {
     return this.#cache.size;
   }
 
-  async #exact(query: RecordsQuery): Promise<number> {
+  /**
+   * The exact count of `query`, shared with the identical counts asked for before it starts.
+   * With `reuse`, its statement skips the scan when the snapshot is still the one an earlier
+   * count of the same statement and parameters saw, at most `reuseUnchangedMs` ago: no
+   * transaction has committed since, so that count is the count now.
+   */
+  async #exact(query: RecordsQuery, reuse?: Reuse): Promise<number> {
     const compiled = query.compile();
     const key = statementKey(compiled.sql, compiled.parameters);
-    const execute = () => this.#db.executeQuery(compiled);
-    const { rows } = await (key === undefined ? execute() : this.#batcher.run(key, execute));
-    return Number((rows[0] as { count: number }).count);
+    if (key === undefined) return countOf(await this.#db.executeQuery(compiled));
+    return this.#batcher.run(key, reuse ? () => this.#countUnlessUnchanged(compiled, key, reuse) : () => this.#db.executeQuery(compiled).then(countOf));
+  }
+
+  async #countUnlessUnchanged(compiled: CompiledQuery, key: string, reuse: Reuse): Promise<number> {
+    const sentAt = performance.now();
+    const held = this.#unchanged.get(key);
+    const candidate = held !== undefined && sentAt - held.sentAt <= reuse.reuseUnchangedMs ? held : undefined;
+    const statement = CompiledQuery.raw(unlessUnchanged(compiled.sql, compiled.parameters.length), [...compiled.parameters, candidate?.snapshot ?? '']);
+    const row = (await this.#db.executeQuery(statement)).rows[0] as { count: number | string | null; snapshot: string | null };
+    if (candidate !== undefined && row.snapshot === candidate.snapshot) return candidate.count;
+    const count = Number(row.count);
+    if (row.snapshot === null) return count;
+    this.#unchanged.delete(key);
+    this.#unchanged.set(key, { count, snapshot: row.snapshot, sentAt });
+    for (const oldest of this.#unchanged.keys()) {
+      if (this.#unchanged.size <= reuse.maxEntries) break;
+      this.#unchanged.delete(oldest);
+    }
+    return count;
   }
 
   /** The planner's estimate of the rows `query` returns: `EXPLAIN (FORMAT JSON)`, planned with its parameters, never run. */
