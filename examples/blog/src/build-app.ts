@@ -68,11 +68,21 @@ export interface BuildDemoAppOptions {
   edition?: 'A' | 'B';
   /** Serve the demo's own root page (default true); Edition B serves the panel shell's instead. */
   panelHome?: boolean;
-  /** How index pages find `total_count` (the panel's `count` option); default the exact count. */
+  /**
+   * How index pages find `total_count` (the panel's `count` option); default `DEMO_COUNT`, the
+   * exact count, reused while the database is unchanged.
+   */
   count?: CountStrategyInput;
   /** Edition B: make the demo's tokens at start (default true); a process of a cluster may leave it to another. */
   seedTokens?: boolean;
 }
+
+/**
+ * The demo's count strategy: the exact `count(*)`, whose statement skips its scan when no
+ * transaction has committed since the same count was made, at most a second ago
+ * (docs/scaling.md#count-strategies).
+ */
+export const DEMO_COUNT: CountStrategyInput = { strategy: 'exact', reuseUnchangedMs: 1_000 };
 
 /** The demo app: its Fastify instance, panel and database. */
 export interface DemoApp {
@@ -126,7 +136,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
     license: { features: ['api', 'authorization'] },
     sessionSecret,
     ...(options.session ? { session: options.session } : {}),
-    ...(options.count === undefined ? {} : { count: options.count }),
+    count: options.count ?? DEMO_COUNT,
     storage,
   });
   let database: PanelDatabase;
