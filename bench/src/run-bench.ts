@@ -4,6 +4,7 @@
  * counts the statements and round trips of each endpoint, drives both with autocannon one
  * after the other, prints a table per endpoint and writes the figures under bench/results/.
  */
+import { DEMO_COUNT } from '@panel/example-blog/src/demo-count.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -114,7 +115,7 @@ async function main(): Promise<number> {
   const needsEstimate = endpoints.some((endpoint) => endpoint.api === 'api-estimate');
   const needsScalar = endpoints.some((endpoint) => endpoint.api === 'api-scalar');
   const starting = await Promise.allSettled([
-    ServerProcess.start({ ...common, kind: 'api', port: await freePort() }),
+    ServerProcess.start({ ...common, kind: 'api', port: await freePort(), ...(options.count === undefined ? {} : { count: options.count }) }),
     ServerProcess.start({ ...common, kind: 'baseline', port: await freePort() }),
     needsLimit ? ServerProcess.start({ ...common, kind: 'limit', port: await freePort() }) : undefined,
     needsEstimate ? ServerProcess.start({ ...common, kind: 'api', port: await freePort(), count: JSON.stringify(ESTIMATED_COUNT) }) : undefined,
@@ -193,7 +194,7 @@ async function main(): Promise<number> {
     postgres: await postgresVersion(options.url),
     cores: availableParallelism(),
     loadAverageAtStart: load,
-    settings: { workers: options.workers, connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds },
+    settings: { workers: options.workers, connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds, count: options.count ?? JSON.stringify(DEMO_COUNT) },
     seed: { reused: seed.reused, seconds: seed.seconds },
     endpoints: results,
     totalSeconds: (performance.now() - started) / 1000,

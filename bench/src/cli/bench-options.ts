@@ -25,10 +25,13 @@ export interface BenchOptions {
   readonly unnamedStatements: boolean;
   /** Run the replica bench instead (`--replica`): the mix with reads on a streaming replica against the primary alone. */
   readonly replica: boolean;
+  /** The demo API's count strategy as JSON (`--count`), or undefined for the demo's own (`DEMO_COUNT`). */
+  readonly count: string | undefined;
 }
 
 /** The usage line printed for `--help`. */
-export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--census-sql] [--unnamed-statements] [--schema NAME] [--node 22|24]
+export const USAGE = `npm run bench -- [--cluster [--workers N]] [--connections N] [--seconds N] [--warmup N] [--rounds N] [--only a,b] [--explain] [--census-sql] [--unnamed-statements] [--count exact|JSON] [--schema NAME] [--node 22|24]
+  --count       the demo API's count strategy: 'exact' (count on every page) or a JSON strategy; default the demo's, the exact count reused while unchanged
   --node        run the whole bench (servers and load) on that Node line, installed on first use (scripts/ensure-node-versions.sh); default this Node
   DATABASE_URL  the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test); the data set goes to schema panel_bench
 npm run bench -- --replica [--seconds N] [--rounds N]   the mix with reads on a streaming replica (private clusters) against the primary alone
@@ -39,6 +42,18 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number, instead got "${raw}".`);
   return value;
+}
+
+/** `--count`: 'exact', 'estimate' or a JSON strategy, as JSON for the server (checked again by the panel at start). */
+function countOption(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'exact' || raw === 'estimate') return JSON.stringify(raw);
+  try {
+    JSON.parse(raw);
+  } catch {
+    throw new Error(`--count must be exact, estimate or a JSON strategy such as '{"strategy":"exact","reuseUnchangedMs":1000}', instead got "${raw}".`);
+  }
+  return raw;
 }
 
 /** Reads the command line (after `npm run bench --`). */
@@ -57,6 +72,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
       'census-sql': { type: 'boolean', default: false },
       'unnamed-statements': { type: 'boolean', default: false },
       replica: { type: 'boolean', default: false },
+      count: { type: 'string' },
       schema: { type: 'string' },
       // Handled before the options are read (cli/node-version.ts); here only when already on that Node.
       node: { type: 'string' },
@@ -78,6 +94,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
     explain: values.explain,
     censusSql: values['census-sql'],
     unnamedStatements: values['unnamed-statements'],
+    count: countOption(values.count),
     replica: values.replica,
   };
 }

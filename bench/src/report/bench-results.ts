@@ -37,7 +37,7 @@ export interface BenchResults {
   readonly postgres: string;
   readonly cores: number;
   readonly loadAverageAtStart: readonly number[];
-  readonly settings: { readonly workers: number; readonly connections: number; readonly seconds: number; readonly warmupSeconds: number; readonly rounds: number };
+  readonly settings: { readonly workers: number; readonly connections: number; readonly seconds: number; readonly warmupSeconds: number; readonly rounds: number; /** The demo API's count strategy as JSON. */ readonly count?: string };
   readonly seed: { readonly reused: boolean; readonly seconds: number };
   readonly endpoints: EndpointResult[];
   readonly totalSeconds: number;

@@ -49,6 +49,7 @@ export function formatResults(results: BenchResults): string {
   const header = [
     `Panel API bench, ${results.startedAt}: node ${results.node}, ${results.postgres}, ${results.cores} cores, load average at start ${results.loadAverageAtStart.map((n) => n.toFixed(2)).join(' ')}`,
     `${settings.workers > 1 ? `cluster of ${settings.workers} workers per server, ` : 'one process per server, '}${settings.connections} connections, ${settings.seconds} s per server and endpoint in ${settings.rounds} alternating rounds (each after a ${settings.warmupSeconds} s warm-up), p50 the rounds' median and p99 their worst; seed ${results.seed.reused ? 'reused' : `made in ${results.seed.seconds.toFixed(1)} s`}${process.env.BENCH_UNNAMED_STATEMENTS === '1' ? '; the API servers send every statement unnamed (--unnamed-statements)' : '; the API servers name statements with parameters (prepared, the default on a direct connection)'}`,
+    ...(settings.count === undefined ? [] : [`the demo API counts with ${settings.count}${settings.count.includes('reuseUnchangedMs') ? " (exact, the scan skipped while nothing has committed: docs/scaling.md#an-exact-count-reused-while-the-database-is-unchanged)" : ''}; the equal-work API counts on every page`]),
   ].join('\n');
   const summary = results.endpoints.map((result) => {
     const { met, misses } = verdict(result);

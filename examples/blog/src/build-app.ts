@@ -3,6 +3,7 @@ import { securePanelPages } from '@panel/panel-ui/security';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createPanel, type CountStrategyInput, type CreatePanelOptions, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
 import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
+import { DEMO_COUNT } from './demo-count.js';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-columns.js';
 import * as createPanelApiTokens from '../db/migrations/0003-create-panel-api-tokens.js';
@@ -18,6 +19,9 @@ import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import { panelPages } from './panel-pages.js';
 import { markStartupPhase } from './startup-timings.js';
+
+/** The demo's count strategy (`demo-count.ts`). */
+export { DEMO_COUNT } from './demo-count.js';
 
 /**
  * The demo's rate limit per credential: far above what its test suites send (a suite makes a
@@ -76,13 +80,6 @@ export interface BuildDemoAppOptions {
   /** Edition B: make the demo's tokens at start (default true); a process of a cluster may leave it to another. */
   seedTokens?: boolean;
 }
-
-/**
- * The demo's count strategy: the exact `count(*)`, whose statement skips its scan when no
- * transaction has committed since the same count was made, at most a second ago
- * (docs/scaling.md#count-strategies).
- */
-export const DEMO_COUNT: CountStrategyInput = { strategy: 'exact', reuseUnchangedMs: 1_000 };
 
 /** The demo app: its Fastify instance, panel and database. */
 export interface DemoApp {
