@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, startPrivatePostgres, testDatabaseKinds, type PrivatePostgres } from '@panel/test-support';
+import { countQueries, openTestDatabase, startPrivatePostgres, testDatabaseKinds, type PrivatePostgres } from '@panel/test-support';
 import { RecordsRepository, createPanel, normalizeCountStrategy, openDatabase, type ExecutedQuery, type Panel, type PanelDatabase, type ScopeFunction } from '@panel/core';
 import { describeOnEachDatabase, type Library } from './fixtures/library-database.js';
 import { createLibrarySchema, insertRows } from './fixtures/library-schema.js';
@@ -74,6 +74,31 @@ describeOnEachDatabase('an exact count reused while the database is unchanged: a
     }
     for (const id of created) await library().records.destroy({ resource: library().resource('Book'), id });
     await sql`delete from books where title like 'outside %'`.execute(library().db);
+  });
+  it('on a server without pg_current_snapshot() (before PostgreSQL 13) every page counts plainly, and a warning says so once', async () => {
+    const db = library().db;
+    // The server's answer to a function it lacks (42883), made by renaming the function in the statements sent.
+    const older = new Proxy(db, {
+      get(target, property) {
+        if (property === 'executeQuery') return (query: CompiledQuery) => target.executeQuery(CompiledQuery.raw(query.sql.replaceAll('pg_current_snapshot()', 'pg_current_snapshot_before_13()'), [...query.parameters]));
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const warnings: string[] = [];
+    const listen = (warning: Error & { code?: string }) => warnings.push(`${warning.code}: ${warning.message}`);
+    process.on('warning', listen);
+    try {
+      const records = reusing(library().panel, older, { reuseUnchangedMs: 60_000 });
+      const { result, statements } = await countQueries(library().database, async () => [await list(library().panel, records, byAuthor(1)), await list(library().panel, records, byAuthor(1))]);
+      expect(result.map((page) => page.totalCount)).toEqual([await total(1), await total(1)]);
+      // The first count failed and was made again plainly; the second went plainly at once.
+      expect(statements.filter((statement) => statement.startsWith('select count(*)'))).toHaveLength(2);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([expect.stringMatching(/^PANEL_WARN_COUNT_REUSE_UNAVAILABLE: .*needs pg_current_snapshot\(\).*Fix: upgrade PostgreSQL, or leave reuseUnchangedMs out\.$/)]);
+    } finally {
+      process.off('warning', listen);
+    }
   });
 }, (library: Library) => seed(library.db));
 

@@ -52,6 +52,11 @@ function unlessUnchanged(countSql: string, parameters: number): string {
   return `select case when not pg_is_in_recovery() and pg_current_snapshot()::text = $${parameters + 1} then null else (${countSql}) end as "count", case when pg_is_in_recovery() then null else pg_current_snapshot()::text end as "snapshot"`;
 }
 
+/** The count statement of a list's rows (`select count(*) as "count" from …` with the scope's conditions). */
+export function countingQuery(rows: RecordsQuery): RecordsQuery {
+  return rows.clearSelect().select((eb) => eb.fn.countAll<number>().as('count'));
+}
+
 /** The `count` column of a count statement's one row. */
 function countOf(result: QueryResult<unknown>): number {
   return Number((result.rows[0] as { count: number | string }).count);
@@ -82,6 +87,8 @@ export class RecordCounts {
   readonly #cache = new Map<string, CachedCount>();
   /** The `exact` strategy's counts kept with their snapshots (`reuseUnchangedMs`), by statement and parameters. */
   readonly #unchanged = new Map<string, UnchangedCount>();
+  /** False once the server lacked `pg_current_snapshot()` (PostgreSQL before 13): counts are then made plainly. */
+  #snapshots = true;
   /** Per table, how many times its counts were dropped: a count that started before a drop is not kept. */
   readonly #writes = new Map<string, number>();
   /** Raised when every count is dropped (changes from other processes may have been missed). */
@@ -111,15 +118,15 @@ export class RecordCounts {
    */
   async count(input: { table: string; rows: RecordsQuery; strategy: CountStrategy }): Promise<CountAnswer> {
     const { table, rows, strategy } = input;
-    const counting = rows.clearSelect().select((eb) => eb.fn.countAll<number>().as('count'));
-    if (strategy.strategy === 'exact') return { count: await this.#exact(counting, strategy.reuseUnchangedMs ? (strategy as Reuse) : undefined) };
+    const counting = countingQuery(rows);
+    if (strategy.strategy === 'exact') return this.exactCount(counting.compile(), strategy);
     if (strategy.strategy === 'estimate') {
       const estimate = await this.#estimate(rows.clearSelect().select(sql<number>`1`.as('one')));
-      return estimate >= strategy.exactBelow ? { count: estimate, source: 'estimate' } : { count: await this.#exact(counting) };
+      return estimate >= strategy.exactBelow ? { count: estimate, source: 'estimate' } : { count: await this.#exact(counting.compile()) };
     }
     const compiled = counting.compile();
     const key = statementKey(compiled.sql, compiled.parameters);
-    if (key === undefined) return { count: await this.#exact(counting) };
+    if (key === undefined) return { count: await this.#exact(compiled) };
     this.#subscribe();
     // The first cached count waits for the channel (a connection being made), so that it can be kept.
     if (this.#changes && !this.#changes.live) await this.#changes.ready();
@@ -133,7 +140,7 @@ export class RecordCounts {
     const epoch = this.#epoch;
     const after = this.#after.get(table);
     const own = currentReadConsistency()?.readAfter;
-    const count = after === undefined ? await this.#exact(counting) : await runWithReadConsistency(own !== undefined && own > after ? own : after, () => this.#exact(counting));
+    const count = after === undefined ? await this.#exact(compiled) : await runWithReadConsistency(own !== undefined && own > after ? own : after, () => this.#exact(compiled));
     // A write heard while the count ran may be missing from it: not kept then.
     if ((this.#writes.get(table) ?? 0) !== writes || this.#epoch !== epoch) return { count };
     this.#cache.delete(key);
@@ -143,6 +150,11 @@ export class RecordCounts {
       this.#cache.delete(oldest);
     }
     return { count };
+  }
+
+  /** The exact total by a count statement compiled already (`countingQuery`, compiled once per list shape: `ListTemplates`). */
+  async exactCount(compiled: CompiledQuery, strategy: CountStrategy & { readonly strategy: 'exact' }): Promise<CountAnswer> {
+    return { count: await this.#exact(compiled, strategy.reuseUnchangedMs ? (strategy as Reuse) : undefined) };
   }
 
   /**
@@ -194,11 +206,11 @@ export class RecordCounts {
    * count of the same statement and parameters saw, at most `reuseUnchangedMs` ago: no
    * transaction has committed since, so that count is the count now.
    */
-  async #exact(query: RecordsQuery, reuse?: Reuse): Promise<number> {
-    const compiled = query.compile();
+  async #exact(compiled: CompiledQuery, reuse?: Reuse): Promise<number> {
     const key = statementKey(compiled.sql, compiled.parameters);
     if (key === undefined) return countOf(await this.#db.executeQuery(compiled));
-    return this.#batcher.run(key, reuse ? () => this.#countUnlessUnchanged(compiled, key, reuse) : () => this.#db.executeQuery(compiled).then(countOf));
+    const plain = () => this.#db.executeQuery(compiled).then(countOf);
+    return this.#batcher.run(key, reuse && this.#snapshots ? () => this.#countUnlessUnchanged(compiled, key, reuse).catch((error: unknown) => this.#withoutSnapshots(error, plain)) : plain);
   }
 
   async #countUnlessUnchanged(compiled: CompiledQuery, key: string, reuse: Reuse): Promise<number> {
@@ -217,6 +229,17 @@ export class RecordCounts {
       this.#unchanged.delete(oldest);
     }
     return count;
+  }
+
+  /** After a failed count: a server without `pg_current_snapshot()` is said once and counted plainly from then on. */
+  #withoutSnapshots(error: unknown, plain: () => Promise<number>): Promise<number> {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    if (code !== '42883' || typeof message !== 'string' || !message.includes('pg_current_snapshot')) throw error;
+    if (this.#snapshots) {
+      this.#snapshots = false;
+      process.emitWarning('Panel: the count strategy\'s reuseUnchangedMs needs pg_current_snapshot(), which this server lacks (PostgreSQL 13 or later has it): every page now counts its rows. Fix: upgrade PostgreSQL, or leave reuseUnchangedMs out.', { code: 'PANEL_WARN_COUNT_REUSE_UNAVAILABLE' });
+    }
+    return plain();
   }
 
   /** The planner's estimate of the rows `query` returns: `EXPLAIN (FORMAT JSON)`, planned with its parameters, never run. */
