@@ -32,6 +32,7 @@ export { ChangeNotifications, CHANGES_CHANNEL, type Change, type ChangeSubscribe
 export { runWithReadConsistency, currentReadConsistency, type ReadConsistency } from './database/replicas/read-consistency.js';
 export { parseWalPosition, formatWalPosition, type WalPosition } from './database/replicas/wal-position.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues } from './records/records-repository.js';
+export { MAX_LIST_SHAPES } from './records/list-statements.js';
 export { normalizeCountStrategy, DEFAULT_EXACT_BELOW, DEFAULT_MAX_CACHED_COUNTS, type CountStrategy, type CountStrategyInput } from './records/count-strategy.js';
 export type { TotalCountSource } from './records/record-counts.js';
 export { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './records/record-select.js';

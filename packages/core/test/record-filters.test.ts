@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
   FILTER_OPERATORS,
+  MAX_LIST_SHAPES,
+  RecordsRepository,
   Resource,
   createPanel,
   escapeLike,
@@ -15,6 +17,7 @@ import {
   type PanelDatabase,
   type RecordFilter,
   type RecordSearch,
+  type ScopeFunction,
 } from '@panel/core';
 import { countQueries, openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 
@@ -178,6 +181,66 @@ for (const kind of testDatabaseKinds()) {
       for (const name of ['name', 'stock', 'active', 'status', 'labels', 'released_on', 'checked_at']) {
         for (const operator of gadget().fieldsByName.get(name)!.kind.filter!.operators) expect(FILTER_OPERATORS).toContain(operator);
       }
+    });
+
+    describe('a list narrowed by filters alone, under a scope that lets every row through, compiled once per shape', () => {
+      /** The statements and answer of a page: with `where` as the API passes it, or wrapped (no shape: built for the request). */
+      const listed = async (filters: RecordFilter[], options: { built?: boolean; scope?: ScopeFunction; perPage?: number } = {}) => {
+        const where = recordsWhere({ filters })!;
+        return countQueries(database, () =>
+          panel.records.list({ resource: gadget(), view: 'index', page: 1, perPage: options.perPage ?? 2, sort: { column: 'stock', direction: 'desc' }, scope: options.scope, where: options.built ? (query) => where(query) : where }),
+        );
+      };
+      const statements = (sent: { statements: string[] }) => [...sent.statements].sort();
+      const shapes: [string, (second: boolean) => RecordFilter[]][] = [
+        ['eq on an integer', (second) => [filter('stock', 'gte', second ? '1' : '0')]],
+        ['in of three', (second) => [filter('status', 'in', second ? ['live', 'retired', 'draft'] : ['draft', 'live', 'retired'])]],
+        ['null true and an eq', (second) => [filter('released_on', 'null', false), filter('active', 'eq', second ? 'false' : 'true')]],
+        ['a date and a datetime', (second) => [filter('released_on', 'gte', second ? '2025-01-01' : '2024-01-01'), filter('checked_at', 'lt', '2027-01-01T00:00:00Z')]],
+        ['text eq and ne', (second) => [filter('name', 'ne', second ? 'Cotton_Blend' : 'x'), filter('price', 'lte', '500')]],
+        ['contains (its pattern is made from the value: built per request)', (second) => [filter('name', 'contains', second ? 'wool' : 'cotton')]],
+      ];
+
+      it('sends exactly the statements, with the same parameters, and answers the same page as the list built for the request', async () => {
+        for (const [name, filters] of shapes) {
+          for (const second of [false, true, true]) {
+            const [compiled, built] = [await listed(filters(second)), await listed(filters(second), { built: true })];
+            expect(statements(compiled), name).toEqual(statements(built));
+            expect(compiled.result, name).toEqual(built.result);
+          }
+        }
+      });
+
+      it('keeps one shape per resource, view, order and filters (values aside), and builds the rest per request', async () => {
+        const records = new RecordsRepository(database.db, panel.resources);
+        const list = (filters: RecordFilter[], scope?: ScopeFunction) =>
+          records.list({ resource: gadget(), view: 'index', page: 1, perPage: 5, sort: { column: 'id', direction: 'asc' }, scope, where: recordsWhere({ filters }) });
+        await list([filter('stock', 'gt', '1')]);
+        await list([filter('stock', 'gt', '20')]);
+        expect(records.listShapes).toEqual({ kept: 1, compiled: 1 });
+        await list([filter('stock', 'lt', '20')]);
+        await list([filter('status', 'in', ['live'])]);
+        await list([filter('status', 'in', ['live', 'draft'])]);
+        expect(records.listShapes).toEqual({ kept: 4, compiled: 4 });
+        // contains makes its pattern from the value (`%cotton%`): kept as a shape without statements.
+        await list([filter('name', 'contains', 'cotton')]);
+        expect(records.listShapes).toEqual({ kept: 5, compiled: 4 });
+        // A policy scope that narrows (a reader's) is built per request: nothing kept, its rows only.
+        const narrowed = await list([filter('stock', 'gt', '1')], (query) => query.where('r.active', '=', true));
+        expect(narrowed.rows.map((row) => row.name)).toEqual(["O'Brien's Wool"]);
+        expect(records.listShapes).toEqual({ kept: 5, compiled: 4 });
+      });
+
+      it(`keeps at most MAX_LIST_SHAPES (${MAX_LIST_SHAPES}) shapes: past them, each list is built for its request, and still right`, async () => {
+        const records = new RecordsRepository(database.db, panel.resources);
+        const list = (stocks: number) =>
+          records.list({ resource: gadget(), view: 'index', page: 1, perPage: 5, sort: { column: 'id', direction: 'asc' }, where: recordsWhere({ filters: [filter('stock', 'in', Array.from({ length: stocks }, (_, i) => String(i)))] }) });
+        for (let stocks = 1; stocks <= MAX_LIST_SHAPES; stocks += 1) await list(stocks);
+        expect(records.listShapes).toEqual({ kept: MAX_LIST_SHAPES, compiled: MAX_LIST_SHAPES });
+        const beyond = await list(MAX_LIST_SHAPES + 1);
+        expect(records.listShapes.kept).toBe(MAX_LIST_SHAPES);
+        expect(beyond.rows.map((row) => row.stock)).toEqual([0, 12, 40]);
+      });
     });
   });
 }

@@ -42,8 +42,24 @@ function comparison(eb: ExpressionBuilder<any, any>, column: string, operator: F
   return eb(column, COMPARISONS[operator as keyof typeof COMPARISONS], typed(value));
 }
 
+/** The filters made here: their SQL depends on the operator, never on the value (except `null`'s `true`/`false`). */
+const SHAPED_BY_OPERATOR = new WeakSet<FieldFilter>();
+
+/**
+ * Whether a filter's condition writes the same SQL for every value of an operator, the value a
+ * bound parameter (`null`'s boolean aside): the filters of the field types' helpers here. A list
+ * filtered only by such conditions is compiled once per shape; a field type's own `condition`
+ * may write value-dependent SQL, so its lists are built per request.
+ */
+export function shapedByOperator(filter: FieldFilter): boolean {
+  return SHAPED_BY_OPERATOR.has(filter);
+}
+
 /** A filter, frozen (typed here so that its members are checked against `FieldFilter`). */
-const frozen = (filter: FieldFilter): FieldFilter => Object.freeze(filter);
+const frozen = (filter: FieldFilter): FieldFilter => {
+  SHAPED_BY_OPERATOR.add(filter);
+  return Object.freeze(filter);
+};
 
 /** What the filter helpers take: how a value parses, its JSON Schema, and how it compares in SQL. */
 interface FilterParts {

@@ -34,8 +34,6 @@ export async function list(input: ListInput): Promise<ListResult> {
   const page = input.page ?? 1;
   const perPage = Math.min(input.perPage ?? panel.config.perPage, panel.config.maxPerPage);
   await authorize('index');
-  const where = input.where;
-  const narrowed: ScopeFunction | undefined = where === undefined ? scope : (query) => where(scope ? scope(query) : query);
-  const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope: narrowed, readable, fields: input.fields });
+  const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope, where: input.where, readable, fields: input.fields });
   return { ...result, page, perPage };
 }

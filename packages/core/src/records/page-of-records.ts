@@ -77,13 +77,22 @@ class ParametersAfter extends PostgresQueryCompiler {
   }
 }
 
+/** The ids' query compiled to follow a page statement's parameters (`$<n + 1>`…, n the statement's own). */
+export function compiledPageIds(statement: PageStatement, ids: RecordsQuery): CompiledQuery {
+  return new ParametersAfter(statement.parameters.length).compileQuery(ids.toOperationNode(), createQueryId());
+}
+
+/** A page statement with the page's ids' query, compiled by `compiledPageIds`, in its place. */
+export function withCompiledPageIds(statement: PageStatement, ids: CompiledQuery): CompiledQuery {
+  return CompiledQuery.raw(`${statement.before}(${ids.sql})${statement.after}`, [...statement.parameters, ...ids.parameters]);
+}
+
 /**
  * A page statement with the page's ids' query in its place: the same text and parameters as
  * the whole query compiled at once (the ids' parameters follow the subqueries' in the text).
  */
 export function withPageIds(statement: PageStatement, ids: RecordsQuery): CompiledQuery {
-  const compiled = new ParametersAfter(statement.parameters.length).compileQuery(ids.toOperationNode(), createQueryId());
-  return CompiledQuery.raw(`${statement.before}(${compiled.sql})${statement.after}`, [...statement.parameters, ...compiled.parameters]);
+  return withCompiledPageIds(statement, compiledPageIds(statement, ids));
 }
 
 /**

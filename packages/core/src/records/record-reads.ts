@@ -6,7 +6,9 @@ import { ROW_ALIAS, narrowedSelections, selectRecords } from './record-select.js
 import type { ScopeFunction } from './records-query.js';
 import type { RecordRow } from './record-row.js';
 import type { TotalCountSource } from './record-counts.js';
-import { PAGE_ALIAS, pageFrom, pageIdsOf, withPageIds } from './page-of-records.js';
+import { PAGE_ALIAS, compiledPageIds, pageFrom, pageIdsOf, withCompiledPageIds, withPageIds } from './page-of-records.js';
+import { whereShape } from './record-filters.js';
+import { countingQuery } from './record-counts.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import type { RecordsLayer } from './records-layer.js';
 
@@ -35,7 +37,13 @@ export interface ListRecordsInput {
   page: number;
   perPage: number;
   sort?: RecordsSort | undefined;
+  /** The policy scope: the rows the actor may see. */
   scope?: ScopeFunction | undefined;
+  /**
+   * Narrows the list after the scope: filters and search (`recordsWhere`). Filters alone, under a
+   * scope that lets every row through, are compiled once per shape (`ListTemplates`).
+   */
+  where?: ScopeFunction | undefined;
   /** The actor's scope of each association target: labels, ids and counts cover only what it may read. */
   readable?: ReadableRecords | undefined;
   /** A sparse fieldset: the view's field names to load (the others' subqueries are not run). */
@@ -57,22 +65,40 @@ const identity: ScopeFunction = (query) => query;
 /** One page of records (see `RecordsRepository.list`). */
 export async function listRecords(layer: RecordsLayer, input: ListRecordsInput): Promise<RecordsPage> {
   const { db, registry } = layer;
-  const { resource, view, page, perPage, readable, fields } = input;
-  const scope = input.scope ?? identity;
+  const { resource, view, page, perPage, readable, fields, where } = input;
   const order = input.sort ?? resource.defaultOrder;
-  // The scope's conditions (the policy's, the filters', the search's) are built once, for the ids and the count.
-  const scoped = scope(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`));
-  const ids = pageIdsOf(resource, scoped, { order, limit: perPage, offset: (page - 1) * perPage });
+  const limit = perPage;
+  const offset = (page - 1) * perPage;
   const narrowed = narrowedSelections(db, resource, view, registry, readable);
   // The view's whole page statement is compiled once (only the ids' query is compiled per
   // request); a sparse fieldset or association values narrowed to the actor's scopes build theirs.
   const statement = narrowed === undefined && fields === undefined ? layer.statements.page(resource, view) : undefined;
+  const strategy = resource.count ?? layer.countStrategy;
+  const table = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
+  // A scope that lets every row through (no policy, an admin's) returns the query it was given.
+  const policed = input.scope ? input.scope(table) : table;
+  const shape = statement && where && policed === table && strategy.strategy === 'exact' ? whereShape(where) : undefined;
+  const shaped =
+    shape &&
+    layer.listTemplates.statements(`${resource.name}\u0000${view}\u0000${order.column} ${order.direction}\u0000${shape.key}`, [...shape.values, limit, offset], (values) => {
+      const scoped = shape.withValues(values.slice(0, -2))(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`));
+      const ids = pageIdsOf(resource, scoped, { order, limit: values.at(-2) as number, offset: values.at(-1) as number });
+      return { ids: compiledPageIds(statement!, ids), count: countingQuery(scoped.clearOrderBy()).compile() };
+    });
+  if (shaped && strategy.strategy === 'exact') {
+    const [result, counted] = await Promise.all([db.executeQuery(withCompiledPageIds(statement!, shaped.ids)), layer.counts.exactCount(shaped.count, strategy)]);
+    const rows = result.rows as RecordRow[];
+    resolveFileUrls(layer, rows, resource, view, fields);
+    return { rows, totalCount: counted.count };
+  }
+  // The scope's conditions (the policy's, the filters', the search's) are built once, for the ids and the count.
+  const scoped = where ? where(policed) : policed;
+  const ids = pageIdsOf(resource, scoped, { order, limit, offset });
   const pageRows = statement
     ? db.executeQuery(withPageIds(statement, ids)).then((result) => result.rows)
     : selectRecords(db, resource, view, registry, 'view', pageFrom(db, resource, ids), narrowed, fields).orderBy(`${PAGE_ALIAS}.position`).execute();
   // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
   const countedRows = scoped.clearOrderBy();
-  const strategy = resource.count ?? layer.countStrategy;
   const [rows, counted] = await Promise.all([pageRows, layer.counts.count({ table: resource.table, rows: countedRows, strategy })]);
   resolveFileUrls(layer, rows as RecordRow[], resource, view, fields);
   if (counted.source === undefined) return { rows: rows as RecordRow[], totalCount: counted.count };

@@ -5,6 +5,7 @@ import type { PanelAttachments } from '../attachments/attachments-service.js';
 import type { RecordCounts } from './record-counts.js';
 import type { CountStrategy } from './count-strategy.js';
 import type { FindStatements } from './find-statements.js';
+import type { ListTemplates } from './list-statements.js';
 
 /**
  * What the records layer's reads, writes and deletes share: the database (or the caller's
@@ -25,4 +26,6 @@ export interface RecordsLayer {
   readsOwnTable(resource: CompiledResource, view: View): boolean;
   /** The statement of one record on a view, compiled once (see `FindStatements`). */
   readonly statements: FindStatements;
+  /** The ids' and count's statements of lists narrowed by filters alone, compiled once per shape. */
+  readonly listTemplates: ListTemplates;
 }

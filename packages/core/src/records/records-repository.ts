@@ -8,6 +8,7 @@ import type { RecordRow } from './record-row.js';
 import { RecordCounts } from './record-counts.js';
 import { EXACT_COUNT, type CountStrategy } from './count-strategy.js';
 import { FindStatements } from './find-statements.js';
+import { ListTemplates } from './list-statements.js';
 import { findRecord, listRecords, type FindRecordInput, type ListRecordsInput, type RecordsPage } from './record-reads.js';
 import { createRecord, updateRecord, type CreateRecordInput, type UpdateRecordInput } from './record-writes.js';
 import { destroyRecord, type DestroyRecordInput } from './record-deletes.js';
@@ -54,6 +55,7 @@ export class RecordsRepository {
       countStrategy: options.count ?? EXACT_COUNT,
       readsOwnTable: (resource, view) => readsOwnTable(resource, view, registry),
       statements: new FindStatements(db, registry, options.compiledFinds),
+      listTemplates: new ListTemplates(),
     };
   }
 
@@ -99,6 +101,11 @@ export class RecordsRepository {
    */
   list(input: ListRecordsInput): Promise<RecordsPage> {
     return listRecords(this.#layer, input);
+  }
+
+  /** The list shapes the records layer keeps (at most `MAX_LIST_SHAPES`) and how many have compiled statements, for tests. */
+  get listShapes(): { readonly kept: number; readonly compiled: number } {
+    return this.#layer.listTemplates.shapes;
   }
 
   /** The record with that id visible through `scope` (every column, and the view's associations), or `RecordNotFoundError`. */
