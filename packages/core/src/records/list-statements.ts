@@ -1,4 +1,5 @@
-import { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from 'kysely';
+import { filled, markersFor, sameStatement, takesEveryValue, templateOf, type StatementTemplate } from './statement-templates.js';
 
 /** The two statements of an index page besides its view's select: the page's ids and the count. */
 export interface ListStatements {
@@ -6,15 +7,8 @@ export interface ListStatements {
   readonly count: CompiledQuery;
 }
 
-/** A statement compiled for a shape: its text, its parameters, and where each of a list's values goes among them (-1: a parameter of its own). */
-interface Template {
-  readonly sql: string;
-  readonly parameters: readonly unknown[];
-  readonly slots: readonly number[];
-}
-
 /** Both statements' templates, or null for a shape whose statements are not its values as parameters (then built per request). */
-type ListTemplate = { readonly ids: Template; readonly count: Template } | null;
+type ListTemplate = { readonly ids: StatementTemplate; readonly count: StatementTemplate } | null;
 
 /**
  * The most list shapes kept per records layer. A shape is the set of filters and operators a
@@ -42,7 +36,7 @@ export class ListTemplates {
     let template = this.#templates.get(key);
     if (template === undefined) {
       if (this.#templates.size >= MAX_LIST_SHAPES) return undefined;
-      template = templateOf(values, compile);
+      template = listTemplate(values, compile);
       this.#templates.set(key, template);
     }
     return template === null ? undefined : { ids: filled(template.ids, values), count: filled(template.count, values) };
@@ -56,27 +50,16 @@ export class ListTemplates {
   }
 }
 
-function templateOf(values: readonly unknown[], compile: (values: readonly unknown[]) => ListStatements): ListTemplate {
-  const markers = values.map((_, i) => Symbol(`value ${i}`));
+function listTemplate(values: readonly unknown[], compile: (values: readonly unknown[]) => ListStatements): ListTemplate {
+  const markers = markersFor(values);
   let marked: ListStatements;
   try {
     marked = compile(markers);
   } catch {
     return null; // a condition that cannot take a marker for its value
   }
-  const at = new Map<unknown, number>(markers.map((marker, i) => [marker, i]));
-  const slotted = (query: CompiledQuery): Template => ({ sql: query.sql, parameters: query.parameters, slots: query.parameters.map((parameter) => at.get(parameter) ?? -1) });
-  const template = { ids: slotted(marked.ids), count: slotted(marked.count) };
-  if (!markers.every((_, i) => template.ids.slots.includes(i))) return null;
+  const template = { ids: templateOf(marked.ids, markers), count: templateOf(marked.count, markers) };
+  if (!takesEveryValue(template.ids, markers.length)) return null;
   const own = compile(values);
-  return same(own.ids, filled(template.ids, values)) && same(own.count, filled(template.count, values)) ? template : null;
-}
-
-function filled(template: Template, values: readonly unknown[]): CompiledQuery {
-  const { sql, parameters, slots } = template;
-  return CompiledQuery.raw(sql, parameters.map((parameter, i) => (slots[i]! >= 0 ? values[slots[i]!] : parameter)));
-}
-
-function same(a: CompiledQuery, b: CompiledQuery): boolean {
-  return a.sql === b.sql && a.parameters.length === b.parameters.length && a.parameters.every((parameter, i) => Object.is(parameter, b.parameters[i]));
+  return sameStatement(own.ids, filled(template.ids, values)) && sameStatement(own.count, filled(template.count, values)) ? template : null;
 }

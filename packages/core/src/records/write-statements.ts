@@ -1,4 +1,5 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
+import { filled, markersFor, sameStatement, takesEveryValue, templateOf, type StatementTemplate } from './statement-templates.js';
 import type { CompiledResource } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
@@ -17,12 +18,8 @@ export interface WriteShape<Builder> {
   readonly checked: (values: readonly unknown[]) => { readonly changes: ColumnValues; readonly existing: RecordRow | undefined };
 }
 
-/** A statement compiled once, and where each of a write's values goes among its parameters (-1: a value of the statement's own). */
-type WriteTemplate = {
-  readonly sql: string;
-  readonly parameters: readonly unknown[];
-  readonly slots: readonly number[];
-} | null;
+/** A write's statement compiled once (`StatementTemplate`), or null for a shape built per write. */
+type WriteTemplate = StatementTemplate | null;
 
 const templates = new WeakMap<CompiledResource, Map<string, WriteTemplate>>();
 // null: a shape whose statement did not take each value as a parameter (then it is built per write).
@@ -75,25 +72,16 @@ export async function compiledWrite(
 
 /** Compiles a shape's statement with markers, and checks it against the same statement compiled with the write's values. */
 async function shapeTemplate(shape: WriteShape<unknown>, compile: (values: readonly unknown[]) => Promise<CompiledQuery>, everyValue: boolean): Promise<WriteTemplate> {
-  const markers = shape.values.map((_, i) => Symbol(`value ${i}`));
+  const markers = markersFor(shape.values);
   let compiled: CompiledQuery;
   try {
     compiled = await compile(markers);
   } catch {
     return null; // a check that cannot take a marker for its value
   }
-  const at = new Map<unknown, number>(markers.map((marker, i) => [marker, i]));
-  const slots = compiled.parameters.map((parameter) => at.get(parameter) ?? -1);
-  if (everyValue && !markers.every((_, i) => slots.includes(i))) return null;
-  const template = { sql: compiled.sql, parameters: compiled.parameters, slots };
-  const own = await compile(shape.values);
-  const same = filled(template, shape.values);
-  return own.sql === same.sql && own.parameters.length === same.parameters.length && own.parameters.every((parameter, i) => Object.is(parameter, same.parameters[i])) ? template : null;
-}
-
-function filled(template: NonNullable<WriteTemplate>, values: readonly unknown[]): CompiledQuery {
-  const { sql, parameters, slots } = template;
-  return CompiledQuery.raw(sql, parameters.map((parameter, i) => (slots[i]! >= 0 ? values[slots[i]!] : parameter)));
+  const template = templateOf(compiled, markers);
+  if (everyValue && !takesEveryValue(template, markers.length)) return null;
+  return sameStatement(await compile(shape.values), filled(template, shape.values)) ? template : null;
 }
 
 /** Runs a compiled write on `db`: its first row. */

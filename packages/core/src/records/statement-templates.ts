@@ -1,0 +1,40 @@
+import { CompiledQuery } from 'kysely';
+
+/**
+ * A statement compiled once for a shape, with markers in place of its values: its text, its
+ * parameters, and where each value goes among them (-1: a parameter of its own). Writes
+ * (`write-statements.ts`) and lists (`list-statements.ts`) keep theirs, and fill them per request.
+ */
+export interface StatementTemplate {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly slots: readonly number[];
+}
+
+/** One marker per value: a symbol no value equals, so that each becomes a parameter of its own. */
+export function markersFor(values: readonly unknown[]): symbol[] {
+  return values.map((_, i) => Symbol(`value ${i}`));
+}
+
+/** The template of a statement compiled with `markers` in place of the values. */
+export function templateOf(compiled: CompiledQuery, markers: readonly symbol[]): StatementTemplate {
+  const at = new Map<unknown, number>(markers.map((marker, i) => [marker, i]));
+  return { sql: compiled.sql, parameters: compiled.parameters, slots: compiled.parameters.map((parameter) => at.get(parameter) ?? -1) };
+}
+
+/** Whether each of `count` values is a parameter of the template. */
+export function takesEveryValue(template: StatementTemplate, count: number): boolean {
+  for (let i = 0; i < count; i += 1) if (!template.slots.includes(i)) return false;
+  return true;
+}
+
+/** The template's statement with `values` in their places. */
+export function filled(template: StatementTemplate, values: readonly unknown[]): CompiledQuery {
+  const { sql, parameters, slots } = template;
+  return CompiledQuery.raw(sql, parameters.map((parameter, i) => (slots[i]! >= 0 ? values[slots[i]!] : parameter)));
+}
+
+/** Whether two statements have the same text and the same parameters (`Object.is`, so a Date must be the same Date). */
+export function sameStatement(a: CompiledQuery, b: CompiledQuery): boolean {
+  return a.sql === b.sql && a.parameters.length === b.parameters.length && a.parameters.every((parameter, i) => Object.is(parameter, b.parameters[i]));
+}
