@@ -35,8 +35,9 @@ export interface PanelConfigInput {
   /** The session cookie's name. Default `panel_session`. */
   sessionCookie?: string;
   /**
-   * How an index page finds `total_count`: `'exact'` (the default, `count(*)` on every page),
-   * `'estimate'` / `{ strategy: 'estimate', exactBelow }` (the planner's estimate, exact below
+   * How an index page finds `total_count`: `'exact'` (the default, `count(*)` on every page;
+   * with `reuseUnchangedMs`, an earlier count of the same list answered while the database's
+   * snapshot is unchanged), `'estimate'` / `{ strategy: 'estimate', exactBelow }` (the planner's estimate, exact below
    * the threshold) or `{ strategy: 'cached', maxAgeMs }` (an exact count reused for a bounded
    * time). A resource's `static count` overrides it. See docs/scaling.md#count-strategies.
    */

@@ -34,7 +34,8 @@ export type CountStrategyInput =
 
 /** A count strategy after validation: complete and frozen. */
 export type CountStrategy =
-  | { readonly strategy: 'exact'; readonly reuseUnchangedMs?: number; readonly maxEntries?: number }
+  | { readonly strategy: 'exact' }
+  | { readonly strategy: 'exact'; readonly reuseUnchangedMs: number; readonly maxEntries: number }
   | { readonly strategy: 'estimate'; readonly exactBelow: number }
   | { readonly strategy: 'cached'; readonly maxAgeMs: number; readonly maxEntries: number; readonly now: () => number };
 

@@ -34,10 +34,17 @@ interface UnchangedCount {
   readonly sentAt: number;
 }
 
-/** What the `exact` strategy keeps when it reuses counts (`reuseUnchangedMs` above 0). */
-interface Reuse {
-  readonly reuseUnchangedMs: number;
-  readonly maxEntries: number;
+/** The `exact` strategy when it reuses counts (`reuseUnchangedMs` above 0). */
+type Reuse = Extract<CountStrategy, { readonly reuseUnchangedMs: number }>;
+
+/** Sets `key` as the newest entry of `map`, then drops the oldest ones beyond `maxEntries`. */
+function keepNewest<V>(map: Map<string, V>, key: string, value: V, maxEntries: number): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const oldest of map.keys()) {
+    if (map.size <= maxEntries) break;
+    map.delete(oldest);
+  }
 }
 
 /**
@@ -143,18 +150,13 @@ export class RecordCounts {
     const count = after === undefined ? await this.#exact(compiled) : await runWithReadConsistency(own !== undefined && own > after ? own : after, () => this.#exact(compiled));
     // A write heard while the count ran may be missing from it: not kept then.
     if ((this.#writes.get(table) ?? 0) !== writes || this.#epoch !== epoch) return { count };
-    this.#cache.delete(key);
-    this.#cache.set(key, { count, startedAt: now, table });
-    for (const oldest of this.#cache.keys()) {
-      if (this.#cache.size <= strategy.maxEntries) break;
-      this.#cache.delete(oldest);
-    }
+    keepNewest(this.#cache, key, { count, startedAt: now, table }, strategy.maxEntries);
     return { count };
   }
 
   /** The exact total by a count statement compiled already (`countingQuery`, compiled once per list shape: `ListTemplates`). */
   async exactCount(compiled: CompiledQuery, strategy: CountStrategy & { readonly strategy: 'exact' }): Promise<CountAnswer> {
-    return { count: await this.#exact(compiled, strategy.reuseUnchangedMs ? (strategy as Reuse) : undefined) };
+    return { count: await this.#exact(compiled, 'reuseUnchangedMs' in strategy ? strategy : undefined) };
   }
 
   /**
@@ -222,12 +224,7 @@ export class RecordCounts {
     if (candidate !== undefined && row.snapshot === candidate.snapshot) return candidate.count;
     const count = Number(row.count);
     if (row.snapshot === null) return count;
-    this.#unchanged.delete(key);
-    this.#unchanged.set(key, { count, snapshot: row.snapshot, sentAt });
-    for (const oldest of this.#unchanged.keys()) {
-      if (this.#unchanged.size <= reuse.maxEntries) break;
-      this.#unchanged.delete(oldest);
-    }
+    keepNewest(this.#unchanged, key, { count, snapshot: row.snapshot, sentAt }, reuse.maxEntries);
     return count;
   }
 

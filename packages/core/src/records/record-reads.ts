@@ -5,7 +5,7 @@ import { RecordNotFoundError } from '../errors/panel-errors.js';
 import { ROW_ALIAS, narrowedSelections, selectRecords } from './record-select.js';
 import type { ScopeFunction } from './records-query.js';
 import type { RecordRow } from './record-row.js';
-import type { TotalCountSource } from './record-counts.js';
+import type { CountAnswer, TotalCountSource } from './record-counts.js';
 import { PAGE_ALIAS, compiledPageIds, pageFrom, pageIdsOf, withCompiledPageIds, withPageIds } from './page-of-records.js';
 import { whereShape } from './record-filters.js';
 import { countingQuery } from './record-counts.js';
@@ -77,7 +77,8 @@ export async function listRecords(layer: RecordsLayer, input: ListRecordsInput):
   const table = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
   // A scope that lets every row through (no policy, an admin's) returns the query it was given.
   const policed = input.scope ? input.scope(table) : table;
-  const shape = statement && where && policed === table && strategy.strategy === 'exact' ? whereShape(where) : undefined;
+  const exact = strategy.strategy === 'exact' ? strategy : undefined;
+  const shape = statement && where && policed === table && exact ? whereShape(where) : undefined;
   const shaped =
     shape &&
     layer.listTemplates.statements(`${resource.name}\u0000${view}\u0000${order.column} ${order.direction}\u0000${shape.key}`, [...shape.values, limit, offset], (values) => {
@@ -85,21 +86,22 @@ export async function listRecords(layer: RecordsLayer, input: ListRecordsInput):
       const ids = pageIdsOf(resource, scoped, { order, limit: values.at(-2) as number, offset: values.at(-1) as number });
       return { ids: compiledPageIds(statement!, ids), count: countingQuery(scoped.clearOrderBy()).compile() };
     });
-  if (shaped && strategy.strategy === 'exact') {
-    const [result, counted] = await Promise.all([db.executeQuery(withCompiledPageIds(statement!, shaped.ids)), layer.counts.exactCount(shaped.count, strategy)]);
-    const rows = result.rows as RecordRow[];
-    resolveFileUrls(layer, rows, resource, view, fields);
-    return { rows, totalCount: counted.count };
+  let pageRows: Promise<unknown[]>;
+  let counting: Promise<CountAnswer>;
+  if (shaped && exact) {
+    pageRows = db.executeQuery(withCompiledPageIds(statement!, shaped.ids)).then((result) => result.rows);
+    counting = layer.counts.exactCount(shaped.count, exact);
+  } else {
+    // The scope's conditions (the policy's, the filters', the search's) are built once, for the ids and the count.
+    const scoped = where ? where(policed) : policed;
+    const ids = pageIdsOf(resource, scoped, { order, limit, offset });
+    pageRows = statement
+      ? db.executeQuery(withPageIds(statement, ids)).then((result) => result.rows)
+      : selectRecords(db, resource, view, registry, 'view', pageFrom(db, resource, ids), narrowed, fields).orderBy(`${PAGE_ALIAS}.position`).execute();
+    // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
+    counting = layer.counts.count({ table: resource.table, rows: scoped.clearOrderBy(), strategy });
   }
-  // The scope's conditions (the policy's, the filters', the search's) are built once, for the ids and the count.
-  const scoped = where ? where(policed) : policed;
-  const ids = pageIdsOf(resource, scoped, { order, limit, offset });
-  const pageRows = statement
-    ? db.executeQuery(withPageIds(statement, ids)).then((result) => result.rows)
-    : selectRecords(db, resource, view, registry, 'view', pageFrom(db, resource, ids), narrowed, fields).orderBy(`${PAGE_ALIAS}.position`).execute();
-  // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
-  const countedRows = scoped.clearOrderBy();
-  const [rows, counted] = await Promise.all([pageRows, layer.counts.count({ table: resource.table, rows: countedRows, strategy })]);
+  const [rows, counted] = await Promise.all([pageRows, counting]);
   resolveFileUrls(layer, rows as RecordRow[], resource, view, fields);
   if (counted.source === undefined) return { rows: rows as RecordRow[], totalCount: counted.count };
   const seen = (page - 1) * perPage + rows.length;
