@@ -3,6 +3,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { ExecutedQuery } from '@panel/core';
+import { countQueries } from '@panel/test-support';
 import { DEMO_COUNT } from '../src/build-app.js';
 import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
 
@@ -19,8 +20,13 @@ describeOnEachDatabase('the demo\'s total_count: exact, its scan skipped while n
   /** What `count(*)` says now, straight from the database. */
   const counted = async (where: ReturnType<typeof sql>) => Number((await sql<{ n: string }>`select count(*) as n from blog_posts where ${where}`.execute(demo().database.db)).rows[0]!.n);
 
-  it('the demo runs with { strategy: "exact", reuseUnchangedMs: 1000 }', () => {
+  it('the demo runs with { strategy: "exact", reuseUnchangedMs: 1000 }: its pages send the count that carries the snapshot', async () => {
     expect(DEMO_COUNT).toEqual({ strategy: 'exact', reuseUnchangedMs: 1_000 });
+    expect(demo().panel.config.count).toEqual({ strategy: 'exact', reuseUnchangedMs: 1_000, maxEntries: 1_000 });
+    const { statements } = await countQueries(demo().database, () => total(`${V1}/blog_posts?per_page=5`));
+    const counts = statements.filter((statement) => statement.includes('pg_current_snapshot()'));
+    expect(counts).toHaveLength(1);
+    expect(counts[0]).toMatch(/^select case when not pg_is_in_recovery\(\) and pg_current_snapshot\(\)::text = \$\d+ then null else \(select count\(\*\) as "count" from "blog_posts" as "r"/);
   });
 
   it('"the rows it counted are the rows there are": after a write through the API, or made outside it in SQL, the next page\'s total_count is count(*) of that moment', async () => {
