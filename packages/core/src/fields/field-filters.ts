@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { CompiledField, FieldFilter, FilterOperator, JsonSchema, ParsedValue } from '../resources/compiled-types.js';
+import { textProblem } from '../validation/text-problem.js';
 
 export type { FieldFilter, FilterOperator };
 
@@ -88,9 +89,10 @@ export function choiceFilter(parts: FilterParts): FieldFilter {
   });
 }
 
-/** Parses a filter's text value: any string without a NUL character (PostgreSQL text cannot hold one). */
+/** Parses a filter's text value: any string PostgreSQL text can hold (`textProblem`: no NUL character, no lone surrogate). */
 export function parseFilterText(raw: string): ParsedValue {
-  return raw.includes('\u0000') ? { ok: false, message: 'must not contain a NUL character' } : { ok: true, value: raw };
+  const problem = textProblem(raw);
+  return problem === undefined ? { ok: true, value: raw } : { ok: false, message: problem };
 }
 
 /**

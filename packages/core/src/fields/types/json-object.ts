@@ -1,6 +1,7 @@
 import type { JsonSchema, ParsedValue } from '../../resources/compiled-types.js';
 import type { FieldTypeDefinition } from '../define-field-type.js';
 import { columnValue } from './column-value.js';
+import { textProblem } from '../../validation/text-problem.js';
 
 /** The largest JSON object a field takes, in bytes of its JSON text, unless it says otherwise (`maxBytes`). */
 export const DEFAULT_MAX_JSON_BYTES = 16_384;
@@ -24,14 +25,11 @@ export function jsonObjectType(input: { name: string; builder: string; values: J
       const problem = checkValues?.(value);
       if (problem !== undefined) return { ok: false, message: problem };
       const maxBytes = (field.definition.options.maxBytes as number | undefined) ?? DEFAULT_MAX_JSON_BYTES;
-      let nul = false;
-      const text = JSON.stringify(value, (key, inner: unknown) => {
-        if (key.includes('\u0000') || (typeof inner === 'string' && inner.includes('\u0000'))) nul = true;
-        return inner;
-      });
+      const text = JSON.stringify(value);
       if (Buffer.byteLength(text) > maxBytes) return { ok: false, message: `is too large (maximum is ${maxBytes} bytes)` };
-      // jsonb cannot hold U+0000.
-      if (nul) return { ok: false, message: 'must not contain a NUL character' };
+      // jsonb cannot hold U+0000 (in a key or a value).
+      const unstorable = textProblem(value);
+      if (unstorable !== undefined) return { ok: false, message: unstorable };
       // The JSON text, not the object: both drivers then send it as one jsonb parameter.
       return { ok: true, value: text };
     },

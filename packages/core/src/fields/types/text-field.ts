@@ -1,6 +1,7 @@
 import { defineFieldType } from '../define-field-type.js';
 import { TEXT_FILTER } from '../field-filters.js';
 import { columnValue, nullable } from './column-value.js';
+import { textProblem } from '../../validation/text-problem.js';
 import type { CompiledField, JsonSchema, ParsedValue } from '../../resources/compiled-types.js';
 
 /** The write schema of a string field: its length rules as JSON Schema keywords. */
@@ -9,11 +10,11 @@ export function stringWriteSchema(field: CompiledField): JsonSchema {
   return nullable('string', { ...(maxLength === undefined ? {} : { maxLength }), ...(minLength === undefined ? {} : { minLength }) });
 }
 
-/** Parses a string write value: any string without a NUL character (PostgreSQL text cannot hold one). */
+/** Parses a string write value: any string PostgreSQL text can hold (`textProblem`: no NUL character, no lone surrogate). */
 export function parseString(value: unknown): ParsedValue {
   if (typeof value !== 'string') return { ok: false, message: 'must be a string' };
-  if (value.includes('\u0000')) return { ok: false, message: 'must not contain a NUL character' };
-  return { ok: true, value };
+  const problem = textProblem(value);
+  return problem === undefined ? { ok: true, value } : { ok: false, message: problem };
 }
 
 /** Whether a string write value is blank: null, or only white space. */
