@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
+import { NamedStatementsClient } from './named-statements-client.js';
 
 /** The tables the baseline reads and writes, as Kysely types them. */
 export interface BaselineTables {
@@ -31,8 +32,9 @@ export interface BaselineDatabase {
 }
 
 /**
- * Opens the pool as a developer sets one up by hand: the schema on the search path, and
- * `numeric`, `int8` and `date` parsed the way the JSON should show them.
+ * Opens the pool as a developer sets one up by hand: the schema on the search path,
+ * `numeric`, `int8` and `date` parsed the way the JSON should show them, and statements with
+ * parameters sent named (prepared, `NamedStatementsClient`), as the API sends them.
  */
 export function openBaselineDatabase(url: string, schema: string): BaselineDatabase {
   const types = {
@@ -42,7 +44,7 @@ export function openBaselineDatabase(url: string, schema: string): BaselineDatab
       return pg.types.getTypeParser(oid, format ?? 'text');
     }) as typeof pg.types.getTypeParser,
   };
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}`, types });
+  const pool = new pg.Pool({ Client: NamedStatementsClient, connectionString: url, max: 10, options: `-c search_path=${schema}`, types });
   const listeners = new Set<(event: LogEvent) => void>();
   const db = new Kysely<BaselineTables>({
     dialect: new PostgresDialect({ pool }),

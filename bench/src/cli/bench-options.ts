@@ -18,9 +18,10 @@ export interface BenchOptions {
   /** Print the SQL of each endpoint's census (`--census-sql`): the statements one request of each server sends. */
   readonly censusSql: boolean;
   /**
-   * The API's servers send every statement unnamed (`--unnamed-statements`,
+   * Every server sends its statements unnamed (`--unnamed-statements`; the API's through
    * `openDatabase({ preparedStatements: false })`), as an app behind a transaction-mode pooler
-   * does; by default they name them, as on any direct connection. The reference servers never do.
+   * does; by default they name them, as on any direct connection (the reference servers through
+   * `baseline/named-statements-client.ts`).
    */
   readonly unnamedStatements: boolean;
   /** Run the replica bench instead (`--replica`): the mix with reads on a streaming replica against the primary alone. */

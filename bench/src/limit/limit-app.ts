@@ -1,7 +1,7 @@
 /**
  * The limit: the least work that answers the blog posts' endpoints with the same bytes as the
  * API (reads) and the same status and shape (writes), against which the API's overhead is
- * measured. Fastify, `pg` without a query builder, the API key looked up in memory like the
+ * measured. Fastify, `pg` without a query builder, its statements named (prepared) as the API's are, the API key looked up in memory like the
  * other servers, one hand-written statement for show (the record with its author's name, counts
  * and files, by primary key) and two for index (the page through a deferred join, and the
  * count, in parallel), serialized by Fastify's compiled serializers. The writes the mix sends
@@ -14,6 +14,7 @@ import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import pg from 'pg';
 import { apiKeyOf, keyDigest, loadBenchKeys, type BenchUser } from '../auth/bench-keys.js';
 import { openBaselineDatabase } from '../baseline/baseline-database.js';
+import { NamedStatementsClient } from '../baseline/named-statements-client.js';
 import type { TimedStatement } from '../census/round-trips.js';
 import type { BenchServer, ServerSettings } from '../servers/server-types.js';
 import { registerScalarLimitRoutes } from '../scalar/scalar-routes.js';
@@ -152,11 +153,11 @@ export function limitApp(pool: pg.Pool, keys: ReadonlyMap<string, BenchUser>): F
 
 /** Builds the limit for a bench child process, with a statement listener for the census. */
 export async function limitServer(settings: ServerSettings): Promise<BenchServer> {
-  // The baseline's pool settings and type parsers; Kysely only to read the keys once.
+  // The baseline's pool settings, type parsers and named statements; Kysely only to read the keys once.
   const database = openBaselineDatabase(settings.url, settings.schema);
   const keys = await loadBenchKeys(database.db);
   await database.db.destroy();
-  const pool = new pg.Pool({ connectionString: settings.url, max: 10, options: `-c search_path=${settings.schema}`, types: database.types });
+  const pool = new pg.Pool({ Client: NamedStatementsClient, connectionString: settings.url, max: 10, options: `-c search_path=${settings.schema}`, types: database.types });
   const listeners = new Set<(statement: TimedStatement) => void>();
   const query = pool.query.bind(pool) as (text: string, values: unknown[]) => Promise<pg.QueryResult>;
   (pool as { query: unknown }).query = async (text: string, values: unknown[]) => {

@@ -8,7 +8,8 @@
  * Then, per phase (routing, hooks, authentication, current user, policy, statement,
  * serialization, reply…: see `cpu-phases.ts`), the CPU of one request to the equal-work show
  * and index (a scalar resource, `app/scalar/`) for the API, the hand-written route and the
- * limit, and of the demo's show for the API and the limit.
+ * limit, and of the demo's show for the API and the limit; and the promises one request of
+ * each makes (`promises-per-request.ts`).
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,7 @@ import { openBaselineDatabase } from '../baseline/baseline-database.js';
 import { baselineApp } from '../baseline/baseline-app.js';
 import { loadBenchKeys } from '../auth/bench-keys.js';
 import { cpuByPhase, formatPhases } from './cpu-phases.js';
+import { promisesPerRequest } from './promises-per-request.js';
 import { nodeOption, runOnNode } from '../cli/node-version.js';
 
 const URL_DEFAULT = 'postgres://postgres@127.0.0.1:5432/test';
@@ -79,6 +81,9 @@ for (const [name, path] of Object.entries(SCALAR_PATHS)) {
     { name: 'limit', app: limit },
   ];
   for (const server of servers) await cpuByPhase(server.app, path, 500, ADMIN);
+  const promises = [];
+  for (const server of servers) promises.push(`${server.name} ${(await promisesPerRequest(server.app, path, 500, ADMIN)).toFixed(1)}`);
+  console.log(`\nEqual work, ${name}: promises per request (inject included), ${promises.join(', ')}`);
   const columns = [];
   for (const server of servers) columns.push({ name: server.name, phases: await cpuByPhase(server.app, path, 3_000, ADMIN) });
   console.log(`\nEqual work, ${name} (scalar fields), CPU by phase over 3,000 requests, load average ${loadavg()[0]!.toFixed(2)}:\n${formatPhases(columns)}`);

@@ -6,6 +6,9 @@
  * - the **hand-written route**, what a developer writes first: Kysely for the statement, the
  *   page and its count in parallel, the key checked by the app's `preHandler` hook;
  * - the **limit**: the same statements as text on `pg`, the key checked in the handler, nothing else.
+ *
+ * Both send their statements with parameters named (prepared), as the API does on a direct
+ * connection (`baseline/named-statements-client.ts`).
  */
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { Kysely } from 'kysely';
