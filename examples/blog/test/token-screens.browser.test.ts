@@ -200,6 +200,18 @@ describe.runIf(browserTestsEnabled)('the API token screens in Chromium, on the E
     await context.close();
   });
 
+  it('at 320 px wide no screen scrolls sideways (WCAG 1.4.10 Reflow): the sidebar stacks above the screen, wide tables scroll in their own region', async () => {
+    const { context, page } = await signIn('ada@example.com');
+    await page.setViewportSize({ width: 320, height: 700 });
+    const overflow: Record<string, number> = {};
+    for (const path of ['/panel', '/panel/api_tokens', '/panel/api_tokens/new', '/panel/panel_api/settings', '/panel/security', '/panel/confirm']) {
+      await page.goto(path);
+      overflow[path] = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    }
+    expect(overflow).toEqual({ '/panel': 0, '/panel/api_tokens': 0, '/panel/api_tokens/new': 0, '/panel/panel_api/settings': 0, '/panel/security': 0, '/panel/confirm': 0 });
+    await context.close();
+  });
+
   it('no page logged a console error or threw (the CSP blocked nothing the screens need)', () => {
     expect(consoleErrors).toEqual([]);
   });

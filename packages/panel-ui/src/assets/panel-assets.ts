@@ -5,7 +5,7 @@
 export const PANEL_CSS = `*{box-sizing:border-box}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;background:#f5f7fa}
 a{color:#1d4ed8}
-.shell{display:grid;grid-template-columns:14rem 1fr;min-height:100vh}
+.shell{display:grid;grid-template-columns:14rem minmax(0,1fr);min-height:100vh}
 .sidebar{background:#1f2933;color:#e4e7eb;padding:1rem}
 .sidebar a{color:#e4e7eb;text-decoration:none;display:block;padding:.3rem .5rem;border-radius:4px}
 .sidebar a:hover,.sidebar a:focus{background:#3e4c59}
@@ -14,8 +14,8 @@ a{color:#1d4ed8}
 .sidebar ul{list-style:none;margin:0;padding:0}
 .sidebar .brand{font-weight:700;font-size:1.1rem}
 .sidebar .resource{padding:.3rem .5rem;display:block;color:#cbd2d9}
-main{padding:1.5rem 2rem;max-width:70rem}
-header.top{display:flex;justify-content:flex-end;gap:1rem;align-items:center;padding:.5rem 2rem;background:#fff;border-bottom:1px solid #e4e7eb}
+main{padding:1.5rem 2rem;max-width:70rem;min-width:0}
+header.top{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.5rem 1rem;align-items:center;padding:.5rem 2rem;background:#fff;border-bottom:1px solid #e4e7eb}
 header.top form{margin:0}
 .flash{padding:.6rem 1rem;border-radius:4px;margin-bottom:1rem;background:#e0f2fe;border:1px solid #7dd3fc}
 .flash.alert{background:#fee2e2;border-color:#fca5a5}
@@ -28,15 +28,27 @@ button.primary,.button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#ff
 button.danger{background:#b91c1c;border-color:#b91c1c;color:#fff}
 button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 label{display:block;font-weight:600;margin:.8rem 0 .2rem}
-input[type=text],input[type=password],input[type=email],input[type=datetime-local]{font:inherit;padding:.35rem .5rem;border:1px solid #9aa5b1;border-radius:4px;min-width:20rem}
+input[type=text],input[type=password],input[type=email],input[type=datetime-local]{font:inherit;padding:.35rem .5rem;border:1px solid #9aa5b1;border-radius:4px;width:100%;max-width:28rem}
 .matrix td,.matrix th{text-align:center}.matrix th[scope=row]{text-align:left}
 .matrix label{margin:0;font-weight:normal}
 .error{color:#b91c1c;margin:.2rem 0}
 .hint{color:#52606d;font-size:.9rem;margin:.2rem 0}
 .secret{display:block;padding:.8rem;background:#fff;border:2px dashed #1d4ed8;font-size:1rem;word-break:break-all;margin:.5rem 0}
 .status{font-weight:600}.status-Active{color:#047857}.status-Disabled{color:#b45309}.status-Revoked,.status-Expired{color:#6b7280}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.form-actions{margin-top:1.2rem;display:flex;gap:.6rem}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
+.form-actions{margin-top:1.2rem;display:flex;flex-wrap:wrap;gap:.6rem}
+.skip-link{position:absolute;left:.5rem;top:-3rem;background:#fff;color:#1d4ed8;padding:.5rem 1rem;border-radius:4px;z-index:10}
+.skip-link:focus{top:.5rem}
+.table-scroll{overflow-x:auto;max-width:100%;position:relative}
+fieldset{min-width:0}
+.table-scroll:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+code,.secret{overflow-wrap:anywhere}
+@media (max-width:48rem){
+.shell{grid-template-columns:minmax(0,1fr)}
+.sidebar{padding:.75rem 1rem}
+main{padding:1rem}
+header.top{padding:.5rem 1rem;justify-content:flex-start}
+}
 `;
 
 /**

@@ -6,6 +6,7 @@ export const GRANT_MATRIX_PARTIAL = `<fieldset>
   <legend>{{legend}}</legend>
   {{#if hint}}<p class="hint" id="grants-hint">{{hint}}</p>{{/if}}
   {{#if error}}<p class="error" id="grants-error" role="alert">{{error}}</p>{{/if}}
+  <div class="table-scroll">
   <table class="matrix">
     <thead><tr><th scope="col">Resource</th>{{#each verbs}}<th scope="col">{{this}}</th>{{/each}}</tr></thead>
     <tbody>
@@ -19,5 +20,6 @@ export const GRANT_MATRIX_PARTIAL = `<fieldset>
     {{/each}}
     </tbody>
   </table>
+  </div>
 </fieldset>
 `;

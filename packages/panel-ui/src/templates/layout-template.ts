@@ -10,6 +10,7 @@ export const LAYOUT_TEMPLATE = `<!doctype html>
   {{#each scripts}}<script src="{{this}}" defer></script>{{/each}}
 </head>
 <body>
+<a class="skip-link" href="#main">Skip to main content</a>
 <div class="shell">
   <nav class="sidebar" aria-label="Panel">
     <a class="brand" href="{{rootPath}}">Panel</a>

@@ -2,6 +2,7 @@
 export const TOKEN_LIST_TEMPLATE = `<h1>API Tokens</h1>
 <p><a class="button primary" href="{{newPath}}">New API token</a></p>
 {{#if tokens.length}}
+<div class="table-scroll" role="region" aria-label="API tokens" tabindex="0">
 <table>
   <caption class="visually-hidden">API tokens, newest first</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">Created by</th><th scope="col">Grants</th><th scope="col">Actions</th></tr></thead>
@@ -24,6 +25,7 @@ export const TOKEN_LIST_TEMPLATE = `<h1>API Tokens</h1>
   {{/each}}
   </tbody>
 </table>
+</div>
 {{else}}
 <p>No API tokens yet.</p>
 {{/if}}
