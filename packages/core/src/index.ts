@@ -7,6 +7,7 @@ export { defineFieldType, type FieldTypeDefinition } from './fields/define-field
 export { BUILTIN_FIELD_TYPES, builtinFieldTypeOfBuilder, builtinFieldTypes, fieldTypeRegistry, type FieldTypeRegistry } from './fields/field-type-registry.js';
 export { associationKey } from './fields/association-key.js';
 export { FILTER_OPERATORS, escapeLike, containsText, orderedFilter, choiceFilter, TEXT_FILTER, BOOLEAN_FILTER, TAGS_FILTER, parseFilterText, parseFilterInteger, parseFilterNumber } from './fields/field-filters.js';
+export { textDisplay, jsonDisplay, TEXT_FORM, LONG_TEXT_FORM, NUMBER_FORM, BOOLEAN_FORM, DATE_FORM, DATETIME_FORM, RECORD_FORM, SELECT_FORM, TAGS_FORM, JSON_OBJECT_FORM, type FieldDisplay, type FieldForm, type FormControl } from './fields/field-forms.js';
 export { recordsWhere, type RecordFilter, type RecordSearch } from './records/record-filters.js';
 export type { FieldFilter, FilterOperator, FilterConditionInput, FieldTypeModule, FieldValue, FieldLayout, FieldAssociation, FieldSelectInput, FieldCheckInput, FieldStatementCheckInput, FieldStatementCheck, FieldLoadContext, ParsedValue, JsonSchema, ReadableRecords } from './resources/compiled-types.js';
 export { NO_RECORDS } from './records/no-records-scope.js';

@@ -205,6 +205,64 @@ export interface FieldLoadContext {
   readonly fileUrl: (blob: { readonly key: string; readonly filename: string }) => string;
 }
 
+/** The control a form shows for a field (the panel's screens draw each kind; no screen asks a type's name). */
+export interface FormControl {
+  /**
+   * `text` (one line; `inputmode` for numbers), `textarea`, `checkbox` (posts `true`, with a
+   * hidden `false` before it), `select` (`options`), `date`, `datetime` (`datetime-local`, read
+   * as UTC), `password` (always empty), `record` (a record of `target`: a select of its records,
+   * or its id), `file` (`multiple` for several).
+   */
+  readonly kind: 'text' | 'textarea' | 'checkbox' | 'select' | 'date' | 'datetime' | 'password' | 'record' | 'file';
+  /** For `text`: the virtual keyboard (`decimal` for numbers, `numeric` for whole numbers). */
+  readonly inputmode?: 'decimal' | 'numeric' | undefined;
+  /** For `select`: the choices, in order. */
+  readonly options?: readonly { readonly value: string; readonly label: string }[] | undefined;
+  /** For `record`: the target resource's name. */
+  readonly target?: string | undefined;
+  /** For `file`: whether several files are attached. */
+  readonly multiple?: boolean | undefined;
+  /** A hint shown under the label (how to write the value). */
+  readonly hint?: string | undefined;
+}
+
+/** How a screen shows a field's value (what `serialize` answered), as data a template draws. */
+export type FieldDisplay =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'multiline'; readonly text: string }
+  | { readonly kind: 'yes_no'; readonly value: boolean }
+  /** A record of the field's `target`; `label` null when the target is not readable (then plain text). */
+  | { readonly kind: 'record'; readonly id: number; readonly label: string | null }
+  /** How many records of the field's `target` belong to this one (an association panel on show). */
+  | { readonly kind: 'count'; readonly count: number }
+  | { readonly kind: 'files'; readonly files: readonly { readonly filename: string; readonly url: string; readonly contentType: string; readonly byteSize: number }[] }
+  | { readonly kind: 'list'; readonly items: readonly string[] }
+  | { readonly kind: 'json'; readonly text: string }
+  | { readonly kind: 'empty' };
+
+/**
+ * How the panel's screens show and edit a field of a type (Django's form field beside DRF's
+ * serializer field): how a value is displayed, which control a form shows, the control's value
+ * for a stored value, and how the posted strings become the write value a JSON body would carry
+ * (then `parse` judges it with the API's messages). A type without `form` is shown as JSON and
+ * left off forms (the screens warn at boot).
+ */
+export interface FieldForm {
+  /** How the value `serialize` answered is shown on index and show. */
+  display(value: unknown, field: CompiledField): FieldDisplay;
+  /** The control of a writable field; absent: the type is never on a form (shown read-only). */
+  control?(field: CompiledField): FormControl;
+  /** The control's value(s) for the value `serialize` answered (a checkbox: `['true']` when ticked). */
+  formValue?(value: unknown, field: CompiledField): readonly string[];
+  /**
+   * The write value from the posted strings of `record[<write key>]` (several for a repeated
+   * control; none for an unticked checkbox): what a JSON body would carry. A string that does
+   * not convert is returned as it is, so that `parse` refuses it with the API's own message.
+   * `undefined` leaves the field out of the write (an empty password keeps the stored one).
+   */
+  fromForm?(posted: readonly string[], field: CompiledField): unknown;
+}
+
 /**
  * Everything about one field type, in one module (Django REST Framework's `Field` with
  * `to_representation` / `to_internal_value` is the model). The records layer, validation,
@@ -252,6 +310,8 @@ export interface FieldTypeModule {
    * primary key, so a message about it is about the record).
    */
   readonly constraintErrorsOn?: 'field' | 'base';
+  /** How the panel's screens show and edit the type (see `FieldForm`); absent: shown as JSON, left off forms. */
+  readonly form?: FieldForm;
   /** A mistake in a field's options, found at boot: the message (naming the fix), or undefined. */
   checkOptions?(definition: FieldDefinition): string | undefined;
   /** Where the value lives; by default the column named by `options.column` or the field name (storage `column`). */

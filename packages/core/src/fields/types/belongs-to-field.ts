@@ -5,6 +5,7 @@ import { associationKey } from '../association-key.js';
 import { resourceNameFromAssociation } from '../../naming/resource-naming.js';
 import { nullable } from './column-value.js';
 import { ROW_ALIAS } from '../../records/record-select.js';
+import { RECORD_FORM } from '../field-forms.js';
 
 /**
  * A foreign key: answered as `{ id, label }` (the label read by a correlated subquery on the
@@ -30,6 +31,7 @@ export const belongsToField = defineFieldType({
     if (targetScope) label = label.where(`t.${target.primaryKey}`, 'in', targetScope.select(`${rowAlias}.${target.primaryKey}`));
     return label.as(as);
   },
+  form: RECORD_FORM,
   serialize: ({ field, row }) => {
     const id = row[field.column!];
     return id === null || id === undefined ? null : { id, label: row[associationKey(field)] ?? null };

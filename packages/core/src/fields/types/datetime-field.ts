@@ -3,6 +3,7 @@ import { orderedFilter } from '../field-filters.js';
 import { isCalendarDate } from '../calendar-date.js';
 import { nullable } from './column-value.js';
 import type { ParsedValue } from '../../resources/compiled-types.js';
+import { DATETIME_FORM } from '../field-forms.js';
 
 /** An ISO 8601 datetime with a zone: `Z`, `±HH:MM` or `±HHMM`. */
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
@@ -20,6 +21,7 @@ export const datetimeField = defineFieldType({
   builder: 'field.datetime',
   sortable: true,
   filter: orderedFilter({ parse: parseDatetime, schema: () => ({ type: 'string', format: 'date-time' }), cast: () => 'timestamptz' }),
+  form: DATETIME_FORM,
   serialize: ({ field, row }) => {
     const value = row[field.column!];
     if (value === null || value === undefined) return null;

@@ -3,6 +3,7 @@ import { associationKey } from '../association-key.js';
 import { attachedFile, attachedFilesSubquery, type SelectedBlob } from '../../attachments/attachment-select.js';
 import type { AttachedFile } from '../../attachments/attachment-tables.js';
 import type { FieldTypeModule, JsonSchema } from '../../resources/compiled-types.js';
+import { FILES_FORM } from '../field-forms.js';
 
 /** The JSON Schema of one file object. */
 export const FILE_SCHEMA: JsonSchema = Object.freeze({
@@ -39,6 +40,7 @@ function attachmentType(name: 'file' | 'files'): FieldTypeModule {
       if (many) return Array.isArray(blobs) ? blobs.map((blob: SelectedBlob) => attachedFile(blob, fileUrl)) : [];
       return blobs ? attachedFile(blobs as SelectedBlob, fileUrl) : null;
     },
+    form: FILES_FORM,
     serialize: ({ field, row }) => {
       const value = row[associationKey(field)];
       if (many) return Array.isArray(value) ? value.map(fileJson) : [];

@@ -3,6 +3,7 @@ import { COUNT_SCHEMA, countJson } from './has-many-field.js';
 import { resourceNameFromAssociation, resourceNaming } from '../../naming/resource-naming.js';
 import type { CompiledField } from '../../resources/compiled-types.js';
 import { ROW_ALIAS, type RecordsQuery } from '../../records/record-select.js';
+import { COUNT_FORM } from '../field-forms.js';
 
 /** The join table and its two columns, as `compile` resolves them. */
 interface JoinTable {
@@ -52,6 +53,7 @@ export const hasAndBelongsToManyField = defineFieldType({
     if (targetScope) count = count.where(`j.${targetKey}`, 'in', targetScope.select(`${rowAlias}.${registry.get(field.target!)!.primaryKey}`));
     return count.as(as);
   },
+  form: COUNT_FORM,
   serialize: countJson,
   schema: (_field, direction) => (direction === 'read' ? COUNT_SCHEMA : undefined),
 });

@@ -4,6 +4,7 @@ import { resourceNameFromAssociation, type ResourceNaming } from '../../naming/r
 import type { FieldAssociation, FieldLayout, FieldValue } from '../../resources/compiled-types.js';
 import type { FieldDefinition } from '../field-types.js';
 import { ROW_ALIAS } from '../../records/record-select.js';
+import { COUNT_FORM } from '../field-forms.js';
 
 /** The JSON Schema of a `{ count }` value. */
 export const COUNT_SCHEMA = Object.freeze({ type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] });
@@ -29,6 +30,7 @@ export const hasManyField = defineFieldType({
   defaultViews: ['index', 'show'],
   storage: 'none',
   association: inverseAssociationRelated,
+  form: COUNT_FORM,
   compile: inverseAssociation,
   select: ({ eb, resource, field, registry, rowAlias, as, targetScope }) => {
     const target = registry.get(field.target!)!;

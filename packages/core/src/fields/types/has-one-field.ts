@@ -2,6 +2,7 @@ import { defineFieldType } from '../define-field-type.js';
 import { associationKey } from '../association-key.js';
 import { inverseAssociation, inverseAssociationRelated } from './has-many-field.js';
 import { nullable } from './column-value.js';
+import { HAS_ONE_FORM } from '../field-forms.js';
 
 /** The other side of a unique foreign key: answered as `{ id }` (the first by id) or null; read-only. */
 export const hasOneField = defineFieldType({
@@ -18,6 +19,7 @@ export const hasOneField = defineFieldType({
     if (targetScope) first = first.where(`t.${target.primaryKey}`, 'in', targetScope.select(`${rowAlias}.${target.primaryKey}`));
     return first.orderBy(`t.${target.primaryKey}`).limit(1).as(as);
   },
+  form: HAS_ONE_FORM,
   serialize: ({ field, row }) => {
     const id = row[associationKey(field)];
     return id === null || id === undefined ? null : { id };

@@ -2,6 +2,7 @@ import type { JsonSchema, ParsedValue } from '../../resources/compiled-types.js'
 import type { FieldTypeDefinition } from '../define-field-type.js';
 import { columnValue } from './column-value.js';
 import { textProblem } from '../../validation/text-problem.js';
+import { JSON_OBJECT_FORM } from '../field-forms.js';
 
 /** The largest JSON object a field takes, in bytes of its JSON text, unless it says otherwise (`maxBytes`). */
 export const DEFAULT_MAX_JSON_BYTES = 16_384;
@@ -18,6 +19,7 @@ export function jsonObjectType(input: { name: string; builder: string; values: J
   return {
     name,
     builder,
+    form: JSON_OBJECT_FORM,
           serialize: columnValue,
     schema: () => ({ type: ['object', 'null'], additionalProperties: values }),
     parse: (value, field): ParsedValue => {

@@ -3,6 +3,7 @@ import { TEXT_FILTER } from '../field-filters.js';
 import type { FieldTypeDefinition } from '../define-field-type.js';
 import { columnValue, nullable } from './column-value.js';
 import { isBlankString, parseString, stringWriteSchema } from './text-field.js';
+import { LONG_TEXT_FORM } from '../field-forms.js';
 
 /**
  * What `textarea` and `markdown` share: long text in a text column, off the index by default
@@ -16,6 +17,7 @@ export function longTextType(name: string, builder: string, keywords: JsonSchema
     defaultViews: ['show', 'new', 'edit'],
     filter: TEXT_FILTER,
     searchable: true,
+    form: LONG_TEXT_FORM,
           serialize: columnValue,
     schema: (field, direction) => ({ ...(direction === 'read' ? nullable('string') : stringWriteSchema(field)), ...keywords }),
     parse: parseString,

@@ -1,6 +1,7 @@
 import { defineFieldType } from '../define-field-type.js';
 import { orderedFilter, parseFilterInteger, parseFilterNumber } from '../field-filters.js';
 import { columnValue, nullable } from './column-value.js';
+import { NUMBER_FORM } from '../field-forms.js';
 
 /** An `integer` or `numeric` column (`field.integer`, `field.decimal`), a JSON number either way. */
 export const numberField = defineFieldType({
@@ -13,6 +14,7 @@ export const numberField = defineFieldType({
     schema: (field) => ({ type: field.numeric === 'decimal' ? 'number' : 'integer' }),
     cast: (field) => (field.numeric === 'decimal' ? 'numeric' : 'bigint'),
   }),
+  form: NUMBER_FORM,
   serialize: columnValue,
   schema: (field) => {
     const { min, max } = field.definition.options;

@@ -2,6 +2,7 @@ import type { FieldDefinition } from '../field-types.js';
 import { defineFieldType } from '../define-field-type.js';
 import { hashPassword } from '../../passwords/password-hash.js';
 import { parseString } from './text-field.js';
+import { PASSWORD_FORM } from '../field-forms.js';
 
 /** The longest password taken: hashing a megabyte on every sign-in would be a denial of service. */
 export const MAX_PASSWORD_LENGTH = 1024;
@@ -27,6 +28,7 @@ export const passwordField = defineFieldType({
   defaultViews: ['new', 'edit'],
   checkOptions,
   compile: ({ name, options }) => ({ column: options.column ?? `${name}_digest` }),
+  form: PASSWORD_FORM,
   serialize: () => undefined,
   schema: (field, direction) => {
     if (direction === 'read') return undefined;

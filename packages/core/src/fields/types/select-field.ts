@@ -3,6 +3,7 @@ import { choiceFilter } from '../field-filters.js';
 import { defineFieldType } from '../define-field-type.js';
 import { columnValue } from './column-value.js';
 import type { CompiledField, ParsedValue } from '../../resources/compiled-types.js';
+import { SELECT_FORM } from '../field-forms.js';
 
 /** One choice of a `select` field: a value, or a value with the label a form shows. */
 export type SelectOption = string | { readonly value: string; readonly label: string };
@@ -42,6 +43,7 @@ export const selectField = defineFieldType({
   filter: choiceFilter({ parse: parseChoice, schema: (field) => ({ type: 'string', enum: [...valuesOf(field)] }) }),
   checkOptions,
   compile: (definition) => ({ extra: { values: Object.freeze(selectValues(definition.options.options)) } }),
+  form: SELECT_FORM,
   serialize: columnValue,
   schema: (field) => ({ type: ['string', 'null'], enum: [...valuesOf(field), null] }),
   parse: parseChoice,

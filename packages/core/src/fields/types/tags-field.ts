@@ -1,6 +1,7 @@
 import { defineFieldType } from '../define-field-type.js';
 import { TAGS_FILTER } from '../field-filters.js';
 import { columnValue } from './column-value.js';
+import { TAGS_FORM } from '../field-forms.js';
 
 /** The most tags one value holds, and the longest tag, unless the field says otherwise (`maxTags`, `maxLength`). */
 export const TAGS_LIMITS = Object.freeze({ maxTags: 100, maxLength: 100 });
@@ -14,6 +15,7 @@ export const tagsField = defineFieldType({
   name: 'tags',
   builder: 'field.tags',
   filter: TAGS_FILTER,
+  form: TAGS_FORM,
   serialize: columnValue,
   schema: (field, direction) => {
     const items = { type: 'string', ...(direction === 'write' ? { minLength: 1, maxLength: field.definition.options.maxLength ?? TAGS_LIMITS.maxLength } : {}) };

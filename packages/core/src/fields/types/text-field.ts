@@ -3,6 +3,7 @@ import { TEXT_FILTER } from '../field-filters.js';
 import { columnValue, nullable } from './column-value.js';
 import { textProblem } from '../../validation/text-problem.js';
 import type { CompiledField, JsonSchema, ParsedValue } from '../../resources/compiled-types.js';
+import { TEXT_FORM } from '../field-forms.js';
 
 /** The write schema of a string field: its length rules as JSON Schema keywords. */
 export function stringWriteSchema(field: CompiledField): JsonSchema {
@@ -27,6 +28,7 @@ export const textField = defineFieldType({
   sortable: true,
   filter: TEXT_FILTER,
   searchable: true,
+  form: TEXT_FORM,
   serialize: columnValue,
   schema: (field, direction) => (direction === 'read' ? nullable('string') : stringWriteSchema(field)),
   parse: parseString,

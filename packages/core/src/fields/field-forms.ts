@@ -1,0 +1,194 @@
+import type { CompiledField, FieldDisplay, FieldForm, FormControl } from '../resources/compiled-types.js';
+
+export type { FieldDisplay, FieldForm, FormControl };
+
+/** A form, frozen (typed here so that its members are checked against `FieldForm`). */
+const formOf = (form: FieldForm): FieldForm => Object.freeze(form);
+
+/** Nothing to show. */
+const EMPTY: FieldDisplay = Object.freeze({ kind: 'empty' });
+
+/** The last of the posted strings (a form posts a control once; a repeated key keeps the last, as Rails does). */
+const last = (posted: readonly string[]): string => posted.at(-1) ?? '';
+
+/** The posted string, or null when it is empty: a blank number, date or choice is no value. */
+const orNull = (posted: readonly string[]): string | null => {
+  const value = last(posted).trim();
+  return value === '' ? null : value;
+};
+
+const isMissing = (value: unknown): value is null | undefined => value === null || value === undefined;
+
+/** A value shown as one line of text; nothing for null or an empty string. */
+export function textDisplay(value: unknown): FieldDisplay {
+  return isMissing(value) || value === '' ? EMPTY : { kind: 'text', text: String(value) };
+}
+
+/**
+ * How a value of a type without `form` is shown: its JSON (an app type the screens know
+ * nothing else about). Such a field is left off forms.
+ */
+export function jsonDisplay(value: unknown): FieldDisplay {
+  return isMissing(value) ? EMPTY : { kind: 'json', text: JSON.stringify(value, null, 2) };
+}
+
+/** The control's value of a scalar: the value as text, or empty. */
+const asText = (value: unknown): readonly string[] => [isMissing(value) ? '' : String(value)];
+
+/** One line of text: posted as typed (an empty input is an empty string, which `required` counts as blank). */
+export const TEXT_FORM = formOf({
+  display: textDisplay,
+  control: () => ({ kind: 'text' }),
+  formValue: asText,
+  fromForm: last,
+});
+
+/** Long text (`textarea`, `markdown`): a text area, shown with its line breaks. */
+export const LONG_TEXT_FORM = formOf({
+  display: (value: unknown) => (isMissing(value) || value === '' ? EMPTY : { kind: 'multiline', text: String(value) }),
+  control: () => ({ kind: 'textarea' }),
+  formValue: asText,
+  fromForm: last,
+});
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * A number: a text input (`inputmode` decimal or numeric, as GOV.UK advises rather than
+ * `type="number"`); empty is null; digits become a number, anything else stays text so that
+ * the type answers "is not a number".
+ */
+export const NUMBER_FORM = formOf({
+  display: textDisplay,
+  control: (field: CompiledField): FormControl => ({ kind: 'text', inputmode: field.numeric === 'decimal' ? 'decimal' : 'numeric' }),
+  formValue: asText,
+  fromForm: (posted: readonly string[]) => {
+    const value = orNull(posted);
+    return value !== null && NUMBER.test(value) ? Number(value) : value;
+  },
+});
+
+/** A boolean: a checkbox posting `true` after a hidden `false`, so that unticking it writes false. */
+export const BOOLEAN_FORM = formOf({
+  display: (value: unknown) => (typeof value === 'boolean' ? { kind: 'yes_no', value } : EMPTY),
+  control: () => ({ kind: 'checkbox' }),
+  formValue: (value: unknown) => (value === true ? ['true'] : []),
+  fromForm: (posted: readonly string[]) => last(posted) === 'true',
+});
+
+/** A calendar date: a date input (`YYYY-MM-DD` both ways); empty is null. */
+export const DATE_FORM = formOf({
+  display: textDisplay,
+  control: () => ({ kind: 'date' }),
+  formValue: asText,
+  fromForm: orNull,
+});
+
+const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?$/;
+
+/**
+ * A moment: a `datetime-local` input read as UTC (a zone is added to what the browser sends);
+ * shown as `2026-01-01 09:00 UTC`; empty is null.
+ */
+export const DATETIME_FORM = formOf({
+  display: (value: unknown) => (typeof value === 'string' ? { kind: 'text', text: `${value.slice(0, 16).replace('T', ' ')} UTC` } : EMPTY),
+  control: () => ({ kind: 'datetime', hint: 'In UTC.' }),
+  formValue: (value: unknown) => [typeof value === 'string' ? value.slice(0, 19) : ''],
+  fromForm: (posted: readonly string[]) => {
+    const value = orNull(posted);
+    return value !== null && LOCAL_DATETIME.test(value) ? `${value}Z` : value;
+  },
+});
+
+const WHOLE = /^\d{1,16}$/;
+
+/** `{ id, label }` (a `belongs_to`) or `{ id }` (a `has_one`) as a link to the record. */
+function recordDisplay(value: unknown): FieldDisplay {
+  if (isMissing(value) || typeof value !== 'object') return EMPTY;
+  const { id, label } = value as { id?: unknown; label?: unknown };
+  if (typeof id !== 'number') return EMPTY;
+  return { kind: 'record', id, label: isMissing(label) ? null : String(label) };
+}
+
+/** A record of another resource (`belongs_to`): a choice among the target's records, or its id; empty is null. */
+export const RECORD_FORM = formOf({
+  display: recordDisplay,
+  control: (field: CompiledField): FormControl => ({ kind: 'record', target: field.target! }),
+  formValue: (value: unknown) => [typeof (value as { id?: unknown } | null)?.id === 'number' ? String((value as { id: number }).id) : ''],
+  fromForm: (posted: readonly string[]) => {
+    const value = orNull(posted);
+    return value !== null && WHOLE.test(value) ? Number(value) : value;
+  },
+});
+
+/** The one record on the other side of a unique foreign key (`has_one`): a link; never on a form. */
+export const HAS_ONE_FORM = formOf({ display: recordDisplay });
+
+/** How many records belong to this one (`has_many`, `has_and_belongs_to_many`): a panel on show; never on a form. */
+export const COUNT_FORM = formOf({
+  display: (value: unknown) => ({ kind: 'count', count: Number((value as { count?: unknown } | null)?.count ?? 0) }),
+});
+
+/** Attached files (`file`, `files`): download links. */
+export const FILES_FORM = formOf({
+  display: (value: unknown) => {
+    const list = (Array.isArray(value) ? value : isMissing(value) ? [] : [value]) as { filename: string; url: string; content_type: string; byte_size: number }[];
+    return list.length === 0 ? EMPTY : { kind: 'files', files: list.map((file) => ({ filename: file.filename, url: file.url, contentType: file.content_type, byteSize: file.byte_size })) };
+  },
+});
+
+/** The label of each option of a `select` (its `{ value, label }`, or the value itself). */
+function optionsOf(field: CompiledField): { value: string; label: string }[] {
+  const declared = field.definition.options.options;
+  return (Array.isArray(declared) ? declared : []).map((option: unknown) => (typeof option === 'string' ? { value: option, label: option } : (option as { value: string; label: string })));
+}
+
+/** A value from a fixed list: a select of the options (shown by label); the empty choice is null. */
+export const SELECT_FORM = formOf({
+  display: (value: unknown, field: CompiledField) => (typeof value === 'string' ? { kind: 'text', text: optionsOf(field).find((option) => option.value === value)?.label ?? value } : EMPTY),
+  control: (field: CompiledField): FormControl => ({ kind: 'select', options: optionsOf(field) }),
+  formValue: asText,
+  fromForm: orNull,
+});
+
+/** A secret: a password input, always empty; left empty, the stored secret is kept. */
+export const PASSWORD_FORM = formOf({
+  display: () => EMPTY,
+  control: () => ({ kind: 'password', hint: 'Leave empty to keep the current one.' }),
+  formValue: () => [''],
+  fromForm: (posted: readonly string[]) => (last(posted) === '' ? undefined : last(posted)),
+});
+
+/** A list of strings: one text input, comma-separated; shown as a list. */
+export const TAGS_FORM = formOf({
+  display: (value: unknown) => (Array.isArray(value) && value.length > 0 ? { kind: 'list', items: value.map(String) } : EMPTY),
+  control: () => ({ kind: 'text', hint: 'Separate them with commas.' }),
+  formValue: (value: unknown) => [Array.isArray(value) ? value.join(', ') : ''],
+  fromForm: (posted: readonly string[]) =>
+    last(posted)
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter((tag) => tag !== ''),
+});
+
+/**
+ * A JSON object (`json`, `key_value`): a text area holding its JSON; empty is null; text that
+ * is not JSON stays text, so that the type answers "must be an object".
+ */
+export const JSON_OBJECT_FORM = formOf({
+  display: jsonDisplay,
+  control: () => ({ kind: 'textarea', hint: 'A JSON object, such as {"key": "value"}.' }),
+  formValue: (value: unknown) => [isMissing(value) ? '' : JSON.stringify(value, null, 2)],
+  fromForm: (posted: readonly string[]) => {
+    const value = orNull(posted);
+    if (value === null) return null;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  },
+});
+
+/** The identifier: shown, never on a form. */
+export const ID_FORM = formOf({ display: textDisplay });
