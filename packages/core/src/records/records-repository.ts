@@ -12,10 +12,14 @@ import { ListTemplates } from './list-statements.js';
 import { findRecord, listRecords, type FindRecordInput, type ListRecordsInput, type RecordsPage } from './record-reads.js';
 import { createRecord, updateRecord, type CreateRecordInput, type UpdateRecordInput } from './record-writes.js';
 import { destroyRecord, type DestroyRecordInput } from './record-deletes.js';
+import { keysetPage, type KeysetPage, type KeysetPageInput } from './keyset-page.js';
+import { includeMany, includeOne, type IncludedPage, type IncludeManyInput, type IncludeOneInput } from './included-records.js';
 import type { RecordsLayer } from './records-layer.js';
 
 export type { ColumnValues, RecordRow } from './record-row.js';
 export type { RecordsPage, RecordsSort } from './record-reads.js';
+export type { KeysetPage, KeysetPageInput } from './keyset-page.js';
+export type { IncludedPage, IncludeManyInput, IncludeOneInput } from './included-records.js';
 
 /** Whether an association of the view reads the resource's own table (then a write cannot read itself back in one statement). */
 function readsOwnTable(resource: CompiledResource, view: View, registry: ReadonlyMap<string, CompiledResource>): boolean {
@@ -101,6 +105,33 @@ export class RecordsRepository {
    */
   list(input: ListRecordsInput): Promise<RecordsPage> {
     return listRecords(this.#layer, input);
+  }
+
+  /**
+   * One page of a list in keyset (cursor) mode: the rows after `after` (or before `before`) in
+   * the list's order, one statement whatever the page's depth (an index seek, no `OFFSET`), with
+   * whether more rows lie on each side; a total only when `total` asks (a second statement).
+   */
+  keysetPage(input: KeysetPageInput): Promise<KeysetPage> {
+    return keysetPage(this.#layer, input);
+  }
+
+  /**
+   * The records of a to-one association (`belongs_to`, `has_one`) that a page of records names,
+   * by primary key, through the target's scope: one statement whatever their number. A key
+   * whose record is missing or outside the scope has no entry.
+   */
+  includeOne(input: IncludeOneInput): Promise<Map<string, RecordRow>> {
+    return includeOne(this.#layer, input);
+  }
+
+  /**
+   * The first page of a to-many association's records (`has_many`, `has_and_belongs_to_many`)
+   * for each of a page of parents, through the target's scope: one statement whatever the
+   * number of parents and records, by parent key.
+   */
+  includeMany(input: IncludeManyInput): Promise<Map<string, IncludedPage>> {
+    return includeMany(this.#layer, input);
   }
 
   /** The list shapes the records layer keeps (at most `MAX_LIST_SHAPES`) and how many have compiled statements, for tests. */

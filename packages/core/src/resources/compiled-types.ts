@@ -119,7 +119,15 @@ export interface FieldAssociation {
    * the join table). Present: the association is traversable (`GET …/:id/<field>`); absent
    * (`belongs_to`, whose target is one id on the row): it is not.
    */
-  related?(field: CompiledField, parentId: number): ScopeFunction;
+  related?(field: CompiledField, parentId: number | Expression<unknown>): ScopeFunction;
+  /**
+   * How `include` embeds the target's records in a record's value (absent: the association
+   * cannot be included). `one`: the record whose primary key `targetKey` reads from the row as
+   * loaded (a `belongs_to`'s column, a `has_one`'s id), or none; `many`: the first page of the
+   * records `related` finds for the row (with its key as a column, so that one statement
+   * reads the pages of every parent).
+   */
+  readonly include?: { readonly kind: 'one'; targetKey(field: CompiledField, row: RecordRow): unknown } | { readonly kind: 'many' };
 }
 
 /** What a type's `select` receives to build the subquery that loads its value with the row. */

@@ -18,7 +18,8 @@ export const belongsToField = defineFieldType({
   name: 'belongs_to',
   builder: 'field.belongsTo',
   // An association (a token's grants must cover its target), not traversable: its target is one id on the row.
-  association: {},
+  // Included as the record of the row's foreign key.
+  association: { include: { kind: 'one', targetKey: (field, row) => row[field.column!] } },
   filter: choiceFilter({ parse: parseFilterInteger, schema: () => ({ type: 'integer' }), cast: () => 'bigint' }),
   compile: ({ name, options }) => {
     const column = options.foreignKey ?? `${name}_id`;

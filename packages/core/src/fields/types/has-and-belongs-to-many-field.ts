@@ -1,5 +1,5 @@
 import { defineFieldType } from '../define-field-type.js';
-import { COUNT_SCHEMA, countJson } from './has-many-field.js';
+import { COUNT_SCHEMA, INCLUDES_MANY, countJson } from './has-many-field.js';
 import { resourceNameFromAssociation, resourceNaming } from '../../naming/resource-naming.js';
 import type { CompiledField } from '../../resources/compiled-types.js';
 import { ROW_ALIAS, type RecordsQuery } from '../../records/record-select.js';
@@ -29,6 +29,7 @@ export const hasAndBelongsToManyField = defineFieldType({
   defaultViews: ['index', 'show'],
   storage: 'none',
   association: {
+    include: INCLUDES_MANY,
     // Traversable: the target's records the join table pairs with the parent.
     related: (field, parentId) => (query) => {
       const { table, ownKey, targetKey } = joinOf(field);

@@ -23,13 +23,16 @@ export const inverseAssociationRelated: FieldAssociation = {
   related: (field, parentId) => (query) => query.where(`${ROW_ALIAS}.${field.foreignKey!}`, '=', parentId),
 };
 
+/** A to-many association's `include`: a page of the records `related` finds. */
+export const INCLUDES_MANY = Object.freeze({ kind: 'many' as const });
+
 /** The other side of a foreign key: answered as `{ count }`, counted by a correlated subquery; read-only. */
 export const hasManyField = defineFieldType({
   name: 'has_many',
   builder: 'field.hasMany',
   defaultViews: ['index', 'show'],
   storage: 'none',
-  association: inverseAssociationRelated,
+  association: { ...inverseAssociationRelated, include: INCLUDES_MANY },
   form: COUNT_FORM,
   compile: inverseAssociation,
   select: ({ eb, resource, field, registry, rowAlias, as, targetScope }) => {

@@ -1,6 +1,7 @@
 import { defineFieldType } from '../define-field-type.js';
 import { associationKey } from '../association-key.js';
 import { inverseAssociation, inverseAssociationRelated } from './has-many-field.js';
+import type { CompiledField, RecordRow } from '../../resources/compiled-types.js';
 import { nullable } from './column-value.js';
 import { HAS_ONE_FORM } from '../field-forms.js';
 
@@ -10,7 +11,8 @@ export const hasOneField = defineFieldType({
   builder: 'field.hasOne',
   defaultViews: ['index', 'show'],
   storage: 'none',
-  association: inverseAssociationRelated,
+  // Included as the record of the id the row answers (the first the actor may read).
+  association: { ...inverseAssociationRelated, include: { kind: 'one', targetKey: (field: CompiledField, row: RecordRow) => row[associationKey(field)] } },
   compile: inverseAssociation,
   select: ({ eb, resource, field, registry, rowAlias, as, targetScope }) => {
     const target = registry.get(field.target!)!;
