@@ -13,6 +13,7 @@ import { authenticationChallenge } from './authentication-challenge.js';
 import { drawHealthRoutes } from './health-routes.js';
 import { readYourWrites } from './read-your-writes.js';
 import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
+import { refuseMalformedHost } from '../server/host-header.js';
 import { addPanelRootFallback } from './panel-root-fallback.js';
 import { createEditionB } from '../edition-b/edition-b.js';
 import type { ApiTokenService } from '@panel/api-tokens';
@@ -65,8 +66,10 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
   warnWithoutRequestTimeout(app);
   if (!app.hasDecorator('panelApiRoutes')) {
     app.decorate('panelApiRoutes', []);
-    // Once per app, for the first mount: the panel root explains itself when no panel page serves it.
+    // Once per app, for the first mount: the panel root explains itself when no panel page serves
+    // it, and a malformed Host is refused on every route of the app.
     addPanelRootFallback(app, panel.config.rootPath, mountPath);
+    refuseMalformedHost(app, panel.config.rootPath);
   }
   const licensed = panel.config.license.features.includes('api');
   const edition = options.tokens ? await createEditionB(panel, options.tokens, (message) => app.log.error(message)) : undefined;

@@ -37,6 +37,9 @@ function matches(header: string | undefined, etag: string): boolean {
  */
 const REFERENCE_PATHS = ['', '/', '/js/scalar.js'];
 
+/** The Host the reference's inner server is asked with (it builds its redirect from the path alone). */
+const REFERENCE_HOST = 'localhost';
+
 /** Headers of the reference's own answer that the outer reply sets for itself. */
 const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'date', 'keep-alive']);
 
@@ -85,7 +88,11 @@ export async function serveOpenApi(api: FastifyInstance, input: ServeOpenApiInpu
       const reference = lazyReference(`${mountPath}${prefix}`, { url: `${mountPath}/resources/${version}/openapi.json`, title: `Panel API ${version}` });
       const forward = async (request: FastifyRequest, reply: FastifyReply) => {
         await allowed(request);
-        const answer = await (await reference()).inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: request.headers });
+        // Only the method and URL reach the reference: its pages depend on nothing else, and the
+        // client's headers (a Host it cannot parse) must not make it fail.
+        const answer = await (await reference()).inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: { host: REFERENCE_HOST } });
+        // Its own error bodies carry Node's codes: a failure is the mount's 500, from the error table.
+        if (answer.statusCode >= 500) throw new Error(`The API reference answered ${answer.statusCode}: ${answer.body.slice(0, 200)}`);
         reply.code(answer.statusCode);
         for (const [name, value] of Object.entries(answer.headers)) {
           if (value !== undefined && !HOP_HEADERS.has(name) && !name.startsWith('access-control-')) reply.header(name, value);
