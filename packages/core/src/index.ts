@@ -14,6 +14,7 @@ export { NO_RECORDS } from './records/no-records-scope.js';
 export { fieldViews, hasColumn, isWritableType } from './fields/field-visibility.js';
 export { Resource, isResourceClass, type ResourceClass, type DefaultOrder } from './resources/resource.js';
 export { compileResources, writableFields, type CompiledField, type CompiledResource } from './resources/compiled-resource.js';
+export { DEFAULT_INCLUDE_LIMITS, normalizeIncludeLimits, type IncludeLimits, type IncludeLimitsInput } from './resources/include-limits.js';
 export { recordSchema, writeSchema } from './resources/record-schema.js';
 export { loadResourceClasses, isSourceModule } from './resources/load-resources.js';
 export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';

@@ -23,10 +23,10 @@ const COMMON = keysOf<FieldOptions>()(['hideOn', 'onlyOn', 'showOn', 'required',
  * the common options only.
  */
 export const FIELD_BUILDER_OPTION_KEYS: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  belongsTo: keysOf<BelongsToOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'foreignKey', 'label']),
-  hasMany: keysOf<HasAssociationOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'foreignKey']),
-  hasOne: keysOf<HasAssociationOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'foreignKey']),
-  hasAndBelongsToMany: keysOf<HasAndBelongsToManyOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'joinTable', 'foreignKey', 'associationForeignKey']),
+  belongsTo: keysOf<BelongsToOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'foreignKey', 'label', 'includable']),
+  hasMany: keysOf<HasAssociationOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'foreignKey', 'includable']),
+  hasOne: keysOf<HasAssociationOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'foreignKey', 'includable']),
+  hasAndBelongsToMany: keysOf<HasAndBelongsToManyOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'joinTable', 'foreignKey', 'associationForeignKey', 'includable']),
   select: keysOf<SelectFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'options']),
   tags: keysOf<TagsFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'maxTags']),
   keyValue: keysOf<JsonFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'maxBytes']),

@@ -118,6 +118,8 @@ export interface BelongsToOptions extends FieldOptions {
   foreignKey?: string;
   /** The target column shown as the label; defaults to the target resource's `title`. */
   label?: string;
+  /** Whether `include` may embed the target's record; default true (false: the API answers the name as unknown). */
+  includable?: boolean;
 }
 
 /** Options of a `has_many` or `has_one` field. */
@@ -126,6 +128,8 @@ export interface HasAssociationOptions extends FieldOptions {
   resource?: string;
   /** The foreign key column on the target table; defaults to `<this resource's singular key>_id`. */
   foreignKey?: string;
+  /** Whether `include` may embed the target's records; default true (false: the API answers the name as unknown). */
+  includable?: boolean;
 }
 
 /** Options of a `select` field. */
@@ -156,6 +160,8 @@ export interface HasAndBelongsToManyOptions extends FieldOptions {
   foreignKey?: string;
   /** The join table's column to the target; defaults to `<target's singular key>_id`. */
   associationForeignKey?: string;
+  /** Whether `include` may embed the target's records; default true (false: the API answers the name as unknown). */
+  includable?: boolean;
 }
 
 /** A field definition as a resource declares it. Build one with the `field` helpers. */

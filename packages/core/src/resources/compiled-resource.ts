@@ -5,6 +5,7 @@ import { resourceNameFromClassName, resourceNaming, type ResourceNaming } from '
 import type { ResourceClass } from './resource.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeCountStrategy } from '../records/count-strategy.js';
+import { normalizeIncludeLimits } from './include-limits.js';
 import type { CompiledField, CompiledResource, ResourceHooks } from './compiled-types.js';
 
 export type { CompiledField, CompiledResource, ResourceHooks } from './compiled-types.js';
@@ -145,6 +146,7 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
         (columns.has('created_at') ? { column: 'created_at', direction: 'desc' as const } : { column: 'id', direction: 'desc' as const }),
       count: draft.count,
       search,
+      include: normalizeIncludeLimits(draft.resourceClass.include, `${draft.resourceClass.name || draft.name}.include`),
       fieldsOn(view: View) {
         let list = byView.get(view);
         if (!list) {

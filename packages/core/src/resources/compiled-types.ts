@@ -13,6 +13,7 @@ import type { DestroyContext, ValidationContext } from '../validation/hook-conte
 import type { DefaultOrder, ResourceClass } from './resource.js';
 import type { CountStrategy } from '../records/count-strategy.js';
 import type { ScopeFunction } from '../records/records-query.js';
+import type { IncludeLimits } from './include-limits.js';
 
 /**
  * Which records of another resource the acting user may read, as a scope over that resource's
@@ -76,6 +77,8 @@ export interface CompiledResource {
   readonly count: CountStrategy | undefined;
   /** The fields `q=` searches (`static search`), checked at boot; empty when the resource has none. */
   readonly search: readonly CompiledField[];
+  /** How far `include` may reach from this resource's records (`static include`, checked at boot). */
+  readonly include: IncludeLimits;
   /** The resource's record hooks, bound to one instance made at boot. */
   readonly hooks: ResourceHooks;
   /** The fields visible on a view, in declaration order. */

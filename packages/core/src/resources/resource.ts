@@ -2,6 +2,7 @@ import type { FieldDefinition } from '../fields/field-types.js';
 import type { PolicyClass } from '../authorization/policy.js';
 import type { DestroyContext, ValidationContext } from '../validation/hook-contexts.js';
 import type { CountStrategyInput } from '../records/count-strategy.js';
+import type { IncludeLimitsInput } from './include-limits.js';
 
 /** A column and direction a resource is listed in when the client asks for no order. */
 export interface DefaultOrder {
@@ -47,6 +48,14 @@ export abstract class Resource {
    * static override search = ['title', 'body'];
    */
   static search?: readonly string[];
+  /**
+   * How far `include` may reach from this resource's records: path depth, paths, embedded
+   * records, records per parent (see `IncludeLimitsInput`; defaults 2, 5, 2,500, 5).
+   *
+   * @example
+   * static override include = { maxDepth: 3, maxEmbedded: 5000 };
+   */
+  static include?: IncludeLimitsInput;
 
   /** The resource's fields, in display order. */
   abstract fields(): FieldDefinition[];
@@ -71,6 +80,7 @@ export type ResourceClass = (abstract new () => Resource) & {
   policy?: PolicyClass;
   count?: CountStrategyInput;
   search?: readonly string[];
+  include?: IncludeLimitsInput;
 };
 
 /** Whether a value is a resource class (checked by shape, so two copies of the package still agree). */
