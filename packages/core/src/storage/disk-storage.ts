@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { FileNotFoundError, PanelConfigError, StorageError } from '../errors/panel-errors.js';
 import { blobChecksum } from './blob-checksum.js';
 import { isBlobKey } from './blob-key.js';
@@ -46,11 +48,20 @@ export function diskStorage(options: DiskStorageOptions): DiskStorageService {
     root,
     async upload({ key, body, checksum }: UploadInput): Promise<void> {
       const path = pathOf(key);
-      if (blobChecksum(body) !== checksum) throw new StorageError(`The bytes for key "${key}" do not match their checksum; nothing was stored.`);
+      const streamed = body instanceof Readable;
+      if (!streamed && blobChecksum(body) !== checksum) throw new StorageError(`The bytes for key "${key}" do not match their checksum; nothing was stored.`);
       await mkdir(dirname(path), { recursive: true });
       const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       try {
-        await writeFile(temporary, body, { flag: 'wx' });
+        if (streamed) {
+          // The stream's digest is known at its end only: checked before the file is renamed into place.
+          const md5 = createHash('md5');
+          const digesting = new Transform({ transform: (chunk, _encoding, done) => done(null, md5.update(chunk) && chunk) });
+          await pipeline(body, digesting, createWriteStream(temporary, { flags: 'wx' }));
+          if (md5.digest('base64') !== checksum) throw new StorageError(`The bytes for key "${key}" do not match their checksum; nothing was stored.`);
+        } else {
+          await writeFile(temporary, body, { flag: 'wx' });
+        }
         await rename(temporary, path);
       } catch (error) {
         await rm(temporary, { force: true });

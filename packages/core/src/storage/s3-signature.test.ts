@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex, signS3Request } from './s3-signature.js';
+import { presignS3Request, sha256Hex, signS3Request } from './s3-signature.js';
 
 // The examples of AWS's "Signature Calculations for the Authorization Header" page for S3.
 const credentials = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
@@ -69,5 +69,12 @@ describe('signS3Request (AWS Signature Version 4)', () => {
     expect(headers['x-amz-security-token']).toBe('token');
     expect(headers.authorization).toContain('SignedHeaders=host;x-amz-content-sha256;x-amz-date;x-amz-security-token,');
     expect(headers).not.toHaveProperty('host');
+  });
+
+  it('presigns the URL AWS publishes for its query-string example (GET test.txt, 86400 s)', () => {
+    const url = presignS3Request({ method: 'GET', url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'), expiresInSeconds: 86400, region: 'us-east-1', credentials, now });
+    expect(url.searchParams.get('X-Amz-Credential')).toBe('AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request');
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+    expect(url.searchParams.get('X-Amz-Signature')).toBe('aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404');
   });
 });

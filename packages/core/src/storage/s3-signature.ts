@@ -75,9 +75,66 @@ export function signS3Request(request: S3RequestToSign): Record<string, string> 
   ].join('\n');
   const scope = `${day}/${request.region}/s3/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
-  let key: Buffer = hmac(`AWS4${request.credentials.secretAccessKey}`, day);
-  for (const part of [request.region, 's3', 'aws4_request']) key = hmac(key, part);
-  const signature = createHmac('sha256', key).update(stringToSign).digest('hex');
+  const signature = createHmac('sha256', signingKey(request.credentials.secretAccessKey, day, request.region)).update(stringToSign).digest('hex');
   headers.authorization = `AWS4-HMAC-SHA256 Credential=${request.credentials.accessKeyId}/${scope},SignedHeaders=${names.join(';')},Signature=${signature}`;
   return headers;
+}
+
+/** A request to presign: where it goes, the headers the client must send as they are, and how long the URL works. */
+export interface S3RequestToPresign {
+  readonly method: string;
+  readonly url: URL;
+  /** Headers the client sends and the signature covers (`content-type`, `content-md5`, `content-length`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Seconds the URL works, 1 to 604800 (seven days, S3's most). */
+  readonly expiresInSeconds: number;
+  readonly region: string;
+  readonly credentials: S3Credentials;
+  /** The signing time; default now. */
+  readonly now?: Date;
+}
+
+/**
+ * Presigns a request to S3 with AWS Signature Version 4 in the query string ("Authenticating
+ * Requests: Using Query Parameters"): the URL to send it to, with `X-Amz-Algorithm`,
+ * `X-Amz-Credential`, `X-Amz-Date`, `X-Amz-Expires`, `X-Amz-SignedHeaders` and
+ * `X-Amz-Signature`. The payload is `UNSIGNED-PAYLOAD`; the headers given are signed, so a
+ * client that sends other values (another `Content-MD5`, another `Content-Length`) is refused.
+ *
+ * @example
+ * const url = presignS3Request({ method: 'PUT', url: objectUrl, headers: { 'content-type': 'image/png' }, expiresInSeconds: 3600, region, credentials });
+ */
+export function presignS3Request(request: S3RequestToPresign): URL {
+  const now = request.now ?? new Date();
+  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const day = amzDate.slice(0, 8);
+  const scope = `${day}/${request.region}/s3/aws4_request`;
+  const signed: Record<string, string> = { host: request.url.host };
+  for (const [name, value] of Object.entries(request.headers ?? {})) signed[name.toLowerCase()] = value;
+  const names = Object.keys(signed).sort();
+  const url = new URL(request.url);
+  url.searchParams.set('X-Amz-Algorithm', 'AWS4-HMAC-SHA256');
+  url.searchParams.set('X-Amz-Credential', `${request.credentials.accessKeyId}/${scope}`);
+  url.searchParams.set('X-Amz-Date', amzDate);
+  url.searchParams.set('X-Amz-Expires', String(request.expiresInSeconds));
+  if (request.credentials.sessionToken) url.searchParams.set('X-Amz-Security-Token', request.credentials.sessionToken);
+  url.searchParams.set('X-Amz-SignedHeaders', names.join(';'));
+  const canonicalRequest = [
+    request.method.toUpperCase(),
+    canonicalUri(url),
+    canonicalQuery(url),
+    names.map((name) => `${name}:${signed[name]!.trim().replace(/\s+/g, ' ')}\n`).join(''),
+    names.join(';'),
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
+  const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
+  url.searchParams.set('X-Amz-Signature', createHmac('sha256', signingKey(request.credentials.secretAccessKey, day, request.region)).update(stringToSign).digest('hex'));
+  return url;
+}
+
+/** The SigV4 signing key of a day and region. */
+function signingKey(secretAccessKey: string, day: string, region: string): Buffer {
+  let key: Buffer = hmac(`AWS4${secretAccessKey}`, day);
+  for (const part of [region, 's3', 'aws4_request']) key = hmac(key, part);
+  return key;
 }

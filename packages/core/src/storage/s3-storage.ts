@@ -1,10 +1,11 @@
-import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { FileNotFoundError, PanelConfigError, StorageError } from '../errors/panel-errors.js';
 import { blobChecksum } from './blob-checksum.js';
 import { isBlobKey } from './blob-key.js';
-import { sha256Hex, signS3Request, type S3Credentials } from './s3-signature.js';
-import type { StorageService, UploadInput } from './storage-service.js';
+import { presignS3Request, sha256Hex, signS3Request, type S3Credentials } from './s3-signature.js';
+import type { DirectUploadInput, DirectUploadTarget, StorageService, UploadInput } from './storage-service.js';
 
 /** Options of `s3Storage`. */
 export interface S3StorageOptions extends S3Credentials {
@@ -92,11 +93,14 @@ export function s3Storage(options: S3StorageOptions): S3StorageService {
     return url;
   };
 
-  const request = async (method: string, key: string, init: { body?: Uint8Array; headers?: Record<string, string> } = {}): Promise<Response> => {
+  const request = async (method: string, key: string, init: { body?: Uint8Array | Readable; headers?: Record<string, string> } = {}): Promise<Response> => {
     const url = objectUrl(key);
-    const headers = signS3Request({ method, url, headers: init.headers, payloadSha256: init.body ? sha256Hex(init.body) : EMPTY_SHA256, region, credentials });
+    // A streamed body is not hashed ahead: its integrity is `Content-MD5`'s, as S3 allows over TLS.
+    const payloadSha256 = init.body instanceof Readable ? 'UNSIGNED-PAYLOAD' : init.body ? sha256Hex(init.body) : EMPTY_SHA256;
+    const headers = signS3Request({ method, url, headers: init.headers, payloadSha256, region, credentials });
     try {
-      return await send(url, { method, headers, ...(init.body ? { body: init.body } : {}) });
+      const streamed = init.body instanceof Readable ? { body: Readable.toWeb(init.body), duplex: 'half' } : init.body ? { body: init.body } : {};
+      return await send(url, { method, headers, ...streamed } as RequestInit);
     } catch (error) {
       throw new StorageError(`s3Storage: ${method} ${url.href} failed: ${(error as Error).message}`, { cause: error });
     }
@@ -109,11 +113,22 @@ export function s3Storage(options: S3StorageOptions): S3StorageService {
     name: 's3',
     bucket,
     objectUrl,
-    async upload({ key, body, contentType, checksum }: UploadInput): Promise<void> {
-      if (blobChecksum(body) !== checksum) throw new StorageError(`The bytes for key "${key}" do not match their checksum; nothing was stored.`);
-      const response = await request('PUT', key, { body, headers: { 'content-type': contentType, 'content-md5': checksum } });
+    async upload({ key, body, byteSize, contentType, checksum }: UploadInput): Promise<void> {
+      const streamed = body instanceof Readable;
+      if (streamed && (byteSize === undefined || !Number.isSafeInteger(byteSize) || byteSize < 0)) throw new TypeError(`s3Storage: a streamed upload needs its byteSize, instead got ${JSON.stringify(byteSize)}.`);
+      if (!streamed && blobChecksum(body) !== checksum) throw new StorageError(`The bytes for key "${key}" do not match their checksum; nothing was stored.`);
+      const length: Record<string, string> = streamed ? { 'content-length': String(byteSize) } : {};
+      // A stream's digest is known at its end: taken on the way, so that a store that does not check `Content-MD5` is caught too.
+      const md5 = streamed ? createHash('md5') : undefined;
+      // `pipeline` passes an error of the source on to what is sent (a client that went away fails the PUT).
+      const sent = md5 ? pipeline(body as Readable, new Transform({ transform: (chunk, _encoding, done) => done(null, md5.update(chunk) && chunk) }), () => undefined) : body;
+      const response = await request('PUT', key, { body: sent, headers: { 'content-type': contentType, 'content-md5': checksum, ...length } });
       if (!response.ok) throw await failure('PUT', key, response);
       await response.body?.cancel();
+      if (md5 && md5.digest('base64') !== checksum) {
+        await request('DELETE', key).then((r) => r.body?.cancel(), () => undefined);
+        throw new StorageError(`The bytes for key "${key}" do not match their checksum; nothing was stored.`);
+      }
     },
     async download(key: string): Promise<Readable> {
       const response = await request('GET', key);
@@ -128,6 +143,11 @@ export function s3Storage(options: S3StorageOptions): S3StorageService {
       const response = await request('DELETE', key);
       if (!response.ok && response.status !== 404) throw await failure('DELETE', key, response);
       await response.body?.cancel();
+    },
+    directUpload({ key, contentType, checksum, byteSize, expiresInSeconds }: DirectUploadInput): DirectUploadTarget {
+      const headers = { 'content-type': contentType, 'content-md5': checksum, 'content-length': String(byteSize) };
+      const url = presignS3Request({ method: 'PUT', url: objectUrl(key), headers, expiresInSeconds, region, credentials });
+      return { url: url.href, headers: { 'Content-Type': contentType, 'Content-MD5': checksum, 'Content-Length': String(byteSize) } };
     },
     async exists(key: string): Promise<boolean> {
       const response = await request('HEAD', key);

@@ -4,10 +4,34 @@ import type { Readable } from 'node:stream';
 export interface UploadInput {
   /** The blob key, the object's name in the store (see `isBlobKey`). */
   readonly key: string;
-  readonly body: Uint8Array;
+  /**
+   * The bytes: in memory, or a stream read once to its end (an upload received from a client,
+   * never held whole in memory); a stream needs `byteSize`.
+   */
+  readonly body: Uint8Array | Readable;
+  /** How many bytes `body` holds; required for a stream (an object store wants `Content-Length` before the bytes). */
+  readonly byteSize?: number;
   readonly contentType: string;
   /** The MD5 digest of `body`, base64 (`blobChecksum`); the store refuses bytes that do not match it. */
   readonly checksum: string;
+}
+
+/** What a direct upload's URL is presigned for: the bytes a client will send, as the blob row declares them. */
+export interface DirectUploadInput {
+  readonly key: string;
+  readonly contentType: string;
+  /** MD5 of the bytes, base64: the store refuses other bytes. */
+  readonly checksum: string;
+  /** The exact length: the store refuses a body of another length. */
+  readonly byteSize: number;
+  /** Seconds the URL works. */
+  readonly expiresInSeconds: number;
+}
+
+/** Where and how a client sends a direct upload's bytes: a `PUT` to `url` with exactly these `headers`. */
+export interface DirectUploadTarget {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /**
@@ -29,4 +53,10 @@ export interface StorageService {
   delete(key: string): Promise<void>;
   /** Whether bytes are stored under `key`. */
   exists(key: string): Promise<boolean>;
+  /**
+   * A presigned `PUT` that lets a client send the bytes to the store itself, without passing
+   * through the app (Active Storage's direct uploads). Only services that can offer it have it
+   * (S3-compatible stores); the disk service has none.
+   */
+  directUpload?(input: DirectUploadInput): DirectUploadTarget;
 }

@@ -37,6 +37,17 @@ describe('s3Storage', () => {
     expect((await readAll(await storage.download(key))).toString()).toBe('%PDF-1.4 not really');
   });
 
+  it('presigns a direct upload: a PUT of exactly those bytes with exactly those headers stores them, without the app in between', async () => {
+    const storage = s3Storage(optionsOf(server!));
+    const key = newBlobKey();
+    const bytes = Buffer.from('\x89PNG\r\n\x1a\n direct');
+    const target = storage.directUpload!({ key, contentType: 'image/png', checksum: blobChecksum(bytes), byteSize: bytes.length, expiresInSeconds: 600 });
+    expect(new URL(target.url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-md5;content-type;host');
+    const response = await fetch(target.url, { method: 'PUT', headers: target.headers, body: bytes });
+    expect(response.status).toBe(200);
+    expect(Buffer.compare(await readAll(await storage.download(key)), bytes)).toBe(0);
+  });
+
   it('puts the bucket in the host name unless forcePathStyle is set', () => {
     const storage = s3Storage({ bucket: 'files', region: 'eu-west-1', accessKeyId: 'a', secretAccessKey: 'b' });
     expect(storage.objectUrl('0123456789abcdef').href).toBe('https://files.s3.eu-west-1.amazonaws.com/0123456789abcdef');

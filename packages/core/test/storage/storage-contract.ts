@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobChecksum, isPanelError, newBlobKey, type StorageService } from '@panel/core';
 
@@ -120,6 +120,23 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         await expect(storage().delete(key), key).rejects.toThrow(TypeError);
         await expect(upload(storage(), key, Buffer.from('x')), key).rejects.toThrow(TypeError);
       }
+    });
+
+    it('stores a streamed body (an upload received from a client: read once, never whole in memory) with its byteSize', async () => {
+      const key = newBlobKey();
+      const chunks = Array.from({ length: 40 }, (_, i) => Buffer.alloc(64 * 1024, i));
+      const whole = Buffer.concat(chunks);
+      await storage().upload({ key, body: Readable.from(chunks), byteSize: whole.length, contentType: 'application/octet-stream', checksum: blobChecksum(whole) });
+      expect(Buffer.compare(await readAll(await storage().download(key)), whole)).toBe(0);
+    });
+
+    it('refuses a streamed body that does not match its checksum, and stores nothing', async () => {
+      const key = newBlobKey();
+      const error = await storage()
+        .upload({ key, body: Readable.from([Buffer.from('damaged')]), byteSize: 7, contentType: 'text/plain', checksum: blobChecksum(Buffer.from('origina')) })
+        .then(() => undefined, (e: unknown) => e);
+      expect(error, 'the upload is refused').toBeDefined();
+      expect(await storage().exists(key)).toBe(false);
     });
 
     it('keeps many keys apart when they are written at once', async () => {
