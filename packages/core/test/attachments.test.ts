@@ -95,7 +95,7 @@ for (const kind of testDatabaseKinds()) {
     it('runPanelMigrations creates the blobs and attachments tables and records itself in panel_migration, apart from the app\'s own', async () => {
       expect(await runPanelMigrations(f().database)).toEqual([]);
       const { rows } = await sql<{ name: string }>`select name from ${sql.table(PANEL_MIGRATION_TABLE)}`.execute(f().database.db);
-      expect(rows.map((r) => r.name)).toEqual(['0001-create-blobs-and-attachments']);
+      expect(rows.map((r) => r.name)).toEqual(['0001-create-blobs-and-attachments', '0002-create-uploads']);
       const { rows: tables } = await sql<{ t: string | null }>`select to_regclass('kysely_migration')::text as t`.execute(f().database.db);
       expect(tables[0]!.t).toBeNull();
     });

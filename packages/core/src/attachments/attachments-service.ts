@@ -1,11 +1,16 @@
+// Over 250 lines: attaching from code, detaching, and applying a write's file changes share the private removal of attachments and their blobs, which keeps rows and bytes in step.
 import type { Kysely, Transaction } from 'kysely';
 import type { CompiledResource } from '../resources/compiled-resource.js';
 import type { StorageService } from '../storage/storage-service.js';
 import { blobChecksum } from '../storage/blob-checksum.js';
 import { isBlobKey, newBlobKey } from '../storage/blob-key.js';
-import { PanelConfigError, RecordNotFoundError } from '../errors/panel-errors.js';
+import { PanelConfigError, RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.js';
+import type { FileChange } from '../uploads/file-changes.js';
+import { INVALID_UPLOAD_MESSAGE } from '../uploads/file-rules.js';
+import { takeUploads } from '../uploads/take-uploads.js';
+import { uploadDigest } from '../uploads/upload-id.js';
 import { ATTACHMENTS_TABLE, BLOBS_TABLE, type AttachedFile, type BlobRecord } from './attachment-tables.js';
-import { attachmentUrl } from './attachment-url.js';
+import { ATTACHMENTS_SEGMENT, attachmentUrl } from './attachment-url.js';
 import { checkedContentType, sanitizeFilename } from './sanitize-filename.js';
 import { isFileField } from './attachment-select.js';
 
@@ -159,6 +164,57 @@ export class PanelAttachments {
   }
 
   /**
+   * `detachRecord` for several records at once, in two statements whatever their number (a
+   * batch's deletes): their attachments, then the blob rows no other attachment names; the
+   * keys whose bytes to purge after the commit.
+   */
+  async detachRecords(trx: Kysely<any>, resource: CompiledResource, ids: readonly unknown[]): Promise<string[]> {
+    const removed = await trx.deleteFrom(ATTACHMENTS_TABLE).where('record_type', '=', resource.name).where('record_id', 'in', ids).returning('blob_id').execute();
+    if (removed.length === 0) return [];
+    const blobs = await trx
+      .deleteFrom(`${BLOBS_TABLE} as b`)
+      .where('b.id', 'in', removed.map((r) => r.blob_id))
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(`${ATTACHMENTS_TABLE} as a`).select('a.id').whereRef('a.blob_id', '=', 'b.id'))))
+      .returning('b.key')
+      .execute();
+    return blobs.map((b) => b.key as string);
+  }
+
+  /**
+   * Inside a write's transaction, once the record's row is written (and so locked): applies what
+   * the write does to its file fields. Removes the files named (`all`, or by URL or filename:
+   * a name that matches no attached file refuses the write), then takes the uploads named
+   * (single-use: an upload another write took meanwhile, or that expired, refuses the write with
+   * the one message of an unusable upload) and attaches them: on a `file` field in place of the
+   * file, on a `files` field after the others. Returns the keys of the blobs removed, whose
+   * bytes to `purge` once the transaction has committed.
+   */
+  async applyChanges(trx: Transaction<any>, input: { readonly resource: CompiledResource; readonly id: number; readonly owner: string | undefined; readonly changes: readonly FileChange[] }): Promise<string[]> {
+    const { resource, id, owner, changes } = input;
+    const purge: string[] = [];
+    for (const { field, attach, remove } of changes) {
+      if (remove === 'all') purge.push(...(await this.#detach(trx, resource.name, id, field.name)));
+      else if (remove.length > 0) purge.push(...(await this.#detachNamed(trx, resource.name, id, field.name, remove)));
+      if (attach.length === 0) continue;
+      const digests = attach.map(uploadDigest);
+      const taken = owner === undefined ? new Map<string, number>() : await takeUploads(trx, owner, digests);
+      if (taken.size !== digests.length) throw new RecordInvalidError({ [field.name]: [INVALID_UPLOAD_MESSAGE] });
+      const { position } = await trx
+        .selectFrom(ATTACHMENTS_TABLE)
+        .select((eb) => eb.fn.coalesce(eb(eb.fn.max('position'), '+', 1), eb.lit(0)).as('position'))
+        .where('record_type', '=', resource.name)
+        .where('record_id', '=', id)
+        .where('name', '=', field.name)
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto(ATTACHMENTS_TABLE)
+        .values(digests.map((digest, i) => ({ record_type: resource.name, record_id: id, name: field.name, blob_id: taken.get(digest)!, position: Number(position) + i })))
+        .execute();
+    }
+    return purge;
+  }
+
+  /**
    * Deletes the bytes of removed blobs from storage. Call it only after the transaction that
    * removed their rows has committed. It never throws: a failure goes to `onPurgeError`,
    * since the rows are gone already and the bytes are merely left over.
@@ -191,6 +247,30 @@ export class PanelAttachments {
     return blobs.map((b) => b.key as string);
   }
 
+  /** Removes the files of a field named by URL (its key) or filename; a name that matches none refuses the write. */
+  async #detachNamed(trx: Transaction<any>, recordType: string, id: number, name: string, names: readonly string[]): Promise<string[]> {
+    const keys = names.map(keyInUrl).filter((key): key is string => key !== undefined);
+    const removed = await trx
+      .deleteFrom(`${ATTACHMENTS_TABLE} as a`)
+      .using(`${BLOBS_TABLE} as b`)
+      .whereRef('a.blob_id', '=', 'b.id')
+      .where('a.record_type', '=', recordType)
+      .where('a.record_id', '=', id)
+      .where('a.name', '=', name)
+      .where((eb) => eb.or([eb('b.filename', 'in', names), ...(keys.length > 0 ? [eb('b.key', 'in', keys)] : [])]))
+      .returning(['a.blob_id', 'b.filename', 'b.key'])
+      .execute();
+    const missing = names.filter((named) => !removed.some((row) => row.filename === named || row.key === keyInUrl(named)));
+    if (missing.length > 0) throw new RecordInvalidError({ [name]: [`has no attached file named ${missing.map((m) => JSON.stringify(m)).join(', ')}`] });
+    const blobs = await trx
+      .deleteFrom(`${BLOBS_TABLE} as b`)
+      .where('b.id', 'in', removed.map((r) => r.blob_id))
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(`${ATTACHMENTS_TABLE} as a`).select('a.id').whereRef('a.blob_id', '=', 'b.id'))))
+      .returning('b.key')
+      .execute();
+    return blobs.map((b) => b.key as string);
+  }
+
   #fileField(input: { resource: string; field: string }): { resource: CompiledResource; keeps: 'one' | 'many' } {
     const resource = this.#resources.get(input?.resource);
     if (!resource) {
@@ -205,6 +285,13 @@ export class PanelAttachments {
     }
     return { resource, keeps: field.kind.attachments };
   }
+}
+
+/** The blob key of an attachment URL (`…/attachments/<key>/<filename>`, with or without a query), or undefined. */
+function keyInUrl(name: string): string | undefined {
+  const segments = name.split('?')[0]!.split('/');
+  const key = segments.length >= 3 && segments[segments.length - 3] === ATTACHMENTS_SEGMENT ? segments[segments.length - 2] : undefined;
+  return isBlobKey(key) ? key : undefined;
 }
 
 function recordId(id: unknown): number {

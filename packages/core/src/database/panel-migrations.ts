@@ -1,4 +1,5 @@
 import * as createBlobsAndAttachments from './migrations/0001-create-blobs-and-attachments.js';
+import * as createUploads from './migrations/0002-create-uploads.js';
 import * as createSessionTables from './migrations/0001-create-session-tables.js';
 import * as createIdempotencyAndRateLimitTables from './migrations/0001-create-idempotency-and-rate-limit-tables.js';
 import * as createOneTimeReveals from './migrations/0001-create-one-time-reveals.js';
@@ -23,11 +24,12 @@ export const panelRevealMigrations: Readonly<Record<string, Migration>> = Object
 });
 
 /**
- * The framework's own migrations, by name: today the blobs and attachments tables behind
- * `file` and `files` fields. Run them with `runPanelMigrations(database)`, beside the app's.
+ * The framework's own migrations, by name: the blobs and attachments tables behind `file` and
+ * `files` fields, and the pending uploads waiting to be attached. Run them with `runPanelMigrations(database)`, beside the app's.
  */
 export const panelMigrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-create-blobs-and-attachments': createBlobsAndAttachments,
+  '0002-create-uploads': createUploads,
 });
 
 /** The table that records which of the API's HTTP-state migrations ran. */

@@ -14,7 +14,9 @@ export type PanelErrorCode =
   | 'PANEL_ERR_FILE_NOT_FOUND'
   | 'PANEL_ERR_STORAGE'
   | 'PANEL_ERR_DATABASE_UNAVAILABLE'
-  | 'PANEL_ERR_PGLITE_FOLDER_IN_USE';
+  | 'PANEL_ERR_PGLITE_FOLDER_IN_USE'
+  | 'PANEL_ERR_UPLOAD_TOO_LARGE'
+  | 'PANEL_ERR_UPLOAD_REFUSED';
 
 /** Field name (or `base`) → messages, the shape of the spec's validation error. */
 export type ErrorMessages = Record<string, string[]>;
@@ -78,6 +80,23 @@ export class StorageError extends PanelError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('PANEL_ERR_STORAGE', message);
     if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/** An upload is larger than the largest file it could be attached as (the API answers 413). */
+export class UploadTooLargeError extends PanelError {
+  /** The most bytes the upload could have had. */
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super('PANEL_ERR_UPLOAD_TOO_LARGE', `The file is larger than the ${maxBytes} bytes an upload may have.`);
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** An upload that cannot be taken as sent: a missing or unsafe filename, a bad size or checksum, a direct upload the storage cannot offer (the API answers 400 with the message). */
+export class UploadRefusedError extends PanelError {
+  constructor(message: string) {
+    super('PANEL_ERR_UPLOAD_REFUSED', message);
   }
 }
 

@@ -46,7 +46,8 @@ export function defineFieldType(definition: FieldTypeDefinition): FieldTypeModul
   if (module.storage === 'none' && typeof module.select !== 'function') {
     throw new PanelConfigError(`${what}: a type with storage 'none' loads its value with select(). Fix: add select(), or use storage 'column'.`);
   }
-  if (module.writable && (module.storage !== 'column' || typeof module.parse !== 'function')) {
+  // A type of attachments is written by naming uploads (its `parse` reads upload ids), with no column of its own.
+  if (module.writable && ((module.storage !== 'column' && module.attachments === undefined) || typeof module.parse !== 'function')) {
     throw new PanelConfigError(`${what}: a writable type is stored in a column and parses its write values. Fix: set storage 'column' and add parse(), or set writable: false.`);
   }
   return Object.freeze(module);

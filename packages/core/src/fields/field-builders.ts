@@ -2,6 +2,7 @@ import type {
   BelongsToOptions,
   FieldDefinition,
   FieldOptions,
+  FileFieldOptions,
   FieldType,
   HasAssociationOptions,
   HasAndBelongsToManyOptions,
@@ -52,7 +53,7 @@ const builders = {
   belongsTo: builder<BelongsToOptions>('belongs_to'), hasMany: builder<HasAssociationOptions>('has_many'), hasOne: builder<HasAssociationOptions>('has_one'),
   hasAndBelongsToMany: builder<HasAndBelongsToManyOptions>('has_and_belongs_to_many'),
   // Attachments.
-  file: builder('file'), files: builder('files'),
+  file: builder<FileFieldOptions>('file'), files: builder<FileFieldOptions>('files'),
 };
 
 /** Each builder, refusing an option key it does not take (`{ requried: true }`), with a "did you mean". */

@@ -3,6 +3,7 @@ import { PanelConfigError } from '../errors/panel-errors.js';
 import type {
   BelongsToOptions,
   FieldOptions,
+  FileFieldOptions,
   HasAndBelongsToManyOptions,
   HasAssociationOptions,
   JsonFieldOptions,
@@ -31,6 +32,8 @@ export const FIELD_BUILDER_OPTION_KEYS: Readonly<Record<string, readonly string[
   tags: keysOf<TagsFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'maxTags']),
   keyValue: keysOf<JsonFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'maxBytes']),
   json: keysOf<JsonFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'maxBytes']),
+  file: keysOf<FileFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'maxBytes', 'accept']),
+  files: keysOf<FileFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'maxBytes', 'accept']),
 });
 
 /** The option keys a built-in `field` builder accepts. */

@@ -150,6 +150,17 @@ export interface JsonFieldOptions extends FieldOptions {
   maxBytes?: number;
 }
 
+/** Options of a `file` or `files` field: what an upload attached to it may be. */
+export interface FileFieldOptions extends FieldOptions {
+  /** The largest file taken, in bytes; default 10485760 (10 MiB). */
+  maxBytes?: number;
+  /**
+   * The media types taken (`image/png`, `image/*`), judged from the file's bytes (its magic
+   * number), not only from the type the client declared; default any type.
+   */
+  accept?: readonly string[];
+}
+
 /** Options of a `has_and_belongs_to_many` field. */
 export interface HasAndBelongsToManyOptions extends FieldOptions {
   /** The target resource name; defaults to the singular camelized field name. */

@@ -31,7 +31,11 @@ export function hasColumn(type: FieldType): boolean {
   return builtin(type).storage === 'column';
 }
 
-/** Whether a field of this built-in type can be written through the API. */
+/**
+ * Whether a write body sets a value of this built-in type into its column (`file` and `files`
+ * are written too, by naming uploads, but they have no column).
+ */
 export function isWritableType(type: FieldType): boolean {
-  return builtin(type).writable;
+  const kind = builtin(type);
+  return kind.writable && kind.storage === 'column';
 }

@@ -50,6 +50,12 @@ export interface OperationInput {
    * API's writes under `If-Match` or `Idempotency-Key`). Default none: the operation makes its own.
    */
   readonly transaction?: Transaction<any> | undefined;
+  /**
+   * Who uploaded the files a write names (`panel.uploads`' owner key, such as `user:7`): only
+   * this owner's live uploads attach; another's answer like unknown ones. Without it, a write
+   * attaches no upload.
+   */
+  readonly uploader?: string | undefined;
 }
 
 /** What an operation works with once its input is resolved. */

@@ -1,6 +1,7 @@
 import type { RecordRow } from '../records/record-row.js';
 import { operationContext, type OperationInput } from './operation-input.js';
 import { throwIfInvalid, writeAttributes } from './write-attributes.js';
+import { judgeUploads } from './judge-uploads.js';
 
 /** What `update` takes besides the resource and actor. */
 export interface UpdateInput extends OperationInput {
@@ -26,8 +27,10 @@ export async function update(input: UpdateInput): Promise<RecordRow> {
   const { resource, authorize, scope, readable, records } = context;
   const existing = await records.find({ resource, view: 'edit', id: input.id, scope });
   await authorize('update', existing);
-  const { values, errors, confirming } = await writeAttributes({ input, context, action: 'update', record: existing });
+  const { values, errors, confirming, files } = await writeAttributes({ input, context, action: 'update', record: existing });
   if (confirming.length > 0) await input.confirmFields?.(confirming);
   throwIfInvalid(errors);
-  return records.update({ resource, view: 'show', id: input.id, values, existing, scope, readable });
+  await judgeUploads({ panel: context.panel, uploader: input.uploader, files, errors });
+  throwIfInvalid(errors);
+  return records.update({ resource, view: 'show', id: input.id, values, existing, scope, readable, files, uploader: input.uploader });
 }

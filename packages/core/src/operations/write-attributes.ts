@@ -4,6 +4,7 @@ import type { ColumnValues } from '../records/record-row.js';
 import { parseWriteValues, unpermittedKeys, UNPERMITTED_KEY_MESSAGE } from '../records/write-values.js';
 import type { CompiledField, CompiledResource } from '../resources/compiled-types.js';
 import type { OperationContext, OperationInput } from './operation-input.js';
+import type { FileChange } from '../uploads/file-changes.js';
 
 /** What `writeAttributes` takes: the operation's input and context, the action, and the stored record on update. */
 export interface WriteAttributesInput {
@@ -20,6 +21,8 @@ export interface PermittedWrite {
   readonly errors: Record<string, string[]>;
   /** The `confirm: true` fields the write sets. */
   readonly confirming: readonly CompiledField[];
+  /** What the write does to its file fields. */
+  readonly files: readonly FileChange[];
 }
 
 /**
@@ -32,14 +35,14 @@ export async function writeAttributes({ input, context, action, record }: WriteA
   const { resource, access, user } = context;
   const fields = await access.writable(action, record);
   const view = action === 'create' ? 'new' : 'edit';
-  const { values, errors } = parseWriteValues(resource, view, input.attributes, fields);
+  const { values, errors, files } = parseWriteValues(resource, view, input.attributes, fields);
   const messages: Record<string, string[]> = { ...errors };
   if (action === 'create') applyDefaults(resource, values, messages, user);
   if (input.unpermittedAttributes === 'reject') {
     for (const key of unpermittedKeys(input.attributes, fields)) messages[key] = [UNPERMITTED_KEY_MESSAGE];
   }
   const confirming = fields.filter((field) => field.definition.options.confirm === true && Object.hasOwn(input.attributes, field.writeKey));
-  return { values, errors: messages, confirming };
+  return { values, errors: messages, confirming, files: files ?? [] };
 }
 
 /**

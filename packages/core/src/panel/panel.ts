@@ -16,6 +16,8 @@ import { diskStorage } from '../storage/disk-storage.js';
 import { PanelAttachments } from '../attachments/attachments-service.js';
 import { checkAttachmentTables } from '../attachments/check-attachment-tables.js';
 import { warnWhenStorageFolderEmpty } from '../attachments/check-storage-folder.js';
+import { PanelUploads } from '../uploads/uploads-service.js';
+import { normalizeUploadOptions, type UploadOptionsInput } from '../uploads/upload-options.js';
 
 /** What `createPanel()` takes: the database, the resources (or where to find them) and the panel options. */
 export interface CreatePanelOptions extends PanelConfigInput {
@@ -38,6 +40,8 @@ export interface CreatePanelOptions extends PanelConfigInput {
   fieldTypes?: readonly FieldTypeModule[];
   /** The panel session's lifetimes, cookie security, sign-in throttle and clock (needs `sessionSecret`). */
   session?: SessionOptionsInput;
+  /** How long upload ids work, and where uploads are written while they arrive. */
+  uploads?: UploadOptionsInput;
 }
 
 /** A running panel: its config, resources, database and records layer. Two panels in one process do not share state. */
@@ -48,6 +52,8 @@ export interface Panel {
   readonly records: RecordsRepository;
   /** Files attached to records: `attach`, `detach`, the blobs, the storage service. */
   readonly attachments: PanelAttachments;
+  /** Uploads waiting to be attached by a write: `receive`, `direct`, `describe`, `purge`. */
+  readonly uploads: PanelUploads;
   readonly resources: ReadonlyMap<string, CompiledResource>;
   /** The field types this panel knows: the built-in ones and the app's own. */
   readonly fieldTypes: FieldTypeRegistry;
@@ -77,11 +83,11 @@ export interface Panel {
  * const panel = await createPanel({ database: await openDatabase(), perPage: 24 });
  */
 export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
-  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], storage, session, fieldTypes: appFieldTypes, ...configInput } = options;
+  const { database, resources, appRoot = process.cwd(), resourcesDir, plugins = [], storage, session, uploads: uploadOptions, fieldTypes: appFieldTypes, ...configInput } = options;
   if (!database || typeof database.db?.selectFrom !== 'function') {
     throw new PanelConfigError('createPanel: the database option is required. Fix: pass { database: await openDatabase({ url }) }.');
   }
-  const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage', 'session', 'fieldTypes']);
+  const config = normalizePanelConfig(configInput, ['database', 'resources', 'appRoot', 'resourcesDir', 'plugins', 'storage', 'session', 'uploads', 'fieldTypes']);
   const fieldTypes = fieldTypeRegistry(appFieldTypes);
   if (session !== undefined && config.sessionSecret === null) {
     throw new PanelConfigError('Panel config: session options are set but sessionSecret is missing. Fix: set sessionSecret to a secret of 32 characters or more (from your environment), or remove the session options.');
@@ -98,6 +104,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
   const store = storage ?? diskStorage({ root: resolve(process.cwd(), 'storage') });
   await warnWhenStorageFolderEmpty(database, compiled, store);
   const attachments = new PanelAttachments({ db: database.db, resources: compiled, storage: store, rootPath: config.rootPath });
+  const uploads = new PanelUploads({ db: database.db, storage: store, options: normalizeUploadOptions(uploadOptions), purgeBytes: (keys) => attachments.purge(keys) });
   return Object.freeze({
     authorization: client,
     authorizationInactiveReason: reason,
@@ -107,6 +114,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     database,
     records: new RecordsRepository(database.db, compiled, { attachments, rootPath: config.rootPath, count: config.count, changes: database.changes }),
     attachments,
+    uploads,
     resources: compiled,
     fieldTypes,
     resource(name: string) {

@@ -35,6 +35,12 @@ export interface JudgedWriteInput {
   readonly existing: RecordRow | undefined;
   readonly id?: number | undefined;
   readonly readable?: ReadableRecords | undefined;
+  /**
+   * Runs in the write's transaction once the row is written (an update that sets no column:
+   * once the row is locked), before it is read back: what the write does besides its columns
+   * (its file fields). The write then runs in a transaction and reads back in a second statement.
+   */
+  readonly afterWrite?: ((db: Kysely<any>, id: number) => Promise<void>) | undefined;
 }
 
 /**
@@ -56,7 +62,7 @@ export interface JudgedWriteInput {
  * Constraint violations become `RecordInvalidError`.
  */
 export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput, write: WriteBuilder | undefined, shape?: WriteShape<WriteBuilder>): Promise<RecordRow> {
-  const { resource, view, changes, existing, id, readable } = input;
+  const { resource, view, changes, existing, id, readable, afterWrite } = input;
   const lazy = new LazyTransaction(layer.db);
   try {
     const checks = await WriteChecks.collect({ resource, registry: layer.registry, changes, existing, readable, transaction: () => lazy.trx });
@@ -68,11 +74,18 @@ export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput
       await hook(context);
     }
     // A read-back in a second statement (see `writeAndRead`) needs the transaction: a failed read leaves no row.
-    if (write && layer.readsOwnTable(resource, view)) await lazy.begin();
+    if ((write && layer.readsOwnTable(resource, view)) || afterWrite) await lazy.begin();
     return await lazy.finish(async (db) => {
       errors ??= checks.failedInTransaction || !write ? checks.errors(await computeChecks(layer, db, resource, checks, shape)) : undefined;
       if (errors?.has()) throw new RecordInvalidError(errors.toJSON());
-      return write ? writeAndRead(layer, db, { resource, view, checks, write, shape, id, readable }) : findRecord(layer, { resource, view, id: id!, readable }, db);
+      if (write) return writeAndRead(layer, db, { resource, view, checks, write, shape, id, readable, afterWrite });
+      if (afterWrite) {
+        // Nothing to set on the row: it is locked, so that what the write does besides stays in step with it.
+        const locked = await db.selectFrom(resource.table).select(resource.primaryKey).where(resource.primaryKey, '=', id!).forUpdate().executeTakeFirst();
+        if (!locked) throw new RecordNotFoundError(resource.name, id);
+        await afterWrite(db, id!);
+      }
+      return findRecord(layer, { resource, view, id: id!, readable }, db);
     });
   } catch (error) {
     await lazy.abandon();
@@ -99,10 +112,20 @@ export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput
 async function writeAndRead(
   layer: RecordsLayer,
   db: Kysely<any>,
-  input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; shape?: WriteShape<WriteBuilder> | undefined; id?: number | undefined; readable?: ReadableRecords | undefined },
+  input: {
+    resource: CompiledResource;
+    view: View;
+    checks: WriteChecks;
+    write: WriteBuilder;
+    shape?: WriteShape<WriteBuilder> | undefined;
+    id?: number | undefined;
+    readable?: ReadableRecords | undefined;
+    afterWrite?: ((db: Kysely<any>, id: number) => Promise<void>) | undefined;
+  },
 ): Promise<RecordRow> {
-  const { resource, view, checks, write, shape, id, readable } = input;
-  const ownTable = layer.readsOwnTable(resource, view);
+  const { resource, view, checks, write, shape, id, readable, afterWrite } = input;
+  // What runs after the write changes what the read-back shows: the record is read in a second statement.
+  const ownTable = layer.readsOwnTable(resource, view) || afterWrite !== undefined;
   // Worked out once for the write: whether the read-back's association subqueries are narrowed to the actor's scopes.
   const narrowed = ownTable ? undefined : narrowedSelections(db, resource, view, layer.registry, readable);
   const gated = checks.statement.length > 0;
@@ -126,6 +149,7 @@ async function writeAndRead(
   const row = result && result[resource.primaryKey] !== null && result[resource.primaryKey] !== undefined ? (result as RecordRow) : undefined;
   if (!row) throw new RecordNotFoundError(resource.name, id);
   if (gated) for (const check of checks.statement) delete row[check.alias];
+  if (afterWrite) await afterWrite(db, row[resource.primaryKey] as number);
   if (ownTable) return findRecord(layer, { resource, view, id: row[resource.primaryKey] as number, readable }, db);
   resolveFileUrls(layer, [row], resource, view);
   return row;

@@ -7,6 +7,7 @@ import { constraintViolation } from './constraint-errors.js';
 import type { ScopeFunction } from './records-query.js';
 import { findRecord } from './record-reads.js';
 import type { RecordsLayer } from './records-layer.js';
+import { purgeAfterCommit } from './deferred-purges.js';
 
 /** What `RecordsRepository.destroy` takes. */
 export interface DestroyRecordInput {
@@ -34,7 +35,7 @@ export async function destroyRecord(layer: RecordsLayer, input: DestroyRecordInp
     if (attachments) purge = await attachments.detachRecord(trx, resource, id);
     await trx.deleteFrom(resource.table).where(resource.primaryKey, '=', id).execute();
   });
-  if (attachments) await attachments.purge(purge);
+  if (attachments) await purgeAfterCommit(layer.db, attachments, purge);
 }
 
 /** Runs a delete in a transaction, turning a constraint violation (a record still referenced) into `RecordInvalidError`. */

@@ -1,4 +1,7 @@
+import type { Kysely, Transaction } from 'kysely';
 import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
+import type { FileChange } from '../uploads/file-changes.js';
+import { purgeAfterCommit } from './deferred-purges.js';
 import type { View } from '../fields/field-types.js';
 import { ROW_ALIAS } from './record-select.js';
 import type { ScopeFunction } from './records-query.js';
@@ -9,8 +12,16 @@ import { judgeAndWrite, type WriteBuilder } from './judged-write.js';
 import type { RecordsLayer } from './records-layer.js';
 import { plainValues, type WriteShape } from './write-statements.js';
 
+/** What a write does to its file fields, and who uploaded the files it attaches. */
+export interface FileWrites {
+  /** The file fields' changes (`parseWriteValues`), their uploads already judged (`judgeUploads`). */
+  files?: readonly FileChange[] | undefined;
+  /** The owner key of the uploads named (`panel.uploads`): only this owner's live uploads attach. */
+  uploader?: string | undefined;
+}
+
 /** What `RecordsRepository.create` takes. */
-export interface CreateRecordInput {
+export interface CreateRecordInput extends FileWrites {
   resource: CompiledResource;
   view: View;
   values: ColumnValues;
@@ -18,7 +29,7 @@ export interface CreateRecordInput {
 }
 
 /** What `RecordsRepository.update` takes. */
-export interface UpdateRecordInput {
+export interface UpdateRecordInput extends FileWrites {
   resource: CompiledResource;
   view: View;
   id: number;
@@ -50,7 +61,7 @@ export async function createRecord(layer: RecordsLayer, input: CreateRecordInput
   const shape: WriteShape<WriteBuilder> | undefined = plainValues(ordered)
     ? { key: `create\u0000${columns.join('\u0000')}`, values: ordered, builder: (values) => write(byColumn(columns, values)), checked: (values) => ({ changes: byColumn(columns, values), existing: undefined }) }
     : undefined;
-  return judgeAndWrite(layer, { resource, view, changes: values, existing: undefined, readable }, write(values), shape);
+  return withFileWrites(layer, resource, input, (afterWrite) => judgeAndWrite(layer, { resource, view, changes: values, existing: undefined, readable, afterWrite }, write(values), shape));
 }
 
 /** Updates a record visible through `scope` and returns it on `view` (see `RecordsRepository.update`). */
@@ -84,7 +95,29 @@ export async function updateRecord(layer: RecordsLayer, input: UpdateRecordInput
           checked: (values) => ({ changes: byColumn(columns, values), existing: { [resource.primaryKey]: values[columns.length] } as RecordRow }),
         }
       : undefined;
-  return judgeAndWrite(layer, { resource, view, changes: values, existing, id, readable }, write, shape);
+  return withFileWrites(layer, resource, input, (afterWrite) => judgeAndWrite(layer, { resource, view, changes: values, existing, id, readable, afterWrite }, write, shape));
+}
+
+/**
+ * Runs a write with what it does to its file fields (`afterWrite`, in its transaction), then
+ * purges the bytes of the files it removed, once it has committed. A write without file
+ * changes runs as it is.
+ */
+async function withFileWrites(
+  layer: RecordsLayer,
+  resource: CompiledResource,
+  input: FileWrites,
+  run: (afterWrite: ((db: Kysely<any>, id: number) => Promise<void>) | undefined) => Promise<RecordRow>,
+): Promise<RecordRow> {
+  const { files, uploader } = input;
+  const attachments = layer.attachments;
+  if (!files || files.length === 0 || !attachments) return run(undefined);
+  let purge: string[] = [];
+  const row = await run(async (db, id) => {
+    purge = await attachments.applyChanges(db as Transaction<any>, { resource, id, owner: uploader, changes: files });
+  });
+  await purgeAfterCommit(layer.db, attachments, purge);
+  return row;
 }
 
 /** The values of a write's shape by column (the columns' values first, in order). */

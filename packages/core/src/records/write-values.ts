@@ -4,6 +4,7 @@ import type { ColumnValues } from './record-row.js';
 import { RecordErrors } from '../validation/record-errors.js';
 import { checkFieldRules } from '../validation/field-rules.js';
 import { textProblem } from '../validation/text-problem.js';
+import { namesFileField, readFileChange, removeKey, type FileChange } from '../uploads/file-changes.js';
 
 export { MAX_RECORD_ID } from '../fields/max-record-id.js';
 
@@ -11,6 +12,8 @@ export { MAX_RECORD_ID } from '../fields/max-record-id.js';
 export interface ParsedWrite {
   readonly values: ColumnValues;
   readonly errors: ErrorMessages;
+  /** What the write does to its file fields (uploads to attach, files to remove), in field order; absent when it names none. */
+  readonly files?: readonly FileChange[];
 }
 
 const isNull = (value: unknown): boolean => value === null || value === undefined;
@@ -31,8 +34,17 @@ export function parseWriteValues(
 ): ParsedWrite {
   const values: ColumnValues = {};
   const errors = new RecordErrors();
+  const files: FileChange[] = [];
   for (const field of fields) {
     const { kind } = field;
+    if (kind.attachments) {
+      // A file field has no column: its value names uploads (and, for `files`, the files to remove).
+      if (namesFileField(field, attributes)) {
+        const change = readFileChange(field, attributes, errors);
+        if (change) files.push(change);
+      } else if (view === 'new' && field.required) errors.add(field.name, "can't be blank");
+      continue;
+    }
     const present = Object.hasOwn(attributes, field.writeKey);
     if (!present) {
       if (view === 'new' && field.required) errors.add(field.name, "can't be blank");
@@ -63,7 +75,7 @@ export function parseWriteValues(
     values[field.column!] = parsed.value;
     checkFieldRules(field, parsed.value, errors);
   }
-  return { values, errors: errors.toJSON() };
+  return { values, errors: errors.toJSON(), ...(files.length > 0 ? { files } : {}) };
 }
 
 /**
@@ -71,7 +83,7 @@ export function parseWriteValues(
  * keys the actor may not write, alike (the answer never tells them apart).
  */
 export function unpermittedKeys(attributes: Record<string, unknown>, fields: readonly CompiledField[]): string[] {
-  const keys = new Set(fields.map((field) => field.writeKey));
+  const keys = new Set(fields.flatMap((field) => (field.kind.attachments === 'many' ? [field.writeKey, removeKey(field)] : [field.writeKey])));
   return Object.keys(attributes).filter((key) => !keys.has(key));
 }
 

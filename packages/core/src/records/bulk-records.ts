@@ -1,0 +1,128 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
+import type { View } from '../fields/field-types.js';
+import { hasFileFields } from '../attachments/attachment-select.js';
+import { ROW_ALIAS, narrowedSelections, selectRecords } from './record-select.js';
+import type { ScopeFunction } from './records-query.js';
+import type { ColumnValues, RecordRow } from './record-row.js';
+import { resolveFileUrls } from './record-file-urls.js';
+import { purgeAfterCommit } from './deferred-purges.js';
+import type { RecordsLayer } from './records-layer.js';
+
+/** A record id as a map key: the same for `7` and `'7'` (a `bigint` key comes back as text from one driver). */
+export const idKey = (id: unknown): string => String(id);
+
+/**
+ * The records of `ids` visible through `scope`, on `view` (every column, and the view's
+ * association values, narrowed to `readable`), in one statement, by `idKey`. An id missing from
+ * the answer is missing or outside the scope, alike.
+ */
+export async function findRecords(
+  layer: RecordsLayer,
+  input: { resource: CompiledResource; view: View; ids: readonly unknown[]; scope?: ScopeFunction | undefined; readable?: ReadableRecords | undefined },
+): Promise<Map<string, RecordRow>> {
+  const { db, registry } = layer;
+  const { resource, view, ids, scope, readable } = input;
+  if (ids.length === 0) return new Map();
+  const query = selectRecords(db, resource, view, registry, 'all', undefined, narrowedSelections(db, resource, view, registry, readable));
+  const rows = (await (scope ? scope(query) : query).where(`${ROW_ALIAS}.${resource.primaryKey}`, 'in', ids).execute()) as RecordRow[];
+  resolveFileUrls(layer, rows, resource, view);
+  return new Map(rows.map((row) => [idKey(row[resource.primaryKey]), row]));
+}
+
+/** Locks the rows of `ids` (`select … for update`, one statement) until the end of the layer's transaction. */
+export async function lockRecords(layer: RecordsLayer, resource: CompiledResource, ids: readonly unknown[]): Promise<void> {
+  if (ids.length === 0) return;
+  await layer.db.selectFrom(resource.table).select(resource.primaryKey).where(resource.primaryKey, 'in', ids).orderBy(resource.primaryKey).forUpdate().execute();
+}
+
+/**
+ * Inserts rows in one statement (`insert … values (…), (…) returning <primary key>`), a column
+ * a row leaves out taking its default; answers the new ids in the rows' order.
+ */
+export async function insertRecords(layer: RecordsLayer, resource: CompiledResource, rows: readonly ColumnValues[]): Promise<unknown[]> {
+  if (rows.length === 0) return [];
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const insert = layer.db.insertInto(resource.table);
+  // Kysely writes `default` for a column a row leaves out; a row that sets none is all defaults.
+  const written = columns.length === 0 ? await insertDefaults(layer, resource, rows.length) : await insert.values(rows.map((row) => ({ ...row }))).returning(resource.primaryKey).execute();
+  return written.map((row) => (row as Record<string, unknown>)[resource.primaryKey]);
+}
+
+async function insertDefaults(layer: RecordsLayer, resource: CompiledResource, count: number): Promise<Record<string, unknown>[]> {
+  const pk = sql.ref(resource.primaryKey);
+  const { rows } = await sql<Record<string, unknown>>`insert into ${sql.table(resource.table)} (${pk}) select ${sql.raw('default')} from generate_series(1, ${count}) returning ${pk}`.execute(layer.db);
+  return rows;
+}
+
+/**
+ * Updates rows in one statement per set of columns written (a batch that sets the same columns
+ * everywhere is one statement): `update t set c = v.c … from (values (<typed nulls>), ($1, $2),
+ * …) as v (id, c, …) where t.id = v.id [and t.id in (<scope>)] returning t.id`. The first row of
+ * `values` is the table's own columns' types (scalar subqueries that find nothing), so every
+ * parameter takes its column's type, as in a single update. Answers the ids updated (a row that
+ * left the scope, or was deleted, is not).
+ */
+export async function updateRecords(layer: RecordsLayer, resource: CompiledResource, updates: readonly { readonly id: unknown; readonly values: ColumnValues }[], scope: ScopeFunction | undefined): Promise<Set<string>> {
+  const updated = new Set<string>();
+  const groups = new Map<string, { columns: string[]; updates: { id: unknown; values: ColumnValues }[] }>();
+  for (const update of updates) {
+    const columns = Object.keys(update.values);
+    if (columns.length === 0) continue;
+    const key = columns.join('\u0000');
+    const group = groups.get(key) ?? { columns, updates: [] };
+    group.updates.push(update);
+    groups.set(key, group);
+  }
+  const pk = resource.primaryKey;
+  for (const { columns, updates: group } of groups.values()) {
+    const all = [pk, ...columns];
+    const typed = sql`(${sql.join(all.map((column) => sql`(select ${sql.ref(column)} from ${sql.table(resource.table)} where false)`))})`;
+    const rows = group.map((update) => sql`(${sql.join([update.id, ...columns.map((column) => update.values[column])].map((value) => sql`${value}`))})`);
+    const set = sql.join(columns.map((column) => sql`${sql.ref(column)} = ${sql.ref(`v.${column}`)}`));
+    const scoped = scopeCondition(layer, resource, scope, sql.ref(`t.${pk}`));
+    const { rows: written } = await sql<Record<string, unknown>>`update ${sql.table(resource.table)} as t set ${set}
+      from (values ${sql.join([typed, ...rows])}) as v (${sql.join(all.map((column) => sql.ref(column)))})
+      where ${sql.ref(`t.${pk}`)} = ${sql.ref(`v.${pk}`)}${scoped} returning ${sql.ref(`t.${pk}`)}`.execute(layer.db);
+    for (const row of written) updated.add(idKey(row[pk]));
+  }
+  return updated;
+}
+
+/**
+ * Deletes rows in one statement (their attachments and blob rows first, in the same
+ * transaction; the bytes once it commits); answers the ids deleted.
+ */
+export async function deleteRecords(layer: RecordsLayer, resource: CompiledResource, ids: readonly unknown[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const attachments = hasFileFields(resource) ? layer.attachments : undefined;
+  const purge = attachments ? await attachments.detachRecords(layer.db, resource, ids) : [];
+  const deleted = await layer.db.deleteFrom(resource.table).where(resource.primaryKey, 'in', ids).returning(resource.primaryKey).execute();
+  if (attachments) await purgeAfterCommit(layer.db, attachments, purge);
+  return new Set(deleted.map((row) => idKey((row as Record<string, unknown>)[resource.primaryKey])));
+}
+
+/**
+ * The ids among `ids` that `scope` lets through, in one statement (none when the scope lets
+ * every row through: then all of them): the check of written rows against the actor's scope.
+ */
+export async function idsInScope(layer: RecordsLayer, resource: CompiledResource, ids: readonly unknown[], scope: ScopeFunction | undefined): Promise<Set<string>> {
+  const all = new Set(ids.map(idKey));
+  if (!scope || ids.length === 0) return all;
+  const table = layer.db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
+  const scoped = scope(table);
+  if (scoped === table) return all;
+  const rows = await scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(`${ROW_ALIAS}.${resource.primaryKey}`, 'in', ids).execute();
+  return new Set(rows.map((row) => idKey((row as Record<string, unknown>)[resource.primaryKey])));
+}
+
+/** ` and t.id in (<scope>)` when the scope narrows the rows (an admin's lets every row through: nothing). */
+function scopeCondition(layer: RecordsLayer, resource: CompiledResource, scope: ScopeFunction | undefined, column: RawBuilder<unknown>): RawBuilder<unknown> {
+  if (!scope) return sql``;
+  const table = layer.db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
+  const scoped = scope(table);
+  if (scoped === table) return sql``;
+  return sql` and ${column} in (${scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`)})`;
+}
+
+export type { Kysely };

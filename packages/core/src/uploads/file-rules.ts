@@ -1,0 +1,45 @@
+import type { CompiledField } from '../resources/compiled-types.js';
+import { acceptsType, essence, formatBytes } from './accepted-type.js';
+import { DEFAULT_MAX_UPLOAD_BYTES } from './upload-options.js';
+
+/** The one message of an upload id that is unknown, expired, used already, or another uploader's: they are never told apart. */
+export const INVALID_UPLOAD_MESSAGE = 'is not a valid upload (unknown, expired or already used)';
+
+/** The largest file a file field takes: its `maxBytes`, else 10 MiB. */
+export function fieldMaxBytes(field: CompiledField): number {
+  return (field.definition.options.maxBytes as number | undefined) ?? DEFAULT_MAX_UPLOAD_BYTES;
+}
+
+/** The media types a file field takes (`accept`), or undefined for any. */
+export function fieldAccept(field: CompiledField): readonly string[] | undefined {
+  return field.definition.options.accept as readonly string[] | undefined;
+}
+
+/**
+ * The largest upload any of `fields` takes: what an upload endpoint reads at most for a
+ * credential that may write these file fields (over it: 413). Zero when there are none.
+ */
+export function uploadLimit(fields: readonly CompiledField[]): number {
+  return fields.reduce((most, field) => (field.kind.attachments ? Math.max(most, fieldMaxBytes(field)) : most), 0);
+}
+
+/** What a file field says of one upload: the message that refuses it (too large, a type not accepted), or undefined. */
+export function fileProblem(field: CompiledField, file: { readonly byteSize: number; readonly contentType: string }): string | undefined {
+  const maxBytes = fieldMaxBytes(field);
+  if (file.byteSize > maxBytes) return `is too large (maximum is ${formatBytes(maxBytes)})`;
+  const accept = fieldAccept(field);
+  if (accept && !acceptsType(accept, file.contentType)) return `has a type that is not accepted (${accept.map(essence).join(', ')})`;
+  return undefined;
+}
+
+/** A file field's options, checked at boot: the message naming the fix, or undefined. */
+export function checkFileOptions(options: { readonly maxBytes?: unknown; readonly accept?: unknown }): string | undefined {
+  const { maxBytes, accept } = options;
+  if (maxBytes !== undefined && (typeof maxBytes !== 'number' || !Number.isSafeInteger(maxBytes) || maxBytes < 1)) {
+    return `maxBytes must be a positive whole number of bytes, instead got ${JSON.stringify(maxBytes)}. Fix: maxBytes: 5 * 1024 * 1024 for 5 MiB, or leave it out for 10 MiB.`;
+  }
+  if (accept !== undefined && (!Array.isArray(accept) || accept.length === 0 || accept.some((type) => typeof type !== 'string' || !/^[a-z0-9!#$&^_.+-]+\/([a-z0-9!#$&^_.+-]+|\*)$/i.test(type)))) {
+    return `accept must be a non-empty list of media types such as ['image/png', 'image/*'], instead got ${JSON.stringify(accept)}.`;
+  }
+  return undefined;
+}

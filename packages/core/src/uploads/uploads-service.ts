@@ -1,0 +1,297 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { sql, type Kysely } from 'kysely';
+import { ATTACHMENTS_TABLE, BLOBS_TABLE } from '../attachments/attachment-tables.js';
+import { checkedContentType, sanitizeFilename } from '../attachments/sanitize-filename.js';
+import { FileNotFoundError, UploadRefusedError, UploadTooLargeError } from '../errors/panel-errors.js';
+import { newBlobKey } from '../storage/blob-key.js';
+import type { DirectUploadTarget, StorageService } from '../storage/storage-service.js';
+import { receiveFile } from './received-file.js';
+import { SNIFF_BYTES, sniffContentType } from './sniff-content-type.js';
+import { isUploadId, newUploadId, uploadDigest } from './upload-id.js';
+import type { UploadOptions } from './upload-options.js';
+import { UPLOADS_TABLE } from './upload-tables.js';
+import { createHash } from 'node:crypto';
+
+/** An upload as the API answers it: its id (to name in a write), the file, and until when the id works. */
+export interface Upload {
+  readonly id: string;
+  readonly filename: string;
+  readonly content_type: string;
+  readonly byte_size: number;
+  /** ISO 8601. */
+  readonly expires_at: string;
+}
+
+/** A direct upload: the upload, and where the client sends its bytes. */
+export interface DirectUploadAnswer {
+  readonly upload: Upload;
+  readonly direct_upload: DirectUploadTarget;
+}
+
+/** What `receive` takes: the file as a stream, who uploads it, and the most bytes it may have. */
+export interface ReceiveUploadInput {
+  /** Who may attach it: a stable key of the uploader (`user:7`, `token:3`). */
+  readonly owner: string;
+  readonly filename: string;
+  /** What the client declared; the stored type is judged from the bytes (`sniffContentType`). */
+  readonly contentType?: string | undefined;
+  /** The bytes, read once to their end (a multipart part); never held whole in memory. */
+  readonly stream: Readable;
+  /** Over this many bytes: `UploadTooLargeError` (413), and nothing is kept. See `uploadLimit`. */
+  readonly maxBytes: number;
+}
+
+/** What `direct` takes: the file as the client describes it before sending it to the store. */
+export interface DirectUploadInput {
+  readonly owner: string;
+  readonly filename: string;
+  readonly contentType: string;
+  readonly byteSize: number;
+  /** MD5 of the bytes, base64 (Active Storage's and S3's `Content-MD5`). */
+  readonly checksum: string;
+  readonly maxBytes: number;
+}
+
+/** A pending upload, once its id was found live and owned (see `resolve`): its blob, as its bytes say it is. */
+export interface PendingUpload {
+  readonly digest: string;
+  readonly blobId: number;
+  readonly filename: string;
+  readonly contentType: string;
+  readonly byteSize: number;
+}
+
+/** What `PanelUploads` is built from; `createPanel` builds it. */
+export interface PanelUploadsOptions {
+  readonly db: Kysely<any>;
+  readonly storage: StorageService;
+  readonly options: UploadOptions;
+  /** Deletes the bytes of purged blobs (never throws): `panel.attachments.purge`. */
+  readonly purgeBytes: (keys: readonly string[]) => Promise<void>;
+}
+
+/** How many expired uploads each new upload purges, at most: the table stays small without a cron. */
+const PURGE_BATCH = 20;
+
+/**
+ * Uploads: files received before the write that attaches them (`panel.uploads`), one service
+ * for the API's `POST <mount>/uploads` and the panel's forms. An upload stores its bytes and
+ * its blob row at once, and answers an **upload id**: 256 random bits, bound to its owner (the
+ * uploader's key), single-use (an attach deletes its row, in the write's transaction) and
+ * expiring (`uploads.expiresInSeconds`, one hour by default). Only the id's digest is stored.
+ * A write names the id under a file field (`{ "cover": "<id>" }`); expired uploads are purged
+ * with their blobs and bytes.
+ *
+ * @example
+ * const upload = await panel.uploads.receive({ owner: 'user:7', filename: 'cover.png', contentType: 'image/png', stream, maxBytes: 10 * 1024 * 1024 });
+ * await operations.update({ panel, resource: 'BlogPost', actor, uploader: 'user:7', id: 3, attributes: { cover: upload.id } });
+ */
+export class PanelUploads {
+  readonly #db: Kysely<any>;
+  readonly #storage: StorageService;
+  readonly #options: UploadOptions;
+  readonly #purgeBytes: (keys: readonly string[]) => Promise<void>;
+
+  constructor(options: PanelUploadsOptions) {
+    this.#db = options.db;
+    this.#storage = options.storage;
+    this.#options = options.options;
+    this.#purgeBytes = options.purgeBytes;
+  }
+
+  /** Seconds an upload id works. */
+  get expiresInSeconds(): number {
+    return this.#options.expiresInSeconds;
+  }
+
+  /** Whether the storage can take direct uploads (an S3-compatible store). */
+  get offersDirectUploads(): boolean {
+    return typeof this.#storage.directUpload === 'function';
+  }
+
+  /**
+   * Receives a file from a stream: writes it to a temporary file (counting, digesting, keeping
+   * its first bytes), judges its type from its bytes, stores it, and records its blob and its
+   * pending upload. Over `maxBytes` the read stops and nothing is kept (`UploadTooLargeError`).
+   */
+  async receive(input: ReceiveUploadInput): Promise<Upload> {
+    const filename = uploadFilename(input.filename);
+    const declared = uploadContentType(input.contentType);
+    const received = await receiveFile({ stream: input.stream, maxBytes: input.maxBytes, directory: this.#options.directory });
+    try {
+      const contentType = await sniffContentType(received.head, declared);
+      const key = newBlobKey();
+      await this.#storage.upload({ key, body: createReadStream(received.path), byteSize: received.byteSize, contentType, checksum: received.checksum });
+      return await this.#record({ owner: input.owner, key, filename, contentType, byteSize: received.byteSize, checksum: received.checksum, verified: true });
+    } finally {
+      await received.discard();
+    }
+  }
+
+  /**
+   * A direct upload (S3-compatible storage only): records the blob as the client describes it
+   * and answers a presigned `PUT` for exactly those bytes (the store refuses another length or
+   * checksum). The bytes are read back once, when a write first names the upload, to judge
+   * their type and check them (`resolve`).
+   */
+  async direct(input: DirectUploadInput): Promise<DirectUploadAnswer> {
+    if (!this.#storage.directUpload) {
+      throw new UploadRefusedError(`This storage (${this.#storage.name}) takes no direct uploads: send the file itself, as multipart/form-data with a part named "file".`);
+    }
+    const filename = uploadFilename(input.filename);
+    const contentType = uploadContentType(input.contentType);
+    const { byteSize, checksum } = input;
+    if (typeof byteSize !== 'number' || !Number.isSafeInteger(byteSize) || byteSize < 0) throw new UploadRefusedError(`byte_size must be the file's size in bytes (a whole number), instead got ${JSON.stringify(byteSize)}.`);
+    if (byteSize > input.maxBytes) throw new UploadTooLargeError(input.maxBytes);
+    if (typeof checksum !== 'string' || !/^[A-Za-z0-9+/]{22}==$/.test(checksum)) throw new UploadRefusedError(`checksum must be the MD5 of the file, base64 (24 characters), instead got ${JSON.stringify(checksum)}.`);
+    const key = newBlobKey();
+    const upload = await this.#record({ owner: input.owner, key, filename, contentType, byteSize, checksum, verified: false });
+    const target = this.#storage.directUpload({ key, contentType, checksum, byteSize, expiresInSeconds: this.#options.expiresInSeconds });
+    return { upload, direct_upload: target };
+  }
+
+  /**
+   * The pending upload of an id, if it is live and `owner`'s (for a form that keeps a file
+   * chosen before a 422: it shows the file's name again); undefined otherwise, whichever the
+   * reason.
+   */
+  async describe(input: { readonly owner: string; readonly id: string }): Promise<Upload | undefined> {
+    if (!isUploadId(input.id)) return undefined;
+    const row = await this.#pending(this.#db, [uploadDigest(input.id)], input.owner).executeTakeFirst();
+    if (!row) return undefined;
+    return { id: input.id, filename: row.filename, content_type: row.content_type, byte_size: Number(row.byte_size), expires_at: new Date(row.expires_at).toISOString() };
+  }
+
+  /**
+   * The live uploads of `owner` among `ids`, by id (one statement); an id missing from the
+   * answer is unknown, expired, used, or another owner's, alike. A direct upload named for the
+   * first time is read back from the store once: missing bytes, or bytes that are not what was
+   * declared, leave it out; its type is then judged from its bytes.
+   */
+  async resolve(input: { readonly owner: string; readonly ids: readonly string[] }): Promise<Map<string, PendingUpload>> {
+    const byDigest = new Map(input.ids.filter(isUploadId).map((id) => [uploadDigest(id), id]));
+    const found = new Map<string, PendingUpload>();
+    if (byDigest.size === 0) return found;
+    const rows = await this.#pending(this.#db, [...byDigest.keys()], input.owner).execute();
+    for (const row of rows) {
+      const pending = row.verified ? pendingOf(row) : await this.#verify(row);
+      if (pending) found.set(byDigest.get(row.digest)!, pending);
+    }
+    return found;
+  }
+
+  /**
+   * Purges expired uploads (at most `limit`, default all): their rows, their blobs unless
+   * attached meanwhile, then their bytes once the rows are gone. Returns how many uploads it
+   * removed. Each new upload purges a few on its own, so that no cron is needed.
+   */
+  async purge(options: { readonly limit?: number } = {}): Promise<number> {
+    const limit = options.limit ?? 2 ** 31 - 1;
+    const { removed, keys } = await this.#db.transaction().execute(async (trx) => {
+      const expired = await trx
+        .deleteFrom(UPLOADS_TABLE)
+        .where('digest', 'in', (qb: Kysely<any>) => qb.selectFrom(UPLOADS_TABLE).select('digest').where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(limit).forUpdate().skipLocked())
+        .returning('blob_id')
+        .execute();
+      if (expired.length === 0) return { removed: 0, keys: [] as string[] };
+      const blobs = await trx
+        .deleteFrom(`${BLOBS_TABLE} as b`)
+        .where('b.id', 'in', expired.map((row) => row.blob_id))
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom(`${ATTACHMENTS_TABLE} as a`).select('a.id').whereRef('a.blob_id', '=', 'b.id'))))
+        .returning('b.key')
+        .execute();
+      return { removed: expired.length, keys: blobs.map((blob) => blob.key as string) };
+    });
+    await this.#purgeBytes(keys);
+    return removed;
+  }
+
+  /** Records a blob and its pending upload in one statement, then purges a few expired uploads. */
+  async #record(input: { owner: string; key: string; filename: string; contentType: string; byteSize: number; checksum: string; verified: boolean }): Promise<Upload> {
+    const { owner, key, filename, contentType, byteSize, checksum, verified } = input;
+    const id = newUploadId();
+    const { rows } = await sql<{ expires_at: Date | string }>`with blob as (
+        insert into ${sql.table(BLOBS_TABLE)} (key, filename, content_type, byte_size, checksum) values (${key}, ${filename}, ${contentType}, ${byteSize}, ${checksum}) returning id)
+      insert into ${sql.table(UPLOADS_TABLE)} (digest, blob_id, owner, expires_at, verified)
+      select ${uploadDigest(id)}, blob.id, ${owner}, now() + make_interval(secs => ${this.#options.expiresInSeconds}), ${verified} from blob
+      returning expires_at`.execute(this.#db);
+    await this.purge({ limit: PURGE_BATCH }).catch(() => undefined);
+    return { id, filename, content_type: contentType, byte_size: byteSize, expires_at: new Date(rows[0]!.expires_at).toISOString() };
+  }
+
+  /** The live pending uploads of `owner` among `digests`, with their blobs. */
+  #pending(db: Kysely<any>, digests: readonly string[], owner: string) {
+    return db
+      .selectFrom(`${UPLOADS_TABLE} as u`)
+      .innerJoin(`${BLOBS_TABLE} as b`, 'b.id', 'u.blob_id')
+      .select(['u.digest', 'u.blob_id', 'u.verified', 'u.expires_at', 'b.key', 'b.filename', 'b.content_type', 'b.byte_size', 'b.checksum'])
+      .where('u.digest', 'in', digests)
+      .where('u.owner', '=', owner)
+      .where('u.expires_at', '>', sql<Date>`now()`);
+  }
+
+  /**
+   * Reads a direct upload's bytes back once: they must all be there, with the declared size
+   * and checksum; the type is judged from them. Marks the upload verified (with that type), or
+   * answers undefined when the bytes are missing or other than declared.
+   */
+  async #verify(row: PendingRow): Promise<PendingUpload | undefined> {
+    let stream: Readable;
+    try {
+      stream = await this.#storage.download(row.key);
+    } catch (error) {
+      if (error instanceof FileNotFoundError || (error as { code?: unknown })?.code === 'PANEL_ERR_FILE_NOT_FOUND') return undefined;
+      throw error;
+    }
+    const md5 = createHash('md5');
+    const head: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream) {
+      const bytes = chunk as Buffer;
+      if (size < SNIFF_BYTES) head.push(bytes.subarray(0, SNIFF_BYTES - size));
+      size += bytes.length;
+      md5.update(bytes);
+    }
+    if (size !== Number(row.byte_size) || md5.digest('base64') !== row.checksum) return undefined;
+    const contentType = await sniffContentType(Buffer.concat(head), row.content_type);
+    await sql`with blob as (update ${sql.table(BLOBS_TABLE)} set content_type = ${contentType} where id = ${row.blob_id})
+      update ${sql.table(UPLOADS_TABLE)} set verified = true where digest = ${row.digest}`.execute(this.#db);
+    return pendingOf({ ...row, content_type: contentType });
+  }
+}
+
+/** A pending upload's row with its blob, as `#pending` selects it. */
+interface PendingRow {
+  readonly digest: string;
+  readonly blob_id: number | string;
+  readonly verified: boolean;
+  readonly expires_at: Date | string;
+  readonly key: string;
+  readonly filename: string;
+  readonly content_type: string;
+  readonly byte_size: number | string;
+  readonly checksum: string;
+}
+
+function pendingOf(row: PendingRow): PendingUpload {
+  return { digest: row.digest, blobId: Number(row.blob_id), filename: row.filename, contentType: row.content_type, byteSize: Number(row.byte_size) };
+}
+
+/** A filename as a blob keeps it, or the 400 that says what is wrong with it. */
+function uploadFilename(filename: unknown): string {
+  try {
+    return sanitizeFilename(filename);
+  } catch (error) {
+    throw new UploadRefusedError((error as Error).message);
+  }
+}
+
+/** A declared content type, or the 400 that says what is wrong with it. */
+function uploadContentType(contentType: unknown): string {
+  try {
+    return checkedContentType(contentType);
+  } catch (error) {
+    throw new UploadRefusedError((error as Error).message);
+  }
+}
