@@ -119,6 +119,7 @@ const HTTP_ANSWERS: Readonly<Record<ErrorCode, HttpAnswer | ((context: ErrorRepl
   PANEL_ERR_DATABASE_UNAVAILABLE: { status: 503, body: () => SERVICE_UNAVAILABLE.body!, headers: SERVICE_UNAVAILABLE.headers! },
   PANEL_ERR_UPLOAD_TOO_LARGE: { status: 413, body: () => ({ error: 'Request body is too large' }) },
   PANEL_ERR_UPLOAD_REFUSED: { status: 400, body: message },
+  PANEL_ERR_BATCH_REFUSED: { status: 400, body: message },
   PANEL_ERR_CONFIG: null,
   PANEL_ERR_PGLITE_FOLDER_IN_USE: null,
   PANEL_ERR_STORAGE: null,

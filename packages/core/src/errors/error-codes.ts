@@ -17,6 +17,7 @@ export const ERROR_CODES = Object.freeze({
   PANEL_ERR_PGLITE_FOLDER_IN_USE: '@panel/core',
   PANEL_ERR_UPLOAD_TOO_LARGE: '@panel/core',
   PANEL_ERR_UPLOAD_REFUSED: '@panel/core',
+  PANEL_ERR_BATCH_REFUSED: '@panel/core',
   PANEL_API_ERR_UNAUTHENTICATED: '@panel/api',
   PANEL_API_ERR_BAD_REQUEST: '@panel/api',
   PANEL_API_ERR_NOT_FOUND: '@panel/api',

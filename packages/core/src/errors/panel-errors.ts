@@ -16,7 +16,8 @@ export type PanelErrorCode =
   | 'PANEL_ERR_DATABASE_UNAVAILABLE'
   | 'PANEL_ERR_PGLITE_FOLDER_IN_USE'
   | 'PANEL_ERR_UPLOAD_TOO_LARGE'
-  | 'PANEL_ERR_UPLOAD_REFUSED';
+  | 'PANEL_ERR_UPLOAD_REFUSED'
+  | 'PANEL_ERR_BATCH_REFUSED';
 
 /** Field name (or `base`) → messages, the shape of the spec's validation error. */
 export type ErrorMessages = Record<string, string[]>;
@@ -97,6 +98,13 @@ export class UploadTooLargeError extends PanelError {
 export class UploadRefusedError extends PanelError {
   constructor(message: string) {
     super('PANEL_ERR_UPLOAD_REFUSED', message);
+  }
+}
+
+/** A batch that cannot run as sent: too many operations, an id named twice, a malformed operation (the API answers 400 with the message). */
+export class BatchRefusedError extends PanelError {
+  constructor(message: string) {
+    super('PANEL_ERR_BATCH_REFUSED', message);
   }
 }
 

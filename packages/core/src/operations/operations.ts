@@ -3,6 +3,7 @@ import { destroy } from './destroy-operation.js';
 import { list } from './list-operation.js';
 import { show } from './show-operation.js';
 import { update } from './update-operation.js';
+import { batch } from './batch-operation.js';
 
 /**
  * The actions of the API as operations that run without HTTP (Payload's endpoint → operation):
@@ -15,4 +16,4 @@ import { update } from './update-operation.js';
  * import { operations } from '@panel/core';
  * const { rows } = await operations.list({ panel, resource: 'BlogPost', actor: user, perPage: 10 });
  */
-export const operations = Object.freeze({ list, show, create, update, destroy });
+export const operations = Object.freeze({ list, show, create, update, destroy, batch });

@@ -15,6 +15,10 @@ import { destroyRecord, type DestroyRecordInput } from './record-deletes.js';
 import { keysetPage, type KeysetPage, type KeysetPageInput } from './keyset-page.js';
 import { includeMany, includeOne, type IncludedPage, type IncludeManyInput, type IncludeOneInput } from './included-records.js';
 import type { RecordsLayer } from './records-layer.js';
+import { deleteRecords, findRecords, idsInScope, insertRecords, lockRecords, updateRecords } from './bulk-records.js';
+import type { ColumnValues as BulkValues } from './record-row.js';
+import type { ScopeFunction } from './records-query.js';
+import type { ReadableRecords } from '../resources/compiled-types.js';
 
 export type { ColumnValues, RecordRow } from './record-row.js';
 export type { RecordsPage, RecordsSort } from './record-reads.js';
@@ -168,6 +172,27 @@ export class RecordsRepository {
    */
   update(input: UpdateRecordInput): Promise<RecordRow> {
     return updateRecord(this.#layer, input);
+  }
+
+  /**
+   * The statements of a batch of writes, each constant in the number of records (see
+   * `operations.batch`): the records of several ids on a view (`find`), their rows locked
+   * (`lock`), rows inserted (`insert`, the new ids in order), updated (`update`, one statement
+   * per set of columns written; the ids updated), deleted (`delete`, with their attachments;
+   * the ids deleted), and the ids a scope lets through (`inScope`). No checks, hooks or
+   * policies: the batch operation runs those.
+   */
+  get bulk() {
+    const layer = this.#layer;
+    return {
+      find: (input: { resource: CompiledResource; view: View; ids: readonly unknown[]; scope?: ScopeFunction | undefined; readable?: ReadableRecords | undefined }) => findRecords(layer, input),
+      lock: (resource: CompiledResource, ids: readonly unknown[]) => lockRecords(layer, resource, ids),
+      insert: (resource: CompiledResource, rows: readonly BulkValues[]) => insertRecords(layer, resource, rows),
+      update: (resource: CompiledResource, updates: readonly { id: unknown; values: BulkValues }[], scope: ScopeFunction | undefined) => updateRecords(layer, resource, updates, scope),
+      delete: (resource: CompiledResource, ids: readonly unknown[]) => deleteRecords(layer, resource, ids),
+      inScope: (resource: CompiledResource, ids: readonly unknown[], scope: ScopeFunction | undefined) => idsInScope(layer, resource, ids, scope),
+      readsOwnTable: (resource: CompiledResource, view: View) => layer.readsOwnTable(resource, view),
+    };
   }
 
   /**
