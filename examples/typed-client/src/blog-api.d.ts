@@ -518,6 +518,11 @@ export interface components {
             view_count?: number | null;
             rating?: number | null;
             author_id?: number | null;
+            /** @description The id of an upload (POST <mount>/uploads), used once. */
+            cover?: string | null;
+            attachments?: string[] | null;
+            /** @example [] */
+            attachments_remove?: string[];
         };
         BlogPostUpdate: {
             title?: string;
@@ -529,6 +534,11 @@ export interface components {
             view_count?: number | null;
             rating?: number | null;
             author_id?: number | null;
+            /** @description The id of an upload (POST <mount>/uploads), used once. */
+            cover?: string | null;
+            attachments?: string[] | null;
+            /** @example [] */
+            attachments_remove?: string[];
         };
         Comment_index: {
             id: number;
@@ -679,10 +689,14 @@ export interface components {
         ProfileCreate: {
             bio?: string | null;
             user_id: number;
+            /** @description The id of an upload (POST <mount>/uploads), used once. */
+            avatar?: string | null;
         };
         ProfileUpdate: {
             bio?: string | null;
             user_id?: number;
+            /** @description The id of an upload (POST <mount>/uploads), used once. */
+            avatar?: string | null;
         };
         Tag_index: {
             id: number;
@@ -1060,7 +1074,9 @@ export interface operations {
                  *         "published_on": "2026-01-15",
                  *         "view_count": 1,
                  *         "rating": 1.5,
-                 *         "author_id": 1
+                 *         "author_id": 1,
+                 *         "attachments": [],
+                 *         "attachments_remove": []
                  *       }
                  *     }
                  */
@@ -1336,7 +1352,9 @@ export interface operations {
                  *         "published_on": "2026-01-15",
                  *         "view_count": 1,
                  *         "rating": 1.5,
-                 *         "author_id": 1
+                 *         "author_id": 1,
+                 *         "attachments": [],
+                 *         "attachments_remove": []
                  *       }
                  *     }
                  */
@@ -1651,7 +1669,9 @@ export interface operations {
                  *         "published_on": "2026-01-15",
                  *         "view_count": 1,
                  *         "rating": 1.5,
-                 *         "author_id": 1
+                 *         "author_id": 1,
+                 *         "attachments": [],
+                 *         "attachments_remove": []
                  *       }
                  *     }
                  */

@@ -34,6 +34,8 @@ function exampleString(schema: JsonSchema, name: string): string {
  */
 export function exampleOf(schema: JsonSchema, name = 'value'): unknown {
   if ('const' in schema) return schema.const;
+  // A schema that gives its own examples (the files to remove: none, since a document knows no attached file).
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if (Array.isArray(schema.enum)) return schema.enum.find((value) => value !== null);
   if (schema.pattern !== undefined || schema.anyOf !== undefined || schema.oneOf !== undefined) return undefined;
   switch (mainType(schema)) {

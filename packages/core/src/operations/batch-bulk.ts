@@ -112,7 +112,7 @@ export async function bulkBatch(run: {
     const inScope = await records.inScope(resource, written, scope);
     if (written.some((id) => !inScope.has(idKey(id)))) return BULK_FALLBACK;
     const rows = await records.find({ resource, view: 'show', ids: written, readable });
-    creates.forEach((plan, i) => outcomes.set(plan.index, { status: 'created', record: rows.get(idKey(createdIds[i]))! }));
+    for (const [i, plan] of creates.entries()) outcomes.set(plan.index, { status: 'created', record: rows.get(idKey(createdIds[i]))! });
     for (const plan of updates) outcomes.set(plan.index, { status: 'updated', record: rows.get(idKey(plan.id))! });
     for (const plan of deletes) outcomes.set(plan.index, { status: 'deleted' });
   } catch (error) {

@@ -19,8 +19,8 @@ export async function judgeUploads(input: { readonly panel: Panel; readonly uplo
       const upload = found.get(id);
       const problem = upload ? fileProblem(field, { byteSize: upload.byteSize, contentType: upload.contentType }) : INVALID_UPLOAD_MESSAGE;
       if (problem === undefined) continue;
-      const messages = (errors[field.name] ??= []);
-      if (!messages.includes(problem)) messages.push(problem);
+      const messages = errors[field.name] ?? [];
+      if (!messages.includes(problem)) errors[field.name] = [...messages, problem];
     }
   }
 }

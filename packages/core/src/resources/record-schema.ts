@@ -50,7 +50,7 @@ export function writeSchema(resource: CompiledResource, view: 'new' | 'edit'): J
     if (schema === undefined) continue;
     properties[field.writeKey] = field.required ? withoutNull(schema) : schema;
     // A field of several files also takes the list of those to remove.
-    if (field.kind.attachments === 'many') properties[`${field.writeKey}_remove`] = { type: 'array', items: { type: 'string', description: 'The URL or the filename of an attached file.' }, maxItems: 100 };
+    if (field.kind.attachments === 'many') properties[`${field.writeKey}_remove`] = { type: 'array', items: { type: 'string', description: 'The URL or the filename of an attached file.' }, maxItems: 100, examples: [[]] };
     if (view === 'new' && field.required) required.push(field.writeKey);
   }
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
