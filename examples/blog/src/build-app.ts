@@ -70,7 +70,10 @@ export interface BuildDemoAppOptions {
    * and default permissions list. Default `'A'`.
    */
   edition?: 'A' | 'B';
-  /** Serve the demo's own root page (default true); Edition B serves the panel shell's instead. */
+  /**
+   * Edition A: serve the panel's screens (`panelScreens`: the shell's home and the resource
+   * screens; default true); false leaves them to the caller, which registers its own.
+   */
   panelHome?: boolean;
   /**
    * How index pages find `total_count` (the panel's `count` option); default `DEMO_COUNT`, the
@@ -174,12 +177,12 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   await app.register(mountPanelApi, { panel, at: 'api', openapi, rateLimit: DEMO_RATE_LIMIT, ...edition, ...options.api });
   // Attachment URLs are public (Edition A: permanent, unsigned), so they too stay outside the session scope.
   await app.register(mountPanelAttachments, { panel, ...(editionB ? { tokens: panelApi } : {}) });
-  // Edition B serves the panel shell's home screen, with "API Tokens" in its sidebar for admins.
-  await app.register(panelPages, { panel, home: !editionB && (options.panelHome ?? true) });
-  if (editionB) {
-    // Loaded only for Edition B: the screens' template engine is no part of Edition A's start-up.
+  // The panel's pages around the screens: sign-in, password confirmation, sign-out, security.
+  await app.register(panelPages, { panel, home: false });
+  if (editionB || (options.panelHome ?? true)) {
+    // The panel's screens: the shell's home, the resource screens, and in Edition B the token screens ("API Tokens" for admins).
     const { panelScreens } = await import('@panel/panel-ui');
-    await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });
+    await app.register(panelScreens, { panel, ...(editionB ? { tokens: app.panelApiTokens!, panelApi } : {}), home: true });
   }
   markStartupPhase('mount');
   app.addHook('onClose', async () => {

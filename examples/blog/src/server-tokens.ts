@@ -11,6 +11,7 @@ const { app, tokenSecrets } = await bootOrExit(() => buildDemoApp({ edition: 'B'
 await app.listen({ port, host });
 const base = `http://${host}:${(app.server.address() as AddressInfo).port}`;
 console.log(`Panel API demo, Edition B, on ${base} (database: embedded PGlite, in memory)`);
+console.log(`  panel: ${base}/panel (sign in as ada@example.com or rita@example.com, password demo-password)`);
 for (const [name, secret] of tokenSecrets!) console.log(`token ${name}: ${secret}`);
 console.log(`  try: curl -H 'Authorization: Bearer ${tokenSecrets!.get('reader')}' '${base}/api/resources/v1/blog_posts/6/comments'`);
 

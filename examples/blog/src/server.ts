@@ -21,7 +21,7 @@ printStartupPhases();
 const [adminKey, readerKey] = [...demoKeys().keys()];
 const base = `http://${host}:${(app.server.address() as AddressInfo).port}`;
 console.log(`Panel API demo on ${base} (database: ${url ? 'PostgreSQL' : 'embedded PGlite, in memory'})`);
-console.log(`  panel:  ${base}/panel`);
+console.log(`  panel:  ${base}/panel (sign in as ada@example.com or rita@example.com, password demo-password)`);
 console.log(`  API:    ${base}/api/resources/v1/blog_posts`);
 console.log(`  health: ${base}/api/health, ${base}/api/health/ready`);
 console.log(`  keys:   ${adminKey} (Ada Admin, user 1), ${readerKey} (Rita Reader, user 2)`);

@@ -21,8 +21,8 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 }
 
-// Chromium logs a page answered 4xx as a console error; the suite asks for those (422, 404) on purpose.
-const EXPECTED_DOCUMENT_STATUS = /^Failed to load resource: the server responded with a status of (404|422) /;
+// Chromium logs a page answered 4xx as a console error; the suites ask for those (400, 403, 404, 422) on purpose.
+const EXPECTED_DOCUMENT_STATUS = /^Failed to load resource: the server responded with a status of (400|403|404|422) /;
 
 /**
  * Collects a page's console errors (CSP violations are console errors), uncaught exceptions,

@@ -121,8 +121,13 @@ export const RECORD_FORM = formOf({
   },
 });
 
-/** The one record on the other side of a unique foreign key (`has_one`): a link; never on a form. */
-export const HAS_ONE_FORM = formOf({ display: recordDisplay });
+/** The one record on the other side of a unique foreign key (`has_one`, answered only when readable): a link by its id; never on a form. */
+export const HAS_ONE_FORM = formOf({
+  display: (value: unknown) => {
+    const shown = recordDisplay(value);
+    return shown.kind === 'record' ? { ...shown, label: `#${shown.id}` } : shown;
+  },
+});
 
 /** How many records belong to this one (`has_many`, `has_and_belongs_to_many`): a panel on show; never on a form. */
 export const COUNT_FORM = formOf({

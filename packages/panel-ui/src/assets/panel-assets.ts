@@ -43,11 +43,51 @@ input[type=text],input[type=password],input[type=email],input[type=datetime-loca
 fieldset{min-width:0}
 .table-scroll:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 code,.secret{overflow-wrap:anywhere}
+.breadcrumbs{margin:0 0 .3rem;color:#52606d}
+.list-tools{display:flex;flex-wrap:wrap;gap:.6rem 1rem;align-items:flex-end;justify-content:space-between;margin:.5rem 0}
+.search{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}.search label{margin:0;flex-basis:100%}
+input[type=search],input[type=date],input[type=number],select,textarea{font:inherit;padding:.35rem .5rem;border:1px solid #9aa5b1;border-radius:4px;max-width:100%;background:#fff;color:#1f2933}
+input[type=search]{width:18rem}
+textarea{width:100%;max-width:40rem}
+.filters{background:#fff;border:1px solid #e4e7eb;border-radius:4px;padding:.5rem .8rem;margin:.5rem 0}
+.filters summary{cursor:pointer;font-weight:600;min-height:24px}
+.filter-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:0 1rem}
+.filter-grid input{width:100%}
+.range{border:0;padding:0;margin:.8rem 0 0}.range legend{font-weight:600;padding:0}.range label{font-weight:normal;margin:.2rem 0 0}
+.applied{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.4rem}
+.applied li{background:#e0f2fe;border-radius:4px;padding:.2rem .5rem}
+.applied a{display:inline-block;min-height:24px;padding:.1rem .2rem}
+.result-line{margin:.6rem 0;color:#3e4c59}
+th a{display:inline-block;min-height:24px;padding:.1rem 0}
+.pagination ul{list-style:none;padding:0;margin:1rem 0;display:flex;flex-wrap:wrap;gap:.3rem}
+.pagination a{display:inline-block;min-width:2rem;min-height:2rem;padding:.25rem .5rem;text-align:center;border:1px solid #cbd2d9;border-radius:4px;background:#fff}
+.pagination a[aria-current=page]{background:#1d4ed8;color:#fff;border-color:#1d4ed8;font-weight:600}
+.per-page{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:1rem 0}.per-page label{margin:0}
+dl.record{display:grid;grid-template-columns:minmax(8rem,14rem) minmax(0,1fr);gap:.4rem 1rem;background:#fff;padding:1rem;border:1px solid #e4e7eb;border-radius:4px}
+dl.record dt{font-weight:600}dl.record dd{margin:0;overflow-wrap:anywhere}
+.association{margin-top:1.5rem}
+.panel-actions{display:flex;flex-wrap:wrap;gap:.6rem;align-items:center}
+.record-actions{display:flex;flex-wrap:wrap;gap:.6rem}
+.multiline{white-space:pre-wrap}
+.inline-list,.files{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.3rem .8rem}
+.thumb{max-width:4rem;max-height:4rem;vertical-align:middle}
+pre.json{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85rem}
+.error-summary{border:3px solid #b91c1c;background:#fff;padding:.5rem 1rem;margin:0 0 1rem}
+.error-summary h2{margin:.2rem 0 .4rem;font-size:1.1rem}
+.error-summary:focus{outline:3px solid #f59e0b}
+.field-error{border-left:4px solid #b91c1c;padding-left:.8rem}
+.checkbox{display:flex;gap:.5rem;align-items:center;margin:.8rem 0 .2rem}.checkbox label{margin:0}
+.checkbox input{width:1.25rem;height:1.25rem}
+.button.danger{background:#b91c1c;border-color:#b91c1c;color:#fff}
+select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+.empty-state{background:#fff;border:1px dashed #9aa5b1;padding:1rem;border-radius:4px}
 @media (max-width:48rem){
 .shell{grid-template-columns:minmax(0,1fr)}
 .sidebar{padding:.75rem 1rem}
 main{padding:1rem}
 header.top{padding:.5rem 1rem;justify-content:flex-start}
+dl.record{grid-template-columns:minmax(0,1fr)}
+input[type=search]{width:100%}
 }
 `;
 

@@ -13,6 +13,12 @@ import { FORM_EXPIRED_TEMPLATE, SETTINGS_TEMPLATE, TOKEN_GRANTS_TEMPLATE, TOKEN_
 import { screenPaths, sendPage, type ScreenContext, type ShellContext } from '../screens/screen-context.js';
 import { registerTokenScreens } from '../screens/token-screens.js';
 import { registerSettingsScreen } from '../screens/settings-screen.js';
+import { CONTROL_PARTIALS, RESOURCE_DELETE_TEMPLATE, RESOURCE_FORM_TEMPLATE, RESOURCE_PROBLEM_TEMPLATE, RESOURCE_SHOW_TEMPLATE } from '../templates/resource-record-templates.js';
+import { RECORDS_TABLE_PARTIAL, RESOURCE_INDEX_TEMPLATE, VALUE_PARTIAL } from '../templates/resource-list-templates.js';
+import { registerResourceScreens } from '../resources/resource-screens.js';
+import { ResourcePaths } from '../resources/resource-paths.js';
+import { ScreenActor } from '../resources/screen-actor.js';
+import { warnAboutFormlessFields } from '../resources/formless-fields-warning.js';
 
 /** The options of `panelScreens`. */
 export interface PanelScreensOptions {
@@ -42,7 +48,14 @@ const SCREENS = {
   tokenRevoke: TOKEN_REVOKE_TEMPLATE,
   settings: SETTINGS_TEMPLATE,
   expired: FORM_EXPIRED_TEMPLATE,
+  resourceIndex: RESOURCE_INDEX_TEMPLATE,
+  resourceShow: RESOURCE_SHOW_TEMPLATE,
+  resourceForm: RESOURCE_FORM_TEMPLATE,
+  resourceDelete: RESOURCE_DELETE_TEMPLATE,
+  problem: RESOURCE_PROBLEM_TEMPLATE,
 };
+
+const PARTIALS = { value: VALUE_PARTIAL, recordsTable: RECORDS_TABLE_PARTIAL, ...CONTROL_PARTIALS };
 
 /** The gate without Edition B: nobody manages tokens, since there are none. */
 const NO_TOKEN_SCREENS: ManageTokensIf = () => false;
@@ -86,12 +99,22 @@ function checkOptions(options: PanelScreensOptions, hasCookies: boolean): Manage
 export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app, options) => {
   const gate = checkOptions(options, app.hasDecorator('parseCookie'));
   const { panel, tokens } = options;
+  const resourcePaths = new ResourcePaths(panel.config.rootPath);
   const context: ShellContext = {
     panel,
     gate: gate ?? NO_TOKEN_SCREENS,
     loadUser: options.loadUser ?? usersTable(panel),
-    renderer: new PageRenderer(SCREENS),
+    renderer: new PageRenderer(SCREENS, PARTIALS),
     paths: screenPaths(panel.config.rootPath),
+    // The sidebar links each resource whose index the viewer's policy allows (a policy method runs no statement).
+    sidebar: async (viewer) => {
+      const labels = resourceLabels(panel);
+      if (!viewer.user) return labels;
+      const actor = new ScreenActor(panel, viewer.user.record);
+      const resources = [...panel.resources.values()];
+      const allowed = await Promise.all(resources.map((resource) => actor.may(resource, 'index')));
+      return labels.filter((_, index) => allowed[index]).map((label) => ({ ...label, href: resourcePaths.index(label.routeKey) }));
+    },
   };
   registerFormParser(app);
   // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }).
@@ -111,9 +134,12 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
     app.get(panel.config.rootPath, async (request, reply) => {
       const viewer = await panelViewer(panel, context.gate, context.loadUser, request, reply);
       const resources = resourceLabels(panel).map((r) => ({ ...r, apiPath: `/api/resources/v1/${r.routeKey}` }));
-      return sendPage(context, request, reply, viewer, 200, 'home', { title: 'Panel', section: 'home' }, { resources });
+      const records = [...panel.resources.values()].map((resource) => resource.naming.humanName);
+      return sendPage(context, request, reply, viewer, 200, 'home', { title: 'Panel', section: 'home' }, { resources, records });
     });
   }
+  registerResourceScreens(app, { ...context, resourcePaths, byRouteKey: new Map([...panel.resources.values()].map((resource) => [resource.naming.routeKey, resource])) });
+  warnAboutFormlessFields(app, panel);
   if (gate === undefined || tokens === undefined) return;
   const screens: ScreenContext = {
     ...context,

@@ -15,6 +15,11 @@ export interface ShellContext {
   readonly loadUser: LoadPanelUser;
   readonly renderer: PageRenderer;
   readonly paths: ScreenPaths;
+  /**
+   * The sidebar's resources for a viewer: those whose index the viewer's policy allows, each
+   * linked to its screen; absent, every resource is named without a link.
+   */
+  readonly sidebar?: (viewer: PanelViewer) => Promise<readonly { label: string; routeKey: string; href?: string }[]>;
 }
 
 /** Everything the token and settings screens share: the shell's context, the token service and the one-time reveals. */
@@ -92,7 +97,7 @@ export async function sendPage(context: ShellContext, request: FastifyRequest, r
     settingsPath: paths.settings,
     logoutPath: paths.logout,
     signInPath: paths.signIn,
-    resources: resourceLabels(panel),
+    resources: (context.sidebar ? await context.sidebar(viewer) : resourceLabels(panel)).map((entry) => ({ ...entry, current: entry.routeKey === page.resource })),
     user: viewer.user ? { displayName: viewer.user.displayName } : null,
     csrfToken: viewer.csrfToken,
     mayManageTokens: viewer.mayManageTokens,

@@ -10,7 +10,8 @@ export interface ShellModel {
   readonly settingsPath: string;
   readonly logoutPath: string;
   readonly signInPath: string;
-  readonly resources: readonly { label: string; routeKey: string }[];
+  /** The sidebar's resources: a link (`href`) to each one the viewer may list, `current` on the screen's own. */
+  readonly resources: readonly { label: string; routeKey: string; href?: string | undefined; current?: boolean }[];
   readonly user: { displayName: string } | null;
   readonly csrfToken: string;
   readonly mayManageTokens: boolean;
@@ -22,6 +23,8 @@ export interface ScreenModel {
   readonly title: string;
   /** The sidebar entry marked as the current page. */
   readonly section?: 'tokens' | 'settings' | 'home';
+  /** The route key of the resource a resource screen shows (its sidebar entry is the current page). */
+  readonly resource?: string;
   readonly scripts?: readonly string[];
 }
 
@@ -35,9 +38,10 @@ export class PageRenderer {
   readonly #layout: Handlebars.TemplateDelegate;
   readonly #screens = new Map<string, Handlebars.TemplateDelegate>();
 
-  constructor(screens: Readonly<Record<string, string>>) {
+  constructor(screens: Readonly<Record<string, string>>, partials: Readonly<Record<string, string>> = {}) {
     this.#handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
     this.#handlebars.registerPartial('grantMatrix', GRANT_MATRIX_PARTIAL);
+    for (const [name, source] of Object.entries(partials)) this.#handlebars.registerPartial(name, source);
     const compile = (source: string) => this.#handlebars.compile(source, { strict: false, noEscape: false });
     this.#layout = compile(LAYOUT_TEMPLATE);
     for (const [name, source] of Object.entries(screens)) this.#screens.set(name, compile(source));

@@ -16,7 +16,7 @@ export const LAYOUT_TEMPLATE = `<!doctype html>
     <a class="brand" href="{{rootPath}}">Panel</a>
     <h2 id="resources-heading">Resources</h2>
     <ul aria-labelledby="resources-heading">
-      {{#each resources}}<li><span class="resource">{{label}}</span></li>{{/each}}
+      {{#each resources}}<li>{{#if href}}<a href="{{href}}"{{#if current}} aria-current="page"{{/if}}>{{label}}</a>{{else}}<span class="resource">{{label}}</span>{{/if}}</li>{{/each}}
     </ul>
     {{#if mayManageTokens}}
     <h2 id="api-heading">API</h2>

@@ -1,0 +1,191 @@
+// The panel's resource screens through HTTP (app.inject), on the demo, on both databases: the
+// Contract of the screens' design ("URLs", "What each screen shows") and issue 43's "Done when"
+// inject tests — constant statements, CSRF and same-origin on every POST, no-store, 404 for
+// unknown keys, ids and associations, the API's 400 and 422 messages.
+import { expect, it } from 'vitest';
+import { countQueries } from '@panel/test-support';
+import { describeOnEachDatabase } from './demo-app-support.js';
+import { API_KEYS, PEOPLE, listedIds, mainText, signInAs } from './resource-screens-support.js';
+
+const V1 = '/api/resources/v1';
+
+describeOnEachDatabase('the resource screens', (demo) => {
+  const api = (url: string, who: keyof typeof API_KEYS = 'ada') => demo().app.inject({ method: 'GET', url: `${V1}${url}`, headers: { authorization: API_KEYS[who] } });
+
+  it('"an index screen sends a constant number of SQL statements whatever the page size": per_page 5 and 100 cost the same (the session\'s two, the page and the count)', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const five = await countQueries(demo().database, () => ada.get('/panel/resources/blog_posts?per_page=5'));
+    const hundred = await countQueries(demo().database, () => ada.get('/panel/resources/blog_posts?per_page=100'));
+    expect(listedIds((await five.result).body)).toHaveLength(5);
+    expect(listedIds((await hundred.result).body)).toHaveLength(60);
+    expect(five.count).toBe(hundred.count);
+    expect(five.count).toBe(4);
+    // Comments: two association columns (a post's title, a user's name) cost nothing more.
+    expect((await countQueries(demo().database, () => ada.get('/panel/resources/comments?per_page=100'))).count).toBe(4);
+  });
+
+  it('"a show with k association panels a constant 3 + 2k": a post (comments, tags) costs 7, a category (products) 5', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const post = await countQueries(demo().database, () => ada.get('/panel/resources/blog_posts/2'));
+    expect((await post.result).statusCode).toBe(200);
+    expect(post.count).toBe(3 + 2 * 2);
+    expect((await countQueries(demo().database, () => ada.get('/panel/resources/product_categories/1'))).count).toBe(3 + 2 * 1);
+  });
+
+  it('"The rows are the rows GET /api/resources/v1/<route_key>?<same query> answers for the same actor, in the same order"', async () => {
+    for (const who of ['ada', 'rita'] as const) {
+      const browser = await signInAs(demo(), PEOPLE[who]);
+      for (const query of ['', '?sort_by=title&sort_direction=desc', '?q=Gardens', '?filter[published][eq]=false', '?page=2&per_page=10&sort_by=rating', '?filter[author_id][eq]=2&sort_by=published_on']) {
+        const screen = await browser.get(`/panel/resources/blog_posts${query}`);
+        expect(screen.statusCode, `${who} ${query}`).toBe(200);
+        const answered = (await api(`/blog_posts${query}`, who)).json().records.map((record: { id: number }) => record.id);
+        expect(listedIds(screen.body), `${who} ${query}`).toEqual(answered);
+      }
+    }
+  });
+
+  it('"400 page inside the shell with the API\'s 400 message for the same query"', async () => {
+    const rita = await signInAs(demo(), PEOPLE.rita);
+    for (const query of ['?sort_by=nope&sort_direction=sideways', '?filter[view_count][gte]=1', '?sort_by=view_count', '?page=0', '?filter[rating][gte]=high']) {
+      const screen = await rita.get(`/panel/resources/blog_posts${query}`);
+      const answer = await api(`/blog_posts${query}`, 'rita');
+      expect([screen.statusCode, answer.statusCode], query).toEqual([400, 400]);
+      expect(mainText(screen.body), query).toContain(answer.json().error.replaceAll('"', '&quot;'));
+      expect(screen.body).toContain('<nav class="sidebar"');
+    }
+  });
+
+  it('"Per-page: the default is the API\'s configured per-page value, the choices add 10/25/50/100, and the choice is remembered in a cookie"; the result line reads "1–24 of 60 blog posts"', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const first = await ada.get('/panel/resources/blog_posts');
+    expect(mainText(first.body)).toContain('1–24 of 60 blog posts');
+    expect([...first.body.matchAll(/<option value="(\d+)"(?: selected)?>\d+<\/option>/g)].map((m) => m[1])).toEqual(['10', '24', '25', '50', '100']);
+    const chosen = await ada.get('/panel/resources/blog_posts?per_page=10');
+    const kept = chosen.cookies.find((c) => c.name === 'per_page')!;
+    expect(kept).toMatchObject({ value: '10', path: '/panel/resources', httpOnly: true });
+    const later = await demo().app.inject({ method: 'GET', url: '/panel/resources/comments', headers: { cookie: `${ada.cookie}; per_page=10` } });
+    expect(listedIds(later.body)).toHaveLength(10);
+  });
+
+  it('every screen answers Cache-Control: no-store, inside the shell, with the sidebar linking the resources the user may list (aria-current on the current one)', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    for (const url of ['/panel/resources/blog_posts', '/panel/resources/blog_posts/1', '/panel/resources/blog_posts/new', '/panel/resources/blog_posts/1/edit', '/panel/resources/blog_posts/1/delete', '/panel/resources/blog_posts/1/comments']) {
+      const page = await ada.get(url);
+      expect(page.headers['cache-control'], url).toBe('no-store');
+      expect(page.headers['content-security-policy'], url).toContain("script-src 'self'");
+      expect(page.body, url).toContain('<a href="/panel/resources/blog_posts" aria-current="page">Blog posts</a>');
+    }
+  });
+
+  it('"A record outside the actor\'s scope and a missing one answer the same 404 page"; so do an unknown resource, a malformed id and an unknown association', async () => {
+    const rita = await signInAs(demo(), PEOPLE.rita);
+    // Post 5 is Carl's and unpublished: outside Rita's scope.
+    expect((await api('/blog_posts/5', 'rita')).statusCode).toBe(404);
+    const outside = await rita.get('/panel/resources/blog_posts/5');
+    const missing = await rita.get('/panel/resources/blog_posts/99999');
+    expect([outside.statusCode, missing.statusCode]).toEqual([404, 404]);
+    expect(mainText(outside.body)).toBe(mainText(missing.body));
+    for (const url of ['/panel/resources/nope', '/panel/resources/blog_posts/abc', '/panel/resources/blog_posts/1/nope', '/panel/resources/blog_posts/1/title', '/panel/resources/blog_posts/5/edit', '/panel/resources/blog_posts/5/delete', '/panel/resources/blog_posts/5/comments', '/panel/resources/blog_posts/1/edit/more']) {
+      const page = await rita.get(url);
+      expect(page.statusCode, url).toBe(404);
+      expect(mainText(page.body), url).toBe(mainText(missing.body));
+    }
+  });
+
+  it('a visitor without a session is sent to sign in and back (GET), and a POST without one writes nothing (403)', async () => {
+    const visit = await demo().app.inject({ method: 'GET', url: '/panel/resources/blog_posts?page=2' });
+    expect(visit.statusCode).toBe(303);
+    expect(visit.headers.location).toBe('/panel/login?return_to=%2Fpanel%2Fresources%2Fblog_posts%3Fpage%3D2');
+    const before = (await api('/blog_posts/1')).json().record.title;
+    const post = await demo().app.inject({ method: 'POST', url: '/panel/resources/blog_posts/1', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'record%5Btitle%5D=Hijacked' });
+    expect(post.statusCode).toBe(403);
+    expect((await api('/blog_posts/1')).json().record.title).toBe(before);
+  });
+
+  it('"CSRF token and same-origin check on every POST": without the token, with another one, or from another site, each POST is the "form expired" page (403) and nothing is written', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const count = async () => (await api('/comments?per_page=1')).json().pagination.total_count as number;
+    const comments = await count();
+    const title = (await api('/blog_posts/2')).json().record.title;
+    const posts: [string, [string, string][]][] = [
+      ['/panel/resources/comments', [['record[body]', 'Forged'], ['record[blog_post_id]', '2']]],
+      ['/panel/resources/blog_posts/2', [['record[title]', 'Forged']]],
+      ['/panel/resources/comments/1/delete', []],
+    ];
+    for (const [url, fields] of posts) {
+      const attempts: { csrf?: boolean; headers?: Record<string, string>; extra?: [string, string][] }[] = [
+        { csrf: false },
+        { csrf: false, extra: [['csrf_token', 'not-the-token']] },
+        { headers: { origin: 'https://evil.example' } },
+        { headers: { origin: 'null' } },
+        { headers: { 'sec-fetch-site': 'cross-site' } },
+      ];
+      for (const attempt of attempts) {
+        const answer = await ada.post(url, [...(attempt.extra ?? []), ...fields], attempt);
+        expect(answer.statusCode, `${url} ${JSON.stringify(attempt)}`).toBe(403);
+        expect(answer.body).toContain('The form expired');
+      }
+    }
+    expect(await count()).toBe(comments);
+    expect((await api('/blog_posts/2')).json().record.title).toBe(title);
+    expect((await api('/comments/1')).statusCode).toBe(200);
+  });
+
+  it('edit with two errors → 422 with the API\'s exact messages, the summary linking each field, each message tied to its control, typed values kept; then fixed → 303 to show with a notice', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const failed = await ada.post('/panel/resources/blog_posts/2', [['record[title]', ''], ['record[rating]', 'lots'], ['record[summary]', 'Kept as typed']]);
+    expect(failed.statusCode).toBe(422);
+    const viaApi = await demo().app.inject({ method: 'PATCH', url: `${V1}/blog_posts/2`, headers: { authorization: API_KEYS.ada, 'content-type': 'application/json' }, payload: { blog_post: { title: '', rating: 'lots' } } });
+    expect(viaApi.json().errors).toEqual({ title: ["can't be blank"], rating: ['is not a number'] });
+    expect(failed.body).toContain('<title>Error: Edit “Post 02: Kitchens” · Panel</title>');
+    expect(failed.body).toMatch(/<div class="error-summary" role="alert"[^>]*>\s*<h2 id="error-summary-title">There is a problem<\/h2>\s*<ul><li><a href="#record-title">Title can&#x27;t be blank<\/a><\/li><li><a href="#record-rating">Rating is not a number<\/a><\/li><\/ul>/);
+    expect(failed.body).toContain('id="record-rating" name="record[rating]" value="lots" inputmode="decimal" spellcheck="false" aria-describedby="record-rating-error" aria-invalid="true"');
+    expect(failed.body).toContain('<textarea id="record-summary" name="record[summary]" rows="5">Kept as typed</textarea>');
+    expect((await api('/blog_posts/2')).json().record.title).toBe('Post 02: Kitchens');
+    const fixed = await ada.post('/panel/resources/blog_posts/2', [['record[title]', 'Kitchens, revisited'], ['record[rating]', '4.5']]);
+    expect(fixed.statusCode).toBe(303);
+    expect(fixed.headers.location).toBe('/panel/resources/blog_posts/2');
+    const notice = fixed.cookies.find((c) => c.name === 'panel_notice')!;
+    const shown = await demo().app.inject({ method: 'GET', url: '/panel/resources/blog_posts/2', headers: { cookie: `${ada.cookie}; panel_notice=${notice.value}` } });
+    expect(shown.body).toContain('<p class="flash" role="status">Blog post saved.</p>');
+    expect((await api('/blog_posts/2')).json().record).toMatchObject({ title: 'Kitchens, revisited', rating: 4.5 });
+  });
+
+  it('a new comment from the post\'s panel ("New comment" prefilled with the foreign key), then deleted through the confirmation page', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const post = await ada.get('/panel/resources/blog_posts/3');
+    const newHref = /<a class="button" href="([^"]+)">New comment<\/a>/.exec(post.body)![1]!.replaceAll('&#x3D;', '=');
+    expect(newHref).toBe('/panel/resources/comments/new?record%5Bblog_post_id%5D=3');
+    const form = await ada.get(newHref);
+    expect(form.body).toMatch(/<option value="3" selected>Post 03: Trains<\/option>/);
+    const created = await ada.post('/panel/resources/comments', [['record[body]', 'From the panel'], ['record[blog_post_id]', '3'], ['record[user_id]', '2']]);
+    expect(created.statusCode).toBe(303);
+    const id = Number(/\/panel\/resources\/comments\/(\d+)$/.exec(created.headers.location as string)![1]);
+    expect((await api(`/comments/${id}`)).json().record).toMatchObject({ body: 'From the panel', blog_post: { id: 3 }, user: { id: 2 } });
+    const confirm = await ada.get(`/panel/resources/comments/${id}/delete`);
+    expect(mainText(confirm.body)).toContain(`Delete “Comment #${id}”?`);
+    const deleted = await ada.post(`/panel/resources/comments/${id}/delete`, []);
+    expect([deleted.statusCode, deleted.headers.location]).toEqual([303, '/panel/resources/comments']);
+    expect((await api(`/comments/${id}`)).statusCode).toBe(404);
+  });
+
+  it('a refused delete shows its message (beforeDestroy: "Cannot delete an admin user") with 422, and the user is kept', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const refused = await ada.post('/panel/resources/users/1/delete', []);
+    expect(refused.statusCode).toBe(422);
+    expect(mainText(refused.body)).toContain('It was not deleted Cannot delete an admin user');
+    expect((await api('/users/1')).statusCode).toBe(200);
+  });
+
+  it('a title "<script>…" renders as text on every screen (Handlebars escaping)', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const created = await ada.post('/panel/resources/product_categories', [['record[name]', '<script>alert(1)</script>']]);
+    expect(created.statusCode).toBe(303);
+    const location = created.headers.location as string;
+    for (const url of [location, `${location}/edit`, `${location}/delete`, '/panel/resources/product_categories']) {
+      const page = await ada.get(url);
+      expect(page.body, url).not.toContain('<script>alert(1)</script>');
+      expect(page.body, url).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    }
+  });
+});

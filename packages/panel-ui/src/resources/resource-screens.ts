@@ -1,0 +1,163 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { humanize, isPanelError, NotAuthorizedError, operations, type CompiledField, type CompiledResource, type ErrorMessages } from '@panel/core';
+import { setNotice, type PanelViewer } from '../shell/panel-viewer.js';
+import { seeOther, sendPage } from '../screens/screen-context.js';
+import { listScreen, SCREENS_PER_PAGE_COOKIE } from './list-screen.js';
+import { withoutEmptyControls } from './list-filters.js';
+import { queryPairs, withQuery } from './resource-paths.js';
+import { formModel, postedAttributes, typedValues, type TypedValues } from './record-form.js';
+import { recordLabel, showScreen } from './show-screen.js';
+import { ConfirmationNeededError, notFound, recordIdOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
+import type { ScreenActor } from './screen-actor.js';
+
+type ScreenRequest = FastifyRequest<{ Params: { route_key: string; id?: string; association?: string }; Querystring: Record<string, unknown> }>;
+
+const invalidErrors = (error: unknown): ErrorMessages | undefined => (isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined);
+
+/** The `:id` of the request, or the 404 page. */
+function idOf(request: ScreenRequest): number {
+  const id = recordIdOf(request.params.id ?? '');
+  if (id === undefined) throw notFound(request.params.id ?? '');
+  return id;
+}
+
+/**
+ * The resource screens under `<root_path>/resources` (the Contract of the screens' design):
+ * index, show, new + create, edit + update, delete confirmation + destroy, and an association's
+ * list. Each handler reads the request, calls the same operation as the API with the signed-in
+ * user as the actor, and renders; success after a POST is a 303 with a notice, a refused write
+ * re-renders with 422 and the API's messages.
+ */
+export function registerResourceScreens(app: FastifyInstance, context: ResourceScreensContext): void {
+  const paths = context.resourcePaths;
+  const { panel } = context;
+  const notice = (reply: FastifyReply, text: string) => setNotice(reply, panel.config.rootPath, text);
+  // A write that sets a `confirm: true` field needs the password typed recently, as on the API's panel-session path.
+  const confirmFields = (viewer: PanelViewer) => (fields: readonly CompiledField[]) => {
+    if (!panel.sessions!.isRecentlyConfirmed(viewer.session)) throw new ConfirmationNeededError(`Changing ${fields.map((field) => humanize(field.name)).join(', ')} needs your password again. Confirm it, then send the form again.`);
+  };
+
+  const list = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, path: string, parent?: { label: string; href: string; routeKey: string; narrow: ReturnType<NonNullable<NonNullable<CompiledField['kind']['association']>['related']>> }) => {
+    const pairs = queryPairs(request.query);
+    const cleaned = withoutEmptyControls(pairs);
+    if (cleaned) return seeOther(reply, withQuery(path, cleaned));
+    const shown = await listScreen({ context, actor: screen.actor, resource, query: request.query, pairs, cookiePerPage: request.cookies[SCREENS_PER_PAGE_COOKIE], path, narrow: parent?.narrow });
+    if (shown.perPageFromQuery) reply.setCookie(SCREENS_PER_PAGE_COOKIE, String(shown.perPage), { path: paths.base, httpOnly: true, sameSite: 'lax' });
+    const may = await screen.actor.may(resource, 'create');
+    const heading = parent ? `${humanize(resource.naming.routeKey)} of ${parent.label}` : humanize(resource.naming.routeKey);
+    const model = { ...shown.model, heading, parentHref: parent?.href, parentLabel: parent?.label, newHref: may && !parent ? paths.newRecord(resource.naming.routeKey) : undefined, newLabel: `New ${resource.naming.humanName.toLowerCase()}` };
+    return sendPage(context, request, reply, screen.viewer, 200, 'resourceIndex', { title: heading, resource: parent?.routeKey ?? resource.naming.routeKey }, model);
+  };
+
+  app.get(`${paths.base}/:route_key`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
+    const resource = resourceOf(context, request.params.route_key);
+    return list(request, reply, screen, resource, paths.index(resource.naming.routeKey));
+  }));
+
+  app.get(`${paths.base}/:route_key/:id`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
+    const resource = resourceOf(context, request.params.route_key);
+    const { label, model } = await showScreen(context, screen.actor, resource, idOf(request));
+    return sendPage(context, request, reply, screen.viewer, 200, 'resourceShow', { title: `${label} · ${humanize(resource.naming.routeKey)}`, resource: resource.naming.routeKey }, model);
+  }));
+
+  app.get(`${paths.base}/:route_key/:id/:association`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
+    const resource = resourceOf(context, request.params.route_key);
+    const id = idOf(request);
+    const parent = await operations.show({ ...screen.actor.input(resource), id });
+    const access = screen.actor.access(resource);
+    // Only an association the user reads on this record's show view lists anything; any other name is the 404 page.
+    const field = access.readable('show').find((candidate) => candidate.name === request.params.association && candidate.kind.association?.related !== undefined);
+    if (!field || !access.shows(field, 'show', parent)) throw notFound(request.params.association ?? '');
+    const target = panel.resources.get(field.target!)!;
+    const href = paths.record(resource.naming.routeKey, id);
+    return list(request, reply, screen, target, paths.association(resource.naming.routeKey, id, field.name), { label: recordLabel(resource, parent), href, routeKey: resource.naming.routeKey, narrow: field.kind.association!.related!(field, id) });
+  }));
+
+  /** Renders the new or edit form (200, or 422 with the messages and what was typed). */
+  const sendForm = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: number | null, typed: TypedValues, errors: ErrorMessages, status: number) => {
+    const { actor, viewer } = screen;
+    const row = id === null ? null : await operations.show({ ...actor.input(resource), id });
+    if (row && !(await actor.may(resource, 'update', row))) throw new NotAuthorizedError('update', resource.naming.humanName);
+    const form = await formModel({ context, actor, resource, view: row ? 'edit' : 'new', row, typed, errors, confirmed: panel.sessions!.isRecentlyConfirmed(viewer.session) });
+    const routeKey = resource.naming.routeKey;
+    const label = row ? recordLabel(resource, row) : undefined;
+    const heading = row ? `Edit “${label}”` : `New ${resource.naming.humanName.toLowerCase()}`;
+    const formPath = row ? paths.edit(routeKey, row.id) : withQuery(paths.newRecord(routeKey), [...typed].flatMap(([name, values]) => values.map((value): [string, string] => [name, value])));
+    const model = {
+      ...form,
+      heading,
+      action: row ? paths.record(routeKey, row.id) : paths.index(routeKey),
+      submitLabel: row ? 'Save changes' : `Create ${resource.naming.humanName.toLowerCase()}`,
+      cancelHref: row ? paths.record(routeKey, row.id) : paths.index(routeKey),
+      indexHref: paths.index(routeKey),
+      indexLabel: humanize(routeKey),
+      recordHref: row ? paths.record(routeKey, row.id) : undefined,
+      recordLabel: label,
+      confirmHref: `${context.paths.confirm}?${new URLSearchParams({ return_to: formPath })}`,
+    };
+    return sendPage(context, request, reply, viewer, status, 'resourceForm', { title: `${form.hasErrors ? 'Error: ' : ''}${heading}`, resource: routeKey }, model);
+  };
+
+  app.get(`${paths.base}/:route_key/new`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
+    const resource = resourceOf(context, request.params.route_key);
+    if (!(await screen.actor.may(resource, 'create'))) throw new NotAuthorizedError('create', resource.naming.humanName);
+    return sendForm(request, reply, screen, resource, null, typedValues(request.query), {}, 200);
+  }));
+
+  app.get(`${paths.base}/:route_key/:id/edit`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
+    const resource = resourceOf(context, request.params.route_key);
+    return sendForm(request, reply, screen, resource, idOf(request), new Map(), {}, 200);
+  }));
+
+  /** Runs a create or update from the posted form: 303 to the record with a notice, or the form again with 422. */
+  const write = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: number | null) => {
+    const typed = typedValues(request.body as Record<string, unknown>);
+    const attributes = postedAttributes(resource, typed);
+    const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer) };
+    try {
+      const row = id === null ? await operations.create(input) : await operations.update({ ...input, id });
+      notice(reply, `${resource.naming.humanName} ${id === null ? 'created' : 'saved'}.`);
+      return seeOther(reply, paths.record(resource.naming.routeKey, row.id));
+    } catch (error) {
+      const errors = invalidErrors(error);
+      if (!errors) throw error;
+      return sendForm(request, reply, screen, resource, id, typed, errors, 422);
+    }
+  };
+
+  app.post(`${paths.base}/:route_key`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), null)));
+  app.post(`${paths.base}/:route_key/:id`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), idOf(request))));
+
+  /** The delete confirmation (200), or again with the refusal's messages (422). */
+  const sendDelete = async (request: ScreenRequest, reply: FastifyReply, actor: ScreenActor, viewer: PanelViewer, resource: CompiledResource, id: number, errors: readonly string[], status: number) => {
+    const row = await operations.show({ ...actor.input(resource), id });
+    if (!(await actor.may(resource, 'destroy', row))) throw new NotAuthorizedError('destroy', resource.naming.humanName);
+    const routeKey = resource.naming.routeKey;
+    const label = recordLabel(resource, row);
+    const model = { errors, recordLabel: label, humanName: resource.naming.humanName.toLowerCase(), action: paths.remove(routeKey, id), recordHref: paths.record(routeKey, id), indexHref: paths.index(routeKey), indexLabel: humanize(routeKey) };
+    return sendPage(context, request, reply, viewer, status, 'resourceDelete', { title: `${errors.length > 0 ? 'Error: ' : ''}Delete “${label}”`, resource: routeKey }, model);
+  };
+
+  app.get(`${paths.base}/:route_key/:id/delete`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) =>
+    sendDelete(request, reply, screen.actor, screen.viewer, resourceOf(context, request.params.route_key), idOf(request), [], 200)));
+
+  app.post(`${paths.base}/:route_key/:id/delete`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => {
+    const resource = resourceOf(context, request.params.route_key);
+    const id = idOf(request);
+    try {
+      await operations.destroy({ ...screen.actor.input(resource), id });
+    } catch (error) {
+      const errors = invalidErrors(error);
+      if (!errors) throw error;
+      const messages = Object.entries(errors).flatMap(([name, list]) => list.map((message) => (name === 'base' ? message : `${humanize(name)} ${message}`)));
+      return sendDelete(request, reply, screen.actor, screen.viewer, resource, id, messages, 422);
+    }
+    notice(reply, `${resource.naming.humanName} deleted.`);
+    return seeOther(reply, paths.index(resource.naming.routeKey));
+  }));
+
+  // Any other URL under the screens is the same 404 page.
+  app.all(`${paths.base}/*`, screenRoute(context, false, async (request: ScreenRequest) => {
+    throw notFound(request.url);
+  }));
+}

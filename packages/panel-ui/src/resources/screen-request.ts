@@ -1,0 +1,88 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isPanelError, RecordNotFoundError, secretsEqual, type CompiledResource } from '@panel/core';
+import { BadRequestError, isSameOriginRequest } from '@panel/api';
+import { formField, formProblem } from '../forms/form-body.js';
+import { panelViewer, type PanelViewer } from '../shell/panel-viewer.js';
+import { sendPage, type ShellContext } from '../screens/screen-context.js';
+import type { ResourcePaths } from './resource-paths.js';
+import { ScreenActor } from './screen-actor.js';
+
+/** What the resource screens share: the shell's context, their paths, and the resources by route key. */
+export interface ResourceScreensContext extends ShellContext {
+  readonly resourcePaths: ResourcePaths;
+  readonly byRouteKey: ReadonlyMap<string, CompiledResource>;
+}
+
+/** One resource screen's request, once its user is known: who looks, and as whom the operations run. */
+export interface OpenedScreen {
+  readonly viewer: PanelViewer;
+  readonly actor: ScreenActor;
+}
+
+/** A policy said no to a write that sets a `confirm: true` field without a recent password confirmation. */
+export class ConfirmationNeededError extends Error {
+  readonly code = 'PANEL_UI_CONFIRMATION_NEEDED';
+}
+
+type ScreenHandler<R extends FastifyRequest> = (request: R, reply: FastifyReply, screen: OpenedScreen) => Promise<FastifyReply>;
+
+/** What a refusal or a bad request answers: its status, page title and message. */
+function problemOf(error: unknown): { status: number; title: string; message: string } | undefined {
+  if (isPanelError(error, 'PANEL_ERR_RECORD_NOT_FOUND')) return { status: 404, title: 'Not found', message: 'There is nothing here, or you may not see it.' };
+  if (isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')) return { status: 403, title: 'Not allowed', message: (error as Error).message };
+  if ((error as { code?: unknown } | null)?.code === 'PANEL_API_ERR_BAD_REQUEST') return { status: 400, title: 'Bad request', message: (error as Error).message };
+  if (error instanceof ConfirmationNeededError) return { status: 403, title: 'Confirm your password', message: error.message };
+  return undefined;
+}
+
+/** A page inside the shell saying what went wrong (400, 403, 404), never cached. */
+export function sendProblem(context: ResourceScreensContext, request: FastifyRequest, reply: FastifyReply, viewer: PanelViewer, problem: { status: number; title: string; message: string }): Promise<FastifyReply> {
+  return sendPage(context, request, reply, viewer, problem.status, 'problem', { title: problem.title }, { heading: problem.title, message: problem.message, confirmPath: problem.status === 403 && problem.title === 'Confirm your password' ? context.paths.confirm : undefined });
+}
+
+/**
+ * Wraps a resource screen's handler: the viewer from the panel session (no user: a GET is sent
+ * to sign in and back, a POST refused as an expired form); a form field with a NUL character
+ * or a lone surrogate is a 400; a POST must come from this site (`isSameOriginRequest`) and
+ * carry the session's CSRF token (else the "form expired" page, 403, and nothing is read).
+ * A record outside the user's scope and a missing one answer the same 404 page; a policy
+ * refusal a 403 page; a bad list query the API's 400 message, each inside the shell.
+ */
+export function screenRoute<R extends FastifyRequest>(context: ResourceScreensContext, write: boolean, handler: ScreenHandler<R>) {
+  return async (request: R, reply: FastifyReply): Promise<FastifyReply> => {
+    const viewer = await panelViewer(context.panel, context.gate, context.loadUser, request, reply);
+    if (!viewer.user) {
+      if (write) return sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
+      return reply.code(303).header('location', `${context.paths.signIn}?${new URLSearchParams({ return_to: request.url })}`).send();
+    }
+    try {
+      const problem = formProblem(request.body);
+      if (problem) throw new BadRequestError(problem);
+      if (write && (!isSameOriginRequest(request) || viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) {
+        return await sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
+      }
+      return await handler(request, reply, { viewer, actor: new ScreenActor(context.panel, viewer.user.record) });
+    } catch (error) {
+      const problem = problemOf(error);
+      if (!problem) throw error;
+      return sendProblem(context, request, reply, viewer, problem);
+    }
+  };
+}
+
+/** The resource of a `:route_key`, or a `RecordNotFoundError` (the 404 page) for one the panel does not have. */
+export function resourceOf(context: ResourceScreensContext, routeKey: string): CompiledResource {
+  const resource = context.byRouteKey.get(routeKey);
+  if (!resource) throw notFound(routeKey);
+  return resource;
+}
+
+/** The 404 of the screens: the same page for an unknown resource, id or association, and a record outside the scope. */
+export function notFound(what: string): Error {
+  return new RecordNotFoundError('page', what);
+}
+
+/** An `:id` of the URL as a record id, or undefined when it cannot name one (then the screen answers 404). */
+export function recordIdOf(raw: string): number | undefined {
+  return /^[1-9]\d{0,15}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined;
+}
