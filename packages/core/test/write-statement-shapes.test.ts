@@ -1,7 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { CompiledResource } from '@panel/core';
-import { MAX_WRITE_SHAPES, compiledWrite } from '../src/records/write-statements.js';
+import { MAX_WRITE_SHAPES, compiledWrite as compiledWriteIn } from '../src/records/write-statements.js';
+import { ShapeStatementCache } from '../src/records/statement-cache.js';
 
 // A write's statement is compiled once per resource, view and column list. The column list is
 // what a client chooses to send, so the kept statements are bounded: a client sending every
@@ -10,6 +11,9 @@ import { MAX_WRITE_SHAPES, compiledWrite } from '../src/records/write-statements
 const statement = (columns: readonly string[]) => (values: readonly unknown[]) =>
   CompiledQuery.raw(`insert into t (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')}) returning *`, [...values]);
 const shape = (columns: readonly string[], values: readonly unknown[]) => ({ key: columns.join(','), values, builder: statement(columns), checked: () => ({ changes: {}, existing: undefined }) });
+/** The statement cache of a records layer; each test's resources are objects of their own, with their own budgets in it. */
+const cache = new ShapeStatementCache();
+const compiledWrite = (...args: Parameters<typeof compiledWriteIn> extends [unknown, ...infer Rest] ? Rest : never) => compiledWriteIn(cache, ...args);
 /** Builds and compiles a shape's statement with the values given (markers, or the write's own), as `writeAndRead` does. */
 const compileOf = (columns: readonly string[]) => async (values: readonly unknown[]) => statement(columns)(values);
 

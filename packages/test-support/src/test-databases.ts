@@ -19,6 +19,17 @@ export function testDatabaseKinds(env: NodeJS.ProcessEnv = process.env): Databas
   return wanted as DatabaseKind[];
 }
 
+/**
+ * Whether the test databases keep statements (`openDatabase`'s `statementCache`): true unless
+ * `PANEL_TEST_STATEMENT_CACHE=off`, which runs a suite with every statement built per request
+ * and sent unnamed, to show it gives the same answers (CI runs the records suites so).
+ */
+export function testStatementCache(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.PANEL_TEST_STATEMENT_CACHE ?? 'on';
+  if (value !== 'on' && value !== 'off') throw new Error(`PANEL_TEST_STATEMENT_CACHE must be on or off, instead got "${value}".`);
+  return value === 'on';
+}
+
 /** The server URL the PostgreSQL tests use. */
 export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   return env.DATABASE_URL || DEFAULT_DATABASE_URL;
@@ -70,9 +81,10 @@ export async function createTestSchema(): Promise<TestSchema> {
  * PostgreSQL server (dropped on close), so parallel files never collide.
  */
 export async function openTestDatabase(kind: DatabaseKind): Promise<PanelDatabase> {
-  if (kind === 'pglite') return openDatabase({ loadDataDir: await pgliteSnapshot() });
+  const statementCache = testStatementCache();
+  if (kind === 'pglite') return openDatabase({ loadDataDir: await pgliteSnapshot(), statementCache });
   const { url, schema, drop } = await createTestSchema();
-  const database = await openDatabase({ url, schema, maxConnections: 4 });
+  const database = await openDatabase({ url, schema, maxConnections: 4, statementCache });
   return {
     ...database,
     close: async () => {

@@ -48,6 +48,8 @@ export interface PanelDatabase {
   readonly replicas?: ReplicaReads | undefined;
   /** Cross-process change notifications (`LISTEN/NOTIFY` on PostgreSQL; in the process on PGlite). */
   readonly changes?: ChangeNotifications | undefined;
+  /** False when opened with `statementCache: false`: no statement is named, and a panel on it compiles every statement per request. */
+  readonly statementCache?: boolean | undefined;
   /** Calls `listener` for every statement until the returned function is called. */
   onQuery(listener: (query: ExecutedQuery) => void): () => void;
   close(): Promise<void>;
@@ -143,6 +145,16 @@ export interface OpenDatabaseOptions {
    * is prepared again). Ignored by the embedded PGlite. See docs/scaling.md#prepared-statements.
    */
   preparedStatements?: boolean | PreparedConnections | { readonly max?: number; readonly connections?: PreparedConnections };
+  /**
+   * Whether Panel keeps statements once they are built: the records layer's statements compiled
+   * once per shape (a list's page and count per resource, view, order and filters; a find per
+   * resource and view; a write per columns) and, on PostgreSQL, named (prepared) statements.
+   * Default true. `false` builds and compiles every statement for its request and sends it
+   * unnamed: the same answers, for diagnosing a suspected caching fault, and the records suites
+   * run that way too (`PANEL_TEST_STATEMENT_CACHE=off`). With `false`, `preparedStatements` must
+   * be left out (or false). See docs/scaling.md#the-statement-cache.
+   */
+  statementCache?: boolean;
   /** PostgreSQL's `application_name` of every connection (seen in `pg_stat_activity`). Default `panel`. */
   applicationName?: string;
   /** Where connection failures outside a request are reported; default one line on standard error. */
@@ -177,6 +189,7 @@ function createListeners() {
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<PanelDatabase> {
   checkSnapshotOptions(options);
+  const statementCache = checkStatementCache(options);
   const { log, onQuery } = createListeners();
   if (options.url) {
     if (!/^postgres(ql)?:\/\//.test(options.url)) {
@@ -188,7 +201,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     const timeouts = normalizeDatabaseTimeouts(options);
     // Each engine's client is loaded only when it is used (start-up: an app on one never loads the other).
     const { createPostgresPool, PreparedStatementNames, DEFAULT_MAX_PREPARED_STATEMENTS } = await import('./postgres-pool.js');
-    const preparedStatements = preparedStatementNames(options.preparedStatements, (max, connections) => new PreparedStatementNames(max, connections), DEFAULT_MAX_PREPARED_STATEMENTS);
+    const preparedStatements = preparedStatementNames(statementCache ? options.preparedStatements : false, (max, connections) => new PreparedStatementNames(max, connections), DEFAULT_MAX_PREPARED_STATEMENTS);
     const pool = createPostgresPool({
       preparedStatements,
       url: options.url,
@@ -204,16 +217,28 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     if (options.replicas !== undefined) {
       const { openWithReplicas } = await import('./replicas/open-with-replicas.js');
       const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, createPool: (poolOptions) => createPostgresPool({ ...poolOptions, preparedStatements }) });
-      return withChanges({ ...opened, kind: 'postgres', schema: options.schema, timeouts, onQuery }, listener);
+      return withChanges({ ...opened, kind: 'postgres', schema: options.schema, timeouts, statementCache, onQuery }, listener);
     }
     const db = new Kysely<any>({ dialect: withUnavailableErrors(new PostgresDialect({ pool })), log });
-    return withChanges({ db, primary: db, kind: 'postgres', schema: options.schema, timeouts, onQuery, close: () => db.destroy() }, listener);
+    return withChanges({ db, primary: db, kind: 'postgres', schema: options.schema, timeouts, statementCache, onQuery, close: () => db.destroy() }, listener);
   }
   if (options.replicas !== undefined) {
     throw new PanelConfigError('Database replicas need a PostgreSQL primary, and no url was given. Fix: pass url (the primary) with replicas, or leave replicas out for the embedded PGlite.');
   }
   const pglite = options.snapshot ? await openFromSnapshot(options.snapshot, log, onQuery) : await openPglite(options, log, onQuery);
-  return withChanges(pglite, { logger: options.logger ?? consoleDatabaseLogger });
+  return withChanges({ ...pglite, statementCache }, { logger: options.logger ?? consoleDatabaseLogger });
+}
+
+/** The `statementCache` option, checked: a boolean, and never false beside named statements asked for. */
+function checkStatementCache(options: OpenDatabaseOptions): boolean {
+  const { statementCache = true, preparedStatements } = options;
+  if (typeof statementCache !== 'boolean') {
+    throw new PanelConfigError(`Database statementCache must be true or false, instead got ${JSON.stringify(statementCache) ?? String(statementCache)}. Fix: leave it out (statements compiled once per shape, and named), or pass false to build and send every statement per request.`);
+  }
+  if (!statementCache && preparedStatements !== undefined && preparedStatements !== false) {
+    throw new PanelConfigError(`Database statementCache is false, which sends every statement unnamed, but preparedStatements is ${JSON.stringify(preparedStatements)}. Fix: leave preparedStatements out with statementCache: false, or leave statementCache out to name statements.`);
+  }
+  return statementCache;
 }
 
 /** The names of `preparedStatements` (undefined: off), or a `PanelConfigError` that names the option and the fix. */

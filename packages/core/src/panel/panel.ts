@@ -112,7 +112,7 @@ export async function createPanel(options: CreatePanelOptions): Promise<Panel> {
     config,
     appRoot,
     database,
-    records: new RecordsRepository(database.db, compiled, { attachments, rootPath: config.rootPath, count: config.count, changes: database.changes }),
+    records: new RecordsRepository(database.db, compiled, { attachments, rootPath: config.rootPath, count: config.count, changes: database.changes, statements: database.statementCache !== false }),
     attachments,
     uploads,
     resources: compiled,

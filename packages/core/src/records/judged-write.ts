@@ -135,7 +135,7 @@ async function writeAndRead(
   // place of the values (the checks' values included), and later writes send it with theirs.
   const compiled =
     shape && !ownTable && checks.shapeOnly && narrowed === undefined
-      ? await compiledWrite(resource, view, checkedShape(shape, checks, 'write'), async (values) => {
+      ? await compiledWrite(layer.statements, resource, view, checkedShape(shape, checks, 'write'), async (values) => {
           const shapeChecks = gated ? await checksWith(layer, resource, shape, values) : checks;
           return writeQuery(layer, db, { resource, view, checks: shapeChecks, write: shape.builder(values), narrowed: undefined, ownTable }).compile();
         })
@@ -180,6 +180,7 @@ function writeQuery(
 async function computeChecks(layer: RecordsLayer, db: Kysely<any>, resource: CompiledResource, checks: WriteChecks, shape: WriteShape<WriteBuilder> | undefined): Promise<Record<string, unknown>> {
   if (checks.statement.length === 0 || !shape || !checks.shapeOnly) return checks.compute(db);
   const compiled = await compiledWrite(
+    layer.statements,
     resource,
     'edit',
     checkedShape(shape, checks, 'checks'),

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import type { CountStrategy } from './count-strategy.js';
 import type { RecordsQuery } from './records-query.js';
 import { StatementBatcher, statementKey } from './statement-batcher.js';
@@ -120,18 +120,18 @@ export class RecordCounts {
   }
 
   /**
-   * The total of the rows `rows` lets through (`select … from <table> as r` with the scope
-   * applied), under `strategy`.
+   * The total of a list under `strategy`, from its statements (`listStatements`): `count` (the
+   * rows the scope lets through, counted) and, for the `estimate` strategy, `estimate` (the
+   * same rows, whose plan estimates how many there are).
    */
-  async count(input: { table: string; rows: RecordsQuery; strategy: CountStrategy }): Promise<CountAnswer> {
-    const { table, rows, strategy } = input;
-    const counting = countingQuery(rows);
-    if (strategy.strategy === 'exact') return this.exactCount(counting.compile(), strategy);
+  async count(input: { table: string; statements: { readonly count: CompiledQuery; readonly estimate?: CompiledQuery | undefined }; strategy: CountStrategy }): Promise<CountAnswer> {
+    const { table, statements, strategy } = input;
+    const compiled = statements.count;
+    if (strategy.strategy === 'exact') return this.exactCount(compiled, strategy);
     if (strategy.strategy === 'estimate') {
-      const estimate = await this.#estimate(rows.clearSelect().select(sql<number>`1`.as('one')));
-      return estimate >= strategy.exactBelow ? { count: estimate, source: 'estimate' } : { count: await this.#exact(counting.compile()) };
+      const estimate = await this.#estimate(statements.estimate!);
+      return estimate >= strategy.exactBelow ? { count: estimate, source: 'estimate' } : { count: await this.#exact(compiled) };
     }
-    const compiled = counting.compile();
     const key = statementKey(compiled.sql, compiled.parameters);
     if (key === undefined) return { count: await this.#exact(compiled) };
     this.#subscribe();
@@ -154,7 +154,7 @@ export class RecordCounts {
     return { count };
   }
 
-  /** The exact total by a count statement compiled already (`countingQuery`, compiled once per list shape: `ListTemplates`). */
+  /** The exact total by a count statement (`countingQuery`, compiled). */
   async exactCount(compiled: CompiledQuery, strategy: CountStrategy & { readonly strategy: 'exact' }): Promise<CountAnswer> {
     return { count: await this.#exact(compiled, 'reuseUnchangedMs' in strategy ? strategy : undefined) };
   }
@@ -239,9 +239,8 @@ export class RecordCounts {
     return plain();
   }
 
-  /** The planner's estimate of the rows `query` returns: `EXPLAIN (FORMAT JSON)`, planned with its parameters, never run. */
-  async #estimate(query: RecordsQuery): Promise<number> {
-    const compiled = query.compile();
+  /** The planner's estimate of the rows `compiled` returns: `EXPLAIN (FORMAT JSON)`, planned with its parameters, never run. */
+  async #estimate(compiled: CompiledQuery): Promise<number> {
     const { rows } = await this.#db.executeQuery(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
     return planRows((rows[0] as Record<string, unknown>)['QUERY PLAN']);
   }

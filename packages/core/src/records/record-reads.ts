@@ -1,14 +1,13 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { RecordNotFoundError } from '../errors/panel-errors.js';
 import { ROW_ALIAS, narrowedSelections, selectRecords } from './record-select.js';
-import type { ScopeFunction } from './records-query.js';
+import type { RecordsQuery, ScopeFunction } from './records-query.js';
 import type { RecordRow } from './record-row.js';
-import type { CountAnswer, TotalCountSource } from './record-counts.js';
-import { PAGE_ALIAS, compiledPageIds, pageFrom, pageIdsOf, withCompiledPageIds, withPageIds } from './page-of-records.js';
+import type { TotalCountSource } from './record-counts.js';
 import { whereShape } from './record-filters.js';
-import { countingQuery } from './record-counts.js';
+import { LIST_SHAPES, MAX_LIST_SHAPES, listStatements } from './list-statements.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import type { RecordsLayer } from './records-layer.js';
 
@@ -41,7 +40,7 @@ export interface ListRecordsInput {
   scope?: ScopeFunction | undefined;
   /**
    * Narrows the list after the scope: filters and search (`recordsWhere`). Filters alone, under a
-   * scope that lets every row through, are compiled once per shape (`ListTemplates`).
+   * scope that lets every row through, are compiled once per shape (`StatementCache`).
    */
   where?: ScopeFunction | undefined;
   /** The actor's scope of each association target: labels, ids and counts cover only what it may read. */
@@ -60,71 +59,65 @@ export interface FindRecordInput {
   fields?: ReadonlySet<string> | undefined;
 }
 
-const identity: ScopeFunction = (query) => query;
+/** The shape of a list narrowed by nothing: its statements depend on the resource, view, order and strategy alone. */
+const UNFILTERED = Object.freeze({ key: '', values: Object.freeze([]) as readonly unknown[], withValues: () => (query: RecordsQuery) => query });
 
-/** One page of records (see `RecordsRepository.list`). */
+/** The statement cache's bucket of finds (per resource and view: the app's own shapes). */
+const FINDS = 'find';
+
+/**
+ * One page of records (see `RecordsRepository.list`). One path: the list's statements are built
+ * by `listStatements` from the values of this request, unless the statement cache answers with
+ * the same statements compiled once for the list's shape. A list has a shape when its
+ * statements depend on nothing but the resource, view, order, count strategy and which filters
+ * it has: the scope lets every row through (no policy, an admin's: it returns the query it was
+ * given), no association is narrowed to the actor, no sparse fieldset, and it is narrowed by
+ * nothing or by filters whose SQL is fixed by their operators (`whereShape`).
+ */
 export async function listRecords(layer: RecordsLayer, input: ListRecordsInput): Promise<RecordsPage> {
   const { db, registry } = layer;
   const { resource, view, page, perPage, readable, fields, where } = input;
   const order = input.sort ?? resource.defaultOrder;
-  const limit = perPage;
-  const offset = (page - 1) * perPage;
-  const narrowed = narrowedSelections(db, resource, view, registry, readable);
-  // The view's whole page statement is compiled once (only the ids' query is compiled per
-  // request); a sparse fieldset or association values narrowed to the actor's scopes build theirs.
-  const statement = narrowed === undefined && fields === undefined ? layer.statements.page(resource, view) : undefined;
   const strategy = resource.count ?? layer.countStrategy;
+  const narrowed = narrowedSelections(db, resource, view, registry, readable);
   const table = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
-  // A scope that lets every row through (no policy, an admin's) returns the query it was given.
   const policed = input.scope ? input.scope(table) : table;
-  const exact = strategy.strategy === 'exact' ? strategy : undefined;
-  const shape = statement && where && policed === table && exact ? whereShape(where) : undefined;
-  const shaped =
-    shape &&
-    layer.listTemplates.statements(`${resource.name}\u0000${view}\u0000${order.column} ${order.direction}\u0000${shape.key}`, [...shape.values, limit, offset], (values) => {
-      const scoped = shape.withValues(values.slice(0, -2))(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`));
-      const ids = pageIdsOf(resource, scoped, { order, limit: values.at(-2) as number, offset: values.at(-1) as number });
-      return { ids: compiledPageIds(statement!, ids), count: countingQuery(scoped.clearOrderBy()).compile() };
-    });
-  let pageRows: Promise<unknown[]>;
-  let counting: Promise<CountAnswer>;
-  if (shaped && exact) {
-    pageRows = db.executeQuery(withCompiledPageIds(statement!, shaped.ids)).then((result) => result.rows);
-    counting = layer.counts.exactCount(shaped.count, exact);
-  } else {
-    // The scope's conditions (the policy's, the filters', the search's) are built once, for the ids and the count.
-    const scoped = where ? where(policed) : policed;
-    const ids = pageIdsOf(resource, scoped, { order, limit, offset });
-    pageRows = statement
-      ? db.executeQuery(withPageIds(statement, ids)).then((result) => result.rows)
-      : selectRecords(db, resource, view, registry, 'view', pageFrom(db, resource, ids), narrowed, fields).orderBy(`${PAGE_ALIAS}.position`).execute();
-    // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
-    counting = layer.counts.count({ table: resource.table, rows: scoped.clearOrderBy(), strategy });
-  }
-  const [rows, counted] = await Promise.all([pageRows, counting]);
-  resolveFileUrls(layer, rows as RecordRow[], resource, view, fields);
-  if (counted.source === undefined) return { rows: rows as RecordRow[], totalCount: counted.count };
+  const shape = narrowed === undefined && fields === undefined && policed === table ? (where ? whereShape(where) : UNFILTERED) : undefined;
+  const values = [...(shape?.values ?? []), perPage, (page - 1) * perPage];
+  const build = (values: readonly unknown[]) => {
+    // With a shape, its conditions are built from `values` (markers, when the cache compiles it once); else the request's own.
+    const scoped = shape ? shape.withValues(values.slice(0, -2))(db.selectFrom(`${resource.table} as ${ROW_ALIAS}`)) : where ? where(policed) : policed;
+    return listStatements({ db, resource, view, registry, scoped, order, limit: values.at(-2) as number, offset: values.at(-1) as number, strategy, narrowed, fields });
+  };
+  const key = shape && `${resource.name}\u0000${view}\u0000${order.column} ${order.direction}\u0000${strategy.strategy}\u0000${shape.key}`;
+  const statements = (key !== undefined && layer.statements.statements({ bucket: LIST_SHAPES, max: MAX_LIST_SHAPES, key, values }, build)) || build(values);
+  const [rows, counted] = await Promise.all([db.executeQuery(statements.page).then((result) => result.rows as RecordRow[]), layer.counts.count({ table: resource.table, statements, strategy })]);
+  resolveFileUrls(layer, rows, resource, view, fields);
+  if (counted.source === undefined) return { rows, totalCount: counted.count };
   const seen = (page - 1) * perPage + rows.length;
-  if (rows.length < perPage && (rows.length > 0 || page === 1)) return { rows: rows as RecordRow[], totalCount: seen };
-  return { rows: rows as RecordRow[], totalCount: Math.max(counted.count, seen), totalCountSource: counted.source };
+  if (rows.length < perPage && (rows.length > 0 || page === 1)) return { rows, totalCount: seen };
+  return { rows, totalCount: Math.max(counted.count, seen), totalCountSource: counted.source };
 }
 
-/** The record with that id visible through `scope`, on `db` (default the layer's), or `RecordNotFoundError` (see `RecordsRepository.find`). */
+/**
+ * The record with that id visible through `scope`, on `db` (default the layer's), or
+ * `RecordNotFoundError` (see `RecordsRepository.find`). One path, as for lists: the find's
+ * statement is built for this request unless the statement cache answers with the one compiled
+ * once for the resource and view (a scope that lets every record through, no narrowed
+ * association, no sparse fieldset).
+ */
 export async function findRecord(layer: RecordsLayer, input: FindRecordInput, db: Kysely<any> = layer.db): Promise<RecordRow> {
   const { resource, view, id, readable, fields } = input;
-  const scope = input.scope ?? identity;
   const narrowed = narrowedSelections(db, resource, view, layer.registry, readable);
-  // A sparse fieldset, or association values narrowed to the actor's scopes, is built for this
-  // request; the full view's statement is compiled once.
-  const base = db === layer.db && !narrowed && fields === undefined ? layer.statements.statement(resource, view) : undefined;
-  const scoped = scope(base?.query ?? selectRecords(db, resource, view, layer.registry, 'all', undefined, narrowed, fields));
-  // A scope that lets every record through (no policy, an admin's) returns the query it was
-  // given: the statement compiled once for the resource and view is sent with this id.
-  const row =
-    base !== undefined && base.idAt >= 0 && scoped === base.query
-      ? ((await db.executeQuery(CompiledQuery.raw(base.sql, base.parameters.with(base.idAt, id)))).rows[0] as RecordRow | undefined)
-      : await scoped.where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', id).executeTakeFirst();
+  const table = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
+  const policed = input.scope ? input.scope(table) : table;
+  const whole = narrowed === undefined && fields === undefined && policed === table;
+  const build = (values: readonly unknown[]) => ({
+    find: selectRecords(db, resource, view, layer.registry, 'all', policed, narrowed, fields).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', values[0] as number).compile(),
+  });
+  const statements = (whole && layer.statements.statements({ bucket: FINDS, key: `${resource.name}\u0000${view}`, values: [id] }, build)) || build([id]);
+  const row = (await db.executeQuery(statements.find)).rows[0] as RecordRow | undefined;
   if (!row) throw new RecordNotFoundError(resource.name, id);
-  resolveFileUrls(layer, [row as RecordRow], resource, view, fields);
-  return row as RecordRow;
+  resolveFileUrls(layer, [row], resource, view, fields);
+  return row;
 }

@@ -4,12 +4,11 @@ import type { View } from '../fields/field-types.js';
 import type { PanelAttachments } from '../attachments/attachments-service.js';
 import type { RecordCounts } from './record-counts.js';
 import type { CountStrategy } from './count-strategy.js';
-import type { FindStatements } from './find-statements.js';
-import type { ListTemplates } from './list-statements.js';
+import type { StatementCache } from './statement-cache.js';
 
 /**
  * What the records layer's reads, writes and deletes share: the database (or the caller's
- * transaction), the resources, the attachments, the counts and the compiled statements of one
+ * transaction), the resources, the attachments, the counts and the statement cache of one
  * `RecordsRepository`. Its functions (`record-reads.ts`, `record-writes.ts`, `record-deletes.ts`)
  * take it as their first argument.
  */
@@ -24,8 +23,6 @@ export interface RecordsLayer {
   readonly countStrategy: CountStrategy;
   /** Whether an association of the view reads the resource's own table (then a write cannot read itself back in one statement). */
   readsOwnTable(resource: CompiledResource, view: View): boolean;
-  /** The statement of one record on a view, compiled once (see `FindStatements`). */
-  readonly statements: FindStatements;
-  /** The ids' and count's statements of lists narrowed by filters alone, compiled once per shape. */
-  readonly listTemplates: ListTemplates;
+  /** The statements compiled once per shape (finds, lists, writes), or the no-op cache: see `StatementCache`. */
+  readonly statements: StatementCache;
 }

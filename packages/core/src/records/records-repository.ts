@@ -7,8 +7,8 @@ import { DEFAULT_ROOT_PATH } from '../config/panel-config.js';
 import type { RecordRow } from './record-row.js';
 import { RecordCounts } from './record-counts.js';
 import { EXACT_COUNT, type CountStrategy } from './count-strategy.js';
-import { FindStatements } from './find-statements.js';
-import { ListTemplates } from './list-statements.js';
+import { LIST_SHAPES } from './list-statements.js';
+import { NO_STATEMENT_CACHE, ShapeStatementCache, type KeptShapes, type StatementCache } from './statement-cache.js';
 import { findRecord, listRecords, type FindRecordInput, type ListRecordsInput, type RecordsPage } from './record-reads.js';
 import { createRecord, updateRecord, type CreateRecordInput, type UpdateRecordInput } from './record-writes.js';
 import { destroyRecord, type DestroyRecordInput } from './record-deletes.js';
@@ -47,13 +47,17 @@ export class RecordsRepository {
    * removes a record's attachments when it is deleted; without it, URLs are under
    * `options.rootPath` (default the config's default root path) and a delete leaves
    * attachments alone. `options.count` is how a list's total is found unless the resource's
-   * own `count` says otherwise (default the exact count).
+   * own `count` says otherwise (default the exact count). `options.statements` keeps the
+   * statements compiled once per shape: `true` (the default) a cache of this layer's own,
+   * `false` none (every statement built for its request: `openDatabase({ statementCache: false })`,
+   * which `createPanel` passes on), or a cache to share (a transaction's layer shares its parent's).
    */
   constructor(
     db: Kysely<any>,
     registry: ReadonlyMap<string, CompiledResource>,
-    options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy; counts?: RecordCounts; changes?: ChangeNotifications | undefined; compiledFinds?: FindStatements['compiled'] } = {},
+    options: { attachments?: PanelAttachments; rootPath?: string; count?: CountStrategy; counts?: RecordCounts; changes?: ChangeNotifications | undefined; statements?: boolean | StatementCache } = {},
   ) {
+    const statements = options.statements ?? true;
     this.#layer = {
       db,
       registry,
@@ -62,8 +66,7 @@ export class RecordsRepository {
       counts: options.counts ?? new RecordCounts(db, options.changes),
       countStrategy: options.count ?? EXACT_COUNT,
       readsOwnTable: (resource, view) => readsOwnTable(resource, view, registry),
-      statements: new FindStatements(db, registry, options.compiledFinds),
-      listTemplates: new ListTemplates(),
+      statements: statements === true ? new ShapeStatementCache() : statements === false ? NO_STATEMENT_CACHE : statements,
     };
   }
 
@@ -78,7 +81,7 @@ export class RecordsRepository {
    */
   within(trx: Transaction<any>): RecordsRepository {
     const { registry, attachments, rootPath, countStrategy, counts, statements } = this.#layer;
-    return new RecordsRepository(trx, registry, { ...(attachments ? { attachments } : {}), rootPath, count: countStrategy, counts, compiledFinds: statements.compiled });
+    return new RecordsRepository(trx, registry, { ...(attachments ? { attachments } : {}), rootPath, count: countStrategy, counts, statements });
   }
 
   /**
@@ -139,8 +142,13 @@ export class RecordsRepository {
   }
 
   /** The list shapes the records layer keeps (at most `MAX_LIST_SHAPES`) and how many have compiled statements, for tests. */
-  get listShapes(): { readonly kept: number; readonly compiled: number } {
-    return this.#layer.listTemplates.shapes;
+  get listShapes(): KeptShapes {
+    return this.#layer.statements.shapes(LIST_SHAPES);
+  }
+
+  /** Whether this records layer keeps statements compiled once per shape (false: every statement is built for its request). */
+  get cachesStatements(): boolean {
+    return this.#layer.statements.enabled;
   }
 
   /** The record with that id visible through `scope` (every column, and the view's associations), or `RecordNotFoundError`. */

@@ -2,8 +2,8 @@ import { CompiledQuery } from 'kysely';
 
 /**
  * A statement compiled once for a shape, with markers in place of its values: its text, its
- * parameters, and where each value goes among them (-1: a parameter of its own). Writes
- * (`write-statements.ts`) and lists (`list-statements.ts`) keep theirs, and fill them per request.
+ * parameters, and where each value goes among them (-1: a parameter of its own). Writes,
+ * lists and finds keep theirs in the statement cache (`statement-cache.ts`), and fill them per request.
  */
 export interface StatementTemplate {
   readonly sql: string;
@@ -20,12 +20,6 @@ export function markersFor(values: readonly unknown[]): symbol[] {
 export function templateOf(compiled: CompiledQuery, markers: readonly symbol[]): StatementTemplate {
   const at = new Map<unknown, number>(markers.map((marker, i) => [marker, i]));
   return { sql: compiled.sql, parameters: compiled.parameters, slots: compiled.parameters.map((parameter) => at.get(parameter) ?? -1) };
-}
-
-/** Whether each of `count` values is a parameter of the template. */
-export function takesEveryValue(template: StatementTemplate, count: number): boolean {
-  for (let i = 0; i < count; i += 1) if (!template.slots.includes(i)) return false;
-  return true;
 }
 
 /** The template's statement with `values` in their places. */
