@@ -9,6 +9,7 @@ import type { TotalCountSource } from './record-counts.js';
 import { EXACT_COUNT, DEFAULT_EXACT_BELOW, type CountStrategy } from './count-strategy.js';
 import { KEYSET_ID, KEYSET_VALUE, keysetColumns, reversedOrder, rowsAfter, takePosition, type KeysetOrder, type KeysetPosition } from './keyset-order.js';
 import { resolveFileUrls } from './record-file-urls.js';
+import { countStatements } from './list-statements.js';
 import type { RecordsLayer } from './records-layer.js';
 
 /** What `RecordsRepository.keysetPage` takes: a list's scope, filters and order, and where the page starts. */
@@ -110,8 +111,8 @@ export async function keysetPage(layer: RecordsLayer, input: KeysetPageInput): P
     .select([sql.ref('q.other').as(OTHER_SIDE), value.as(KEYSET_VALUE), id.as(KEYSET_ID)])
     .orderBy('p.position')
     .execute();
-  const own = resource.count ?? layer.countStrategy;
-  const counting = input.total === undefined ? undefined : layer.counts.count({ table: resource.table, rows: scoped, strategy: totalStrategy(input.total, own) });
+  const strategy = input.total === undefined ? undefined : totalStrategy(input.total, resource.count ?? layer.countStrategy);
+  const counting = strategy === undefined ? undefined : layer.counts.count({ table: resource.table, statements: countStatements(scoped, strategy), strategy });
   const [selected, counted] = await Promise.all([page, counting]);
   const otherSide = (selected[0] as Record<string, unknown> | undefined)?.[OTHER_SIDE] === true;
   const rows = (selected as Record<string, unknown>[]).filter((row) => row[KEYSET_ID] !== null);

@@ -54,9 +54,17 @@ export function listStatements(input: ListStatementsInput): ListStatements {
   const { db, resource, view, registry, scoped, order, limit, offset, strategy, narrowed, fields } = input;
   const ids = pageIdsOf(resource, scoped, { order, limit, offset });
   const page = selectRecords(db, resource, view, registry, 'view', pageFrom(db, resource, ids), narrowed, fields).orderBy(`${PAGE_ALIAS}.position`).compile();
+  return { page, ...countStatements(scoped, strategy) };
+}
+
+/**
+ * The count of a list's rows (`scoped`) compiled, and, under the `estimate` strategy, the
+ * statement whose plan estimates it (`RecordCounts.count` takes both).
+ */
+export function countStatements(scoped: RecordsQuery, strategy: CountStrategy): { readonly count: CompiledQuery; readonly estimate?: CompiledQuery } {
   // A scope may order its query; `count(*)` with an `order by` is refused by PostgreSQL (42803).
   const rows = scoped.clearOrderBy();
   const count = countingQuery(rows).compile();
-  if (strategy.strategy !== 'estimate') return { page, count };
-  return { page, count, estimate: rows.clearSelect().select(sql<number>`1`.as('one')).compile() };
+  if (strategy.strategy !== 'estimate') return { count };
+  return { count, estimate: rows.clearSelect().select(sql<number>`1`.as('one')).compile() };
 }
