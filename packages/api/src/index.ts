@@ -10,7 +10,7 @@ export { SIGNED_SEGMENT } from './edition-b/signed-file-urls.js';
 export type { ActionName, CallbackConditions, ErrorMatcher, RescueHandler } from './controller/callback-chain.js';
 export { CSRF_HEADER, type CsrfStrategy } from './controller/csrf-protection.js';
 export { AuthenticationError, InvalidAuthenticityTokenError, ConfirmationRequiredError, ForbiddenError, BadRequestError, NotFoundError, ControllerError, ApiError, PreconditionFailedError, PreconditionRequiredError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, TooManyRequestsError, type ApiErrorCode } from './errors/api-errors.js';
-export { entityTag } from './http-semantics/entity-tag.js';
+export { ENTITY_TAG_FORM, entityTag, withEntityTagForm } from './http-semantics/entity-tag.js';
 export { API_CACHE_CONTROL } from './http-semantics/cache-headers.js';
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './http-semantics/idempotency-keys.js';
 export { DEFAULT_RATE_LIMIT_MAX, DEFAULT_RATE_LIMIT_WINDOW_SECONDS, type RateLimitOptions } from './http-semantics/rate-limit.js';

@@ -1,4 +1,5 @@
 import type { EditionB } from './edition-b.js';
+import { withEntityTagForm } from '../http-semantics/entity-tag.js';
 
 /**
  * The path segment of signed file URLs, after the attachments path:
@@ -17,7 +18,9 @@ function signOne(file: FileJson, edition: EditionB, now: Date): FileJson {
   const match = /^(.*)\/([^/]+)\/([^/]+)$/.exec(file.url);
   if (!match) return file;
   const [, base, blobKey, encodedName] = match as unknown as [string, string, string, string];
-  return { ...file, url: edition.signFileUrl(`${base}/${SIGNED_SEGMENT}/${edition.sealBlobKey(blobKey)}/${encodedName}`, blobKey, file.filename, now) };
+  const path = `${base}/${SIGNED_SEGMENT}/${edition.sealBlobKey(blobKey)}/${encodedName}`;
+  // The ETag hashes the file with its signed path (the sealed key is the same on every answer), not the rotating query.
+  return withEntityTagForm({ ...file, url: edition.signFileUrl(path, blobKey, file.filename, now) }, { ...file, url: path });
 }
 
 /**

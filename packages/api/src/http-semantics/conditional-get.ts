@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preSerializationHookHandler } from 'fastify';
 import type { ActionName } from '../controller/callback-chain.js';
-import { entityTagOfJson, noneMatchHits } from './entity-tag.js';
+import { entityTag, entityTagOfJson, FORM_HINT, noneMatchHits } from './entity-tag.js';
 
 /** The actions whose success answer carries an ETag: the reads, and the writes that answer a record on the show view. */
 const TAGGED: ReadonlySet<ActionName> = new Set(['index', 'show', 'related', 'create', 'update']);
 const READS: ReadonlySet<ActionName> = new Set(['index', 'show', 'related']);
 
-/** The answers whose payload gets an ETag once serialized: a 200 or 201 object body without an ETag of its controller's. */
-const toTag = new WeakSet<FastifyReply>();
+/** The answers whose payload gets an ETag once serialized (a 200 or 201 object body without an ETag of its controller's), with that body. */
+const toTag = new WeakMap<FastifyReply, object>();
 
 /**
  * The route hooks of conditional requests for one action: an ETag on every 200 of show, index
@@ -17,20 +17,23 @@ const toTag = new WeakSet<FastifyReply>();
  *
  * The ETag is the digest of the payload as serialized for sending (`entityTagOfJson`), taken in
  * `onSend`: the body is serialized once, by the route's compiled serializer, not a second time
- * to be hashed. `preSerialization` only notes which answers are tagged (an object body: a
- * string or buffer a controller sends as it is never was).
+ * to be hashed. `preSerialization` notes which answers are tagged (an object body: a string or
+ * buffer a controller sends as it is never was) and keeps the body: one that holds a signed file
+ * URL is hashed from it (`entityTag`), each signed value counting as the form its signer gave it.
  */
 export function conditionalGetHooks(action: ActionName): { preSerialization?: preSerializationHookHandler<unknown>; onSend?: onSendHookHandler<unknown> } {
   if (!TAGGED.has(action)) return {};
   const read = READS.has(action);
   const preSerialization = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
     const status = reply.statusCode;
-    if ((status === 200 || status === 201) && payload !== null && typeof payload === 'object' && !reply.hasHeader('etag')) toTag.add(reply);
+    if ((status === 200 || status === 201) && payload !== null && typeof payload === 'object' && !reply.hasHeader('etag')) toTag.set(reply, payload);
     done(null, payload);
   };
   const onSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
-    if (toTag.delete(reply) && typeof payload === 'string') {
-      const tag = entityTagOfJson(payload);
+    const body = toTag.get(reply);
+    if (body !== undefined && toTag.delete(reply) && typeof payload === 'string') {
+      // A body that may hold a signed URL is hashed with each signed value's own form; any other, from its bytes as sent.
+      const tag = payload.includes(FORM_HINT) ? entityTag(body) : entityTagOfJson(payload);
       reply.header('etag', tag);
       if (read && reply.statusCode === 200 && (request.method === 'GET' || request.method === 'HEAD') && noneMatchHits(request.headers['if-none-match'], tag)) reply.code(304);
     }

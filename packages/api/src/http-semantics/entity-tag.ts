@@ -1,36 +1,51 @@
 import { createHash } from 'node:crypto';
 
-/** The query of a signed file URL (Edition B): its expiry and signature rotate with every answer. */
-const SIGNED_URL_QUERY = /\?expires=\d+&signature=[A-Za-z0-9_-]+$/;
+/**
+ * The key under which a value presented differently on every answer (Edition B's signed file
+ * URL, whose expiry and signature rotate) carries the form its ETag hashes instead: the file's
+ * JSON with the URL as it was before it was signed. Set where the value is made
+ * (`withEntityTagForm`), so no pattern over the answer's text decides what is content.
+ * `Symbol.for`: a plug-in package that signs URLs needs no import of this module.
+ */
+export const ENTITY_TAG_FORM: unique symbol = Symbol.for('panel.entityTagForm');
 
-// A signed file URL's rotating query is no part of the content: the path (blob key, file name) is.
-const withoutSignatures = (_key: string, value: unknown) => (typeof value === 'string' && SIGNED_URL_QUERY.test(value) ? value.replace(SIGNED_URL_QUERY, '') : value);
+/** A value as it is answered, whose ETag hashes `hashed` in its place (an object: JSON.stringify leaves the symbol out). */
+export function withEntityTagForm<T extends object>(shown: T, hashed: unknown): T {
+  return Object.assign(shown, { [ENTITY_TAG_FORM]: hashed });
+}
+
+// A value made with a form of its own is hashed as that form; every other value as it is.
+const hashedForm = (_key: string, value: unknown) => (value !== null && typeof value === 'object' && ENTITY_TAG_FORM in value ? (value as { [ENTITY_TAG_FORM]: unknown })[ENTITY_TAG_FORM] : value);
 
 /**
  * The strong ETag of an answer's JSON body: `"<base64url of the first 18 bytes of SHA-256>"`
- * over the body as `JSON.stringify` writes it, with the `?expires=…&signature=…` query of every
- * signed file URL left out. So it changes exactly when what the actor reads changes (a field's
- * value, a file replaced, a field the actor may now read or not), never because a signed URL
- * was signed again.
+ * over the body exactly as `JSON.stringify` writes it, except that a value carrying an
+ * `ENTITY_TAG_FORM` (a signed file URL's object) counts as that form. So it changes exactly
+ * when what the actor reads changes (a field's value, a file replaced, a field the actor may
+ * now read or not), never because a signed URL was signed again.
  *
  * @example
  * entityTag({ record: { id: 1, title: 'Hello' } }); // '"q3c…"'
  */
 export function entityTag(body: unknown): string {
-  return tagOfJson(JSON.stringify(body, withoutSignatures) ?? '');
+  return tagOfJson(JSON.stringify(body, hashedForm) ?? '');
 }
 
-/** A signed file URL's rotating query as it ends a string in serialized JSON (before the closing quote). */
-const SIGNED_URL_QUERY_IN_JSON = /\?expires=\d+&signature=[A-Za-z0-9_-]+(?=")/g;
+/**
+ * The text every answer holding a value with an `ENTITY_TAG_FORM` contains (a signed URL's
+ * query). It only picks how the tag is taken, never what it covers: an answer without it is
+ * hashed from its bytes as sent, one with it from its body (`entityTag`), and both give the
+ * same tag when no value has a form.
+ */
+export const FORM_HINT = '&signature=';
 
 /**
- * The ETag of a body already serialized to JSON (the answer's payload as sent): the same value
- * `entityTag` gives for the body it was serialized from, without serializing it again. A
- * signed URL's query ends a JSON string just before its closing quote (its characters need no
- * escaping), so it is left out exactly as `entityTag` leaves it out of the value.
+ * The ETag of a body already serialized to JSON (the answer's payload as sent), over exactly
+ * its bytes: the value `entityTag` gives for the body it was serialized from when no value of
+ * it carries an `ENTITY_TAG_FORM`, without serializing it again.
  */
 export function entityTagOfJson(json: string): string {
-  return tagOfJson(json.includes('&signature=') ? json.replace(SIGNED_URL_QUERY_IN_JSON, '') : json);
+  return tagOfJson(json);
 }
 
 function tagOfJson(json: string): string {
