@@ -100,6 +100,26 @@ export interface paths {
         patch: operations["updateBlogPost"];
         trace?: never;
     };
+    "/api/resources/v1/blog_posts/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete blog post records in one request
+         * @description Creates, updates and deletes records in one request, each operation decided as its single endpoint decides it. Atomic by default: on failure nothing is written (422) and every operation answers its true outcome, the valid ones 424. With `"atomic": false` each operation applies fully or not at all (200). Spends one unit of the rate limit per operation.
+         */
+        post: operations["batchBlogPosts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resources/v1/comments": {
         parameters: {
             query?: never;
@@ -154,6 +174,26 @@ export interface paths {
          * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
          */
         patch: operations["updateComment"];
+        trace?: never;
+    };
+    "/api/resources/v1/comments/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete comment records in one request
+         * @description Creates, updates and deletes records in one request, each operation decided as its single endpoint decides it. Atomic by default: on failure nothing is written (422) and every operation answers its true outcome, the valid ones 424. With `"atomic": false` each operation applies fully or not at all (200). Spends one unit of the rate limit per operation.
+         */
+        post: operations["batchComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/resources/v1/product_categories": {
@@ -212,6 +252,26 @@ export interface paths {
         patch: operations["updateProductCategory"];
         trace?: never;
     };
+    "/api/resources/v1/product_categories/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete product category records in one request
+         * @description Creates, updates and deletes records in one request, each operation decided as its single endpoint decides it. Atomic by default: on failure nothing is written (422) and every operation answers its true outcome, the valid ones 424. With `"atomic": false` each operation applies fully or not at all (200). Spends one unit of the rate limit per operation.
+         */
+        post: operations["batchProductCategories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resources/v1/products": {
         parameters: {
             query?: never;
@@ -266,6 +326,26 @@ export interface paths {
          * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
          */
         patch: operations["updateProduct"];
+        trace?: never;
+    };
+    "/api/resources/v1/products/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete product records in one request
+         * @description Creates, updates and deletes records in one request, each operation decided as its single endpoint decides it. Atomic by default: on failure nothing is written (422) and every operation answers its true outcome, the valid ones 424. With `"atomic": false` each operation applies fully or not at all (200). Spends one unit of the rate limit per operation.
+         */
+        post: operations["batchProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/resources/v1/profiles": {
@@ -324,6 +404,26 @@ export interface paths {
         patch: operations["updateProfile"];
         trace?: never;
     };
+    "/api/resources/v1/profiles/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete profile records in one request
+         * @description Creates, updates and deletes records in one request, each operation decided as its single endpoint decides it. Atomic by default: on failure nothing is written (422) and every operation answers its true outcome, the valid ones 424. With `"atomic": false` each operation applies fully or not at all (200). Spends one unit of the rate limit per operation.
+         */
+        post: operations["batchProfiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resources/v1/tags": {
         parameters: {
             query?: never;
@@ -380,6 +480,26 @@ export interface paths {
         patch: operations["updateTag"];
         trace?: never;
     };
+    "/api/resources/v1/tags/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete tag records in one request
+         * @description Creates, updates and deletes records in one request, each operation decided as its single endpoint decides it. Atomic by default: on failure nothing is written (422) and every operation answers its true outcome, the valid ones 424. With `"atomic": false` each operation applies fully or not at all (200). Spends one unit of the rate limit per operation.
+         */
+        post: operations["batchTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resources/v1/users": {
         parameters: {
             query?: never;
@@ -434,6 +554,26 @@ export interface paths {
          * @description Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.
          */
         patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/resources/v1/users/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete user records in one request
+         * @description Creates, updates and deletes records in one request, each operation decided as its single endpoint decides it. Atomic by default: on failure nothing is written (422) and every operation answers its true outcome, the valid ones 424. With `"atomic": false` each operation applies fully or not at all (200). Spends one unit of the rate limit per operation.
+         */
+        post: operations["batchUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -1821,6 +1961,215 @@ export interface operations {
             };
         };
     };
+    batchBlogPosts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "op": "delete",
+                 *           "ref": "first",
+                 *           "id": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @default true */
+                    atomic?: boolean;
+                    operations: ({
+                        /** @constant */
+                        op: "create";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        data: components["schemas"]["BlogPostCreate"];
+                    } | {
+                        /** @constant */
+                        op: "update";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                        data: components["schemas"]["BlogPostUpdate"];
+                    } | {
+                        /** @constant */
+                        op: "delete";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["BlogPost_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
+            302: {
+                headers: {
+                    /** @description The panel's root path. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter or the body is malformed (the message says which). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the mount's bodyLimit. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["BlogPost_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot answer now; retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listComments: {
         parameters: {
             query?: {
@@ -2783,6 +3132,226 @@ export interface operations {
             };
         };
     };
+    batchComments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "op": "delete",
+                 *           "ref": "first",
+                 *           "id": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @default true */
+                    atomic?: boolean;
+                    operations: ({
+                        /** @constant */
+                        op: "create";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        data: components["schemas"]["CommentCreate"];
+                    } | {
+                        /** @constant */
+                        op: "update";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                        data: components["schemas"]["CommentUpdate"];
+                    } | {
+                        /** @constant */
+                        op: "delete";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["Comment_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
+            302: {
+                headers: {
+                    /** @description The panel's root path. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter or the body is malformed (the message says which). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the mount's bodyLimit. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["Comment_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot answer now; retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listProductCategories: {
         parameters: {
             query?: {
@@ -3626,6 +4195,215 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot answer now; retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchProductCategories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "op": "delete",
+                 *           "ref": "first",
+                 *           "id": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @default true */
+                    atomic?: boolean;
+                    operations: ({
+                        /** @constant */
+                        op: "create";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        data: components["schemas"]["ProductCategoryCreate"];
+                    } | {
+                        /** @constant */
+                        op: "update";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                        data: components["schemas"]["ProductCategoryUpdate"];
+                    } | {
+                        /** @constant */
+                        op: "delete";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["ProductCategory_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
+            302: {
+                headers: {
+                    /** @description The panel's root path. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter or the body is malformed (the message says which). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the mount's bodyLimit. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["ProductCategory_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
                 };
             };
             /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
@@ -4584,6 +5362,215 @@ export interface operations {
             };
         };
     };
+    batchProducts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "op": "delete",
+                 *           "ref": "first",
+                 *           "id": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @default true */
+                    atomic?: boolean;
+                    operations: ({
+                        /** @constant */
+                        op: "create";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        data: components["schemas"]["ProductCreate"];
+                    } | {
+                        /** @constant */
+                        op: "update";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                        data: components["schemas"]["ProductUpdate"];
+                    } | {
+                        /** @constant */
+                        op: "delete";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["Product_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
+            302: {
+                headers: {
+                    /** @description The panel's root path. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter or the body is malformed (the message says which). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the mount's bodyLimit. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["Product_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot answer now; retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listProfiles: {
         parameters: {
             query?: {
@@ -5467,6 +6454,215 @@ export interface operations {
             };
         };
     };
+    batchProfiles: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "op": "delete",
+                 *           "ref": "first",
+                 *           "id": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @default true */
+                    atomic?: boolean;
+                    operations: ({
+                        /** @constant */
+                        op: "create";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        data: components["schemas"]["ProfileCreate"];
+                    } | {
+                        /** @constant */
+                        op: "update";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                        data: components["schemas"]["ProfileUpdate"];
+                    } | {
+                        /** @constant */
+                        op: "delete";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["Profile_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
+            302: {
+                headers: {
+                    /** @description The panel's root path. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter or the body is malformed (the message says which). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the mount's bodyLimit. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["Profile_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot answer now; retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listTags: {
         parameters: {
             query?: {
@@ -6310,6 +7506,215 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot answer now; retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchTags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "op": "delete",
+                 *           "ref": "first",
+                 *           "id": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @default true */
+                    atomic?: boolean;
+                    operations: ({
+                        /** @constant */
+                        op: "create";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        data: components["schemas"]["TagCreate"];
+                    } | {
+                        /** @constant */
+                        op: "update";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                        data: components["schemas"]["TagUpdate"];
+                    } | {
+                        /** @constant */
+                        op: "delete";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["Tag_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
+            302: {
+                headers: {
+                    /** @description The panel's root path. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter or the body is malformed (the message says which). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the mount's bodyLimit. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["Tag_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
                 };
             };
             /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
@@ -7239,6 +8644,226 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot answer now; retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchUsers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "op": "delete",
+                 *           "ref": "first",
+                 *           "id": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @default true */
+                    atomic?: boolean;
+                    operations: ({
+                        /** @constant */
+                        op: "create";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        data: components["schemas"]["UserCreate"];
+                    } | {
+                        /** @constant */
+                        op: "update";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                        data: components["schemas"]["UserUpdate"];
+                    } | {
+                        /** @constant */
+                        op: "delete";
+                        /** @description Echoed back with the operation's result; unique in the batch. */
+                        ref?: string;
+                        /** @description The record id. */
+                        id: number;
+                        /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
+                        if_match?: string;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["User_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
+                };
+            };
+            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
+            302: {
+                headers: {
+                    /** @description The panel's root path. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter or the body is malformed (the message says which). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the mount's bodyLimit. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424). Also: the `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            index: number;
+                            ref?: string;
+                            /** @enum {integer} */
+                            status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
+                            record?: components["schemas"]["User_show"];
+                            message?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            error?: string;
+                        }[];
+                        summary: {
+                            succeeded: number;
+                            failed: number;
+                            not_applied: number;
+                        };
+                    };
                 };
             };
             /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */

@@ -29,11 +29,11 @@ for (const kind of testDatabaseKinds()) {
       const { app } = await buildLibraryApp(database);
       const paths = new Set(app.panelApiRoutes!.map((r) => `${r.method} ${r.path}`));
       expect(paths).toEqual(new Set([
-        'GET /api/resources/closed/books', 'POST /api/resources/closed/books', 'GET /api/resources/closed/books/:id', 'PATCH /api/resources/closed/books/:id', 'PUT /api/resources/closed/books/:id', 'DELETE /api/resources/closed/books/:id',
-        'GET /api/resources/v1/authors', 'POST /api/resources/v1/authors', 'GET /api/resources/v1/authors/:id', 'PATCH /api/resources/v1/authors/:id', 'PUT /api/resources/v1/authors/:id', 'DELETE /api/resources/v1/authors/:id',
-        'GET /api/resources/csrf/authors', 'POST /api/resources/csrf/authors', 'GET /api/resources/csrf/authors/:id', 'PATCH /api/resources/csrf/authors/:id', 'PUT /api/resources/csrf/authors/:id', 'DELETE /api/resources/csrf/authors/:id',
-        'GET /api/resources/csrf/books', 'POST /api/resources/csrf/books', 'GET /api/resources/csrf/books/:id', 'PATCH /api/resources/csrf/books/:id', 'PUT /api/resources/csrf/books/:id', 'DELETE /api/resources/csrf/books/:id',
-        'GET /api/resources/v1/books', 'POST /api/resources/v1/books', 'GET /api/resources/v1/books/:id', 'PATCH /api/resources/v1/books/:id', 'PUT /api/resources/v1/books/:id', 'DELETE /api/resources/v1/books/:id',
+        'GET /api/resources/closed/books', 'POST /api/resources/closed/books', 'POST /api/resources/closed/books/batch', 'GET /api/resources/closed/books/:id', 'PATCH /api/resources/closed/books/:id', 'PUT /api/resources/closed/books/:id', 'DELETE /api/resources/closed/books/:id',
+        'GET /api/resources/v1/authors', 'POST /api/resources/v1/authors', 'POST /api/resources/v1/authors/batch', 'GET /api/resources/v1/authors/:id', 'PATCH /api/resources/v1/authors/:id', 'PUT /api/resources/v1/authors/:id', 'DELETE /api/resources/v1/authors/:id',
+        'GET /api/resources/csrf/authors', 'POST /api/resources/csrf/authors', 'POST /api/resources/csrf/authors/batch', 'GET /api/resources/csrf/authors/:id', 'PATCH /api/resources/csrf/authors/:id', 'PUT /api/resources/csrf/authors/:id', 'DELETE /api/resources/csrf/authors/:id',
+        'GET /api/resources/csrf/books', 'POST /api/resources/csrf/books', 'POST /api/resources/csrf/books/batch', 'GET /api/resources/csrf/books/:id', 'PATCH /api/resources/csrf/books/:id', 'PUT /api/resources/csrf/books/:id', 'DELETE /api/resources/csrf/books/:id',
+        'GET /api/resources/v1/books', 'POST /api/resources/v1/books', 'POST /api/resources/v1/books/batch', 'GET /api/resources/v1/books/:id', 'PATCH /api/resources/v1/books/:id', 'PUT /api/resources/v1/books/:id', 'DELETE /api/resources/v1/books/:id',
       ]));
       expect((await app.inject({ method: 'GET', url: '/api/resources/closed/authors' })).statusCode).toBe(404);
       await app.close();

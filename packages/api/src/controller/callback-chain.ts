@@ -1,5 +1,5 @@
 /** The five actions of a resources controller. */
-export type ActionName = 'index' | 'show' | 'create' | 'update' | 'destroy' | 'related';
+export type ActionName = 'index' | 'show' | 'create' | 'update' | 'destroy' | 'related' | 'batch' | 'upload';
 
 /** Limits a callback to some actions (`only`) or all but some (`except`). */
 export interface CallbackConditions {

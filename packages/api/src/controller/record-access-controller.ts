@@ -2,6 +2,7 @@ import { Current, fieldAccess, NO_RECORDS, NotAuthorizedError, type Panel, type 
 import { RecordNotFoundError } from '@panel/core';
 import { recordId } from '../params/record-params.js';
 import { ControllerBase } from './controller-base.js';
+import { credentialKey } from '../http-semantics/credential-key.js';
 import { POLICY_ACTOR } from './request-gate.js';
 
 /**
@@ -105,6 +106,8 @@ export class RecordAccessController extends ControllerBase {
       unpermittedAttributes,
       confirmFields: () => this.requireFieldConfirmation(),
       transaction: this.transaction,
+      // The uploads this request's credential made are the ones its writes may attach.
+      uploader: credentialKey(this, 'public'),
     };
   }
 

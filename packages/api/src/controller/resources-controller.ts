@@ -1,16 +1,21 @@
 import type { SelectQueryBuilder, Transaction } from 'kysely';
-import { Current, isPanelError, operations, type CompiledResource, type ErrorMessages, type RecordRow, type RecordsSort, type View } from '@panel/core';
+import '@fastify/multipart';
+import { Current, DEFAULT_MAX_BATCH_OPERATIONS, UploadRefusedError, isPanelError, operations, uploadLimit, type CompiledField, type CompiledResource, type ErrorMessages, type RecordRow, type RecordsSort, type View } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { recordParams } from '../params/record-params.js';
 import { sortRequest } from '../params/sort-params.js';
 import { associationFilter } from '../edition-b/association-filter.js';
-import { BadRequestError, PreconditionFailedError } from '../errors/api-errors.js';
+import { BadRequestError, ForbiddenError, PreconditionFailedError } from '../errors/api-errors.js';
+import { credentialKey } from '../http-semantics/credential-key.js';
+import { directUploadParams } from '../params/upload-params.js';
 import { fieldsetRequest } from '../querying/fieldset-params.js';
 import { queryableFields, type QueryableFields } from '../querying/queryable-fields.js';
 import { listQuery, type ListQuery } from '../querying/list-query.js';
 import { queryValues } from '../querying/query-values.js';
 import { fieldJson, type FieldValue } from '../serialization/field-value.js';
 import { entityTag, ifMatchHolds, parseEntityTags } from '../http-semantics/entity-tag.js';
+import { batchParams } from '../params/batch-params.js';
+import { batchAnswer } from './batch-results.js';
 import { ResultCallbacksController } from './result-callbacks-controller.js';
 import { POLICY_ACTOR } from './request-gate.js';
 
@@ -43,6 +48,9 @@ const invalidErrors = (error: unknown): ErrorMessages | undefined =>
  * serializer they answer with.
  */
 export class ResourcesController extends ResultCallbacksController {
+  /** The most operations a batch of this controller's resource holds (`POST …/batch`): default 100, at most 1000. */
+  static maxBatchOperations: number = DEFAULT_MAX_BATCH_OPERATIONS;
+
   /** GET /<route_key>: a page of records on the index view with the pagination envelope. */
   async index(): Promise<unknown> {
     const request = pageRequest((this.request.query ?? {}) as Record<string, unknown>, this.request.cookies?.[PER_PAGE_COOKIE], this.panel.config, this.defaults);
@@ -105,6 +113,49 @@ export class ResourcesController extends ResultCallbacksController {
       throw error;
     }
     return this.destroySuccessAction();
+  }
+
+  /**
+   * POST /<route_key>/batch: creates, updates and deletes of this resource in one request
+   * (`operations.batch`: atomic unless `"atomic": false`, each operation decided as its single
+   * endpoint decides it, `if_match` against the record's ETag). 200 with each result, or 422
+   * when an atomic batch failed and nothing was written.
+   */
+  async batch(): Promise<unknown> {
+    const { operations: list, atomic } = batchParams(this.request.body);
+    const result = await operations.batch({ ...this.operationInput(), operations: list, atomic, maxOperations: (this.constructor as typeof ResourcesController).maxBatchOperations, entityTag: (row) => this.recordEntityTag(row), ifMatchHolds });
+    const { status, body } = batchAnswer(result, atomic, this);
+    return this.render(status, body);
+  }
+
+  /**
+   * POST <mount>/uploads: a file received before the write that attaches it (`panel.uploads`):
+   * `multipart/form-data` with a part named `file`, streamed, at most the largest `maxBytes` of
+   * the file fields this actor may write (more: 413); or, with JSON `{ filename, content_type,
+   * byte_size, checksum }`, a direct upload to an S3-compatible store. 201 `{ upload }`; 403 for
+   * an actor who may write no file field.
+   */
+  async upload(): Promise<unknown> {
+    const maxBytes = uploadLimit(await this.uploadableFields());
+    if (maxBytes === 0) throw new ForbiddenError();
+    const owner = credentialKey(this, 'public');
+    if (!this.request.isMultipart()) return this.render(201, await this.panel.uploads.direct({ owner, maxBytes, ...directUploadParams(this.request.body) }));
+    // One byte over the limit lets the upload service see the file is too large, and stop there.
+    const part = await this.request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 0 } });
+    if (!part || part.fieldname !== 'file') throw new UploadRefusedError('Send the file as multipart/form-data with a part named "file"');
+    const upload = await this.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes });
+    return this.render(201, { upload });
+  }
+
+  /** The file fields this request's actor may write, on any resource (on a new record or a stored one): what its uploads may be attached to. */
+  protected async uploadableFields(): Promise<CompiledField[]> {
+    const fields: CompiledField[] = [];
+    for (const resource of this.panel.resources.values()) {
+      if (!resource.fields.some((field) => field.kind.attachments !== undefined)) continue;
+      const access = this.fieldAccess(resource);
+      for (const field of [...(await access.writable('create', null)), ...(await access.writable('update', null))]) if (field.kind.attachments !== undefined) fields.push(field);
+    }
+    return fields;
   }
 
   /**

@@ -32,6 +32,28 @@ function tokenActor(panel: Panel, edition: EditionB, token: AuthenticatedToken |
   };
 }
 
+/** An upload needs a token with a grant to write (create or update) a resource that has a file field. */
+function permitUpload(panel: Panel, edition: EditionB, token: AuthenticatedToken | undefined): RequestActor {
+  if (!token) throw new ForbiddenError();
+  const grants = tokenGrants(token);
+  const writable = [...panel.resources.values()].some(
+    (resource) => resource.fields.some((field) => field.kind.attachments !== undefined) && (grants.allows(resource.naming.routeKey, 'create') || grants.allows(resource.naming.routeKey, 'update')),
+  );
+  if (!writable) throw new ForbiddenError();
+  return tokenActor(panel, edition, token, grants);
+}
+
+/** The grant verbs a batch body's operations use (`delete` is `destroy`); a batch is a write, so at least `create`-like verbs apply even to a malformed body. */
+function batchVerbs(body: unknown): GrantVerb[] {
+  const operations = (body as { operations?: unknown } | null)?.operations;
+  const verbs = new Set<GrantVerb>();
+  for (const operation of Array.isArray(operations) ? operations : []) {
+    const op = (operation as { op?: unknown } | null)?.op;
+    verbs.add(op === 'delete' ? 'destroy' : op === 'update' ? 'update' : 'create');
+  }
+  return verbs.size === 0 ? ['create'] : [...verbs];
+}
+
 /**
  * Edition B's gate, the one place the API knows tokens exist (spec "Order of checks" and
  * "Permissions"); `mountPanelApi` hands it to the controllers only when the mount has `tokens`.
@@ -55,13 +77,15 @@ export function tokenGate(panel: Panel, edition: EditionB): RequestGate {
       if (!token) throw new AuthenticationError();
       return tokenActor(panel, edition, token, undefined);
     },
-    async permit({ resource, action, traversing, authenticated }: PermitInput) {
+    async permit({ request, resource, action, traversing, authenticated }: PermitInput) {
       const token = (authenticated as TokenActor | undefined)?.credential;
-      const verb: GrantVerb = action === 'related' ? 'show' : action;
-      if (!token && verb !== 'index' && verb !== 'show') throw new ForbiddenError();
+      if (action === 'upload') return permitUpload(panel, edition, token);
+      // A batch needs the grant of every verb its operations use, before any of them runs.
+      const verbs: GrantVerb[] = action === 'batch' ? batchVerbs(request.body) : [action === 'related' ? 'show' : (action as GrantVerb)];
+      if (!token && verbs.some((verb) => verb !== 'index' && verb !== 'show')) throw new ForbiddenError();
       const grants = token ? tokenGrants(token) : await edition.defaultGrants();
       const routeKey = resource.naming.routeKey;
-      if (!(traversing ? reads(grants, routeKey) : grants.allows(routeKey, verb))) throw new ForbiddenError();
+      if (!(traversing ? reads(grants, routeKey) : verbs.every((verb) => grants.allows(routeKey, verb)))) throw new ForbiddenError();
       return tokenActor(panel, edition, token, grants);
     },
   };

@@ -34,7 +34,7 @@ export interface SemanticsHost {
   checkIfMatch(header: string, trx: Transaction<any>): Promise<void>;
 }
 
-const WRITES: ReadonlySet<ActionName> = new Set(['create', 'update', 'destroy']);
+const WRITES: ReadonlySet<ActionName> = new Set(['create', 'update', 'destroy', 'batch']);
 const MEMBER_WRITES: ReadonlySet<ActionName> = new Set(['update', 'destroy']);
 
 /** Rolls the write's transaction back without an error to answer (the action rendered a refusal). */
@@ -51,9 +51,23 @@ export function spendRateLimit(host: SemanticsHost, semantics: HttpSemantics | u
   if (!limit) return Promise.resolve();
   const key = credentialKey(host, 'address');
   const { apiToken } = host;
+  // A batch spends one unit per operation.
+  const units = host.actionName === 'batch' ? batchUnits(host.request.body) : host.actionName === 'upload' ? uploadUnits(host.request) : 1;
   // A token's own limit is looked up first; without one, the budget is spent at once (one promise, not an async function's three).
-  if (!apiToken || !semantics.tokenLimit) return limit.spend(host.request, host.reply, key);
-  return semantics.tokenLimit(apiToken.id).then((own) => limit.spend(host.request, host.reply, key, own ?? undefined));
+  if (!apiToken || !semantics.tokenLimit) return limit.spend(host.request, host.reply, key, undefined, units);
+  return semantics.tokenLimit(apiToken.id).then((own) => limit.spend(host.request, host.reply, key, own ?? undefined, units));
+}
+
+/** The units a batch spends: its operations (at least one; the batch's own limit bounds them). */
+function batchUnits(body: unknown): number {
+  const operations = (body as { operations?: unknown } | null)?.operations;
+  return Array.isArray(operations) ? Math.max(1, Math.min(operations.length, 1000)) : 1;
+}
+
+/** The units an upload spends: one per MiB its body declares (at least one), so that the limit bounds the bytes too. */
+function uploadUnits(request: FastifyRequest): number {
+  const length = Number(request.headers['content-length']);
+  return Number.isFinite(length) && length > 0 ? Math.max(1, Math.ceil(length / (1024 * 1024))) : 1;
 }
 
 /**

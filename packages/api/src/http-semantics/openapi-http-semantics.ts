@@ -54,7 +54,7 @@ const TAGGED = new Set(['index', 'show', 'related', 'create', 'update']);
 export function withHttpSemantics(route: RouteEntry, operation: OpenApiObject, semantics: OpenApiHttpSemantics = DEFAULT_OPENAPI_HTTP_SEMANTICS): OpenApiObject {
   const action = route.action;
   const read = action === 'index' || action === 'show' || action === 'related';
-  const write = action === 'create' || action === 'update' || action === 'destroy';
+  const write = action === 'create' || action === 'update' || action === 'destroy' || action === 'batch';
   const member = action === 'update' || action === 'destroy';
   const responses = { ...(operation.responses as Record<string, OpenApiObject>) };
   const success = action === 'create' ? '201' : '200';

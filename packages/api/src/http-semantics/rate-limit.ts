@@ -71,14 +71,16 @@ export class ApiRateLimit {
   }
 
   /**
-   * Spends one request of `key`'s budget (`max` when the credential has its own limit), once
-   * per request; sets the headers, and throws the 429 when the budget is spent.
+   * Spends `units` (default one) of `key`'s budget (`max` when the credential has its own
+   * limit), once per request; sets the headers, and throws the 429 when the budget is spent.
    */
-  async spend(request: FastifyRequest, reply: FastifyReply, key: string, max = this.options.max): Promise<void> {
+  async spend(request: FastifyRequest, reply: FastifyReply, key: string, max = this.options.max, units = 1): Promise<void> {
     if (this.#spent.has(request)) return;
     this.#spent.add(request);
     this.#budgets.set(request, { key, max });
-    const result = await this.#limiter(request);
+    let result = await this.#limiter(request);
+    // A request worth several units (a batch's operations) counts each; it stops at the first over the limit.
+    for (let spent = 1; spent < units && !result.isAllowed && !result.isExceeded; spent += 1) result = await this.#limiter(request);
     if (result.isAllowed) return;
     const window = this.options.windowSeconds;
     reply.header('ratelimit-policy', `"${RATE_LIMIT_POLICY_NAME}";q=${result.max};w=${window}`);

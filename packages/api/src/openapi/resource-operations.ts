@@ -55,6 +55,8 @@ function queryParameter({ name, description, style, explode, schema }: QueryPara
 
 /** The success answer of a route: from the fields, unless the controller overrides what is serialized (then any JSON object). */
 function success(route: RouteEntry, resource: CompiledResource, context: OperationContext): [number, OpenApiObject] {
+  if (route.action === 'upload') return [201, { description: 'Received: the upload id to name in a write (and, for a direct upload, where to PUT the bytes).', content: json(UPLOAD_ANSWER) }];
+  if (route.action === 'batch') return [200, { description: 'Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones).', content: json(batchAnswerSchema(resource)) }];
   if (route.action === 'related') {
     const target = context.panel.resource(resource.fieldsByName.get(route.association!)!.target!);
     return [200, { description: `The ${route.association} of the record, a page at a time.`, headers: TOTAL_COUNT, content: json({ type: 'object', properties: { records: { type: 'array', items: ref(schemaNames.related(target)) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false }) }];
@@ -80,6 +82,8 @@ function operationId(route: RouteEntry, resource: CompiledResource): string {
     case 'update': return route.method === 'PUT' ? `replace${one}` : `update${one}`;
     case 'destroy': return `delete${one}`;
     case 'related': return `list${one}${camelize(route.association!)}`;
+    case 'batch': return `batch${many}`;
+    case 'upload': return 'createUpload';
   }
 }
 
@@ -96,6 +100,71 @@ function requestBody(resource: CompiledResource, view: 'new' | 'edit'): OpenApiO
   };
 }
 
+const UPLOAD = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', pattern: '^up_[A-Za-z0-9_-]{43}$', description: 'Name it under a file field of a write, once, before it expires.' },
+    filename: { type: 'string' },
+    content_type: { type: 'string', description: 'As the bytes say it is (their magic number), not as it was declared.' },
+    byte_size: { type: 'integer', minimum: 0 },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
+  required: ['id', 'filename', 'content_type', 'byte_size', 'expires_at'],
+};
+const UPLOAD_ANSWER = {
+  type: 'object',
+  properties: {
+    upload: UPLOAD,
+    direct_upload: { type: 'object', description: 'A direct upload: PUT the bytes to `url` with exactly these headers.', properties: { url: { type: 'string' }, headers: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['url', 'headers'] },
+  },
+  required: ['upload'],
+};
+const UPLOAD_BODY = {
+  required: true,
+  content: {
+    'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } },
+    [JSON_TYPE]: {
+      schema: { type: 'object', properties: { filename: { type: 'string' }, content_type: { type: 'string' }, byte_size: { type: 'integer', minimum: 0 }, checksum: { type: 'string', description: 'MD5 of the bytes, base64.' } }, required: ['filename', 'content_type', 'byte_size', 'checksum'] },
+    },
+  },
+};
+
+const REF = { type: 'string', minLength: 1, maxLength: 64, description: 'Echoed back with the operation\'s result; unique in the batch.' };
+const IF_MATCH = { type: 'string', description: "The record's ETag (as `If-Match`): a record changed since answers 412." };
+
+/** A batch's body, typed per operation: a create takes the new view's attributes, an update the edit view's, a delete none. */
+function batchRequestBody(resource: CompiledResource): OpenApiObject {
+  const id = { type: 'integer', minimum: 1, description: 'The record id.' };
+  const operation = {
+    oneOf: [
+      { type: 'object', properties: { op: { const: 'create' }, ref: REF, data: ref(schemaNames.write(resource, 'new')) }, required: ['op', 'data'], additionalProperties: false },
+      { type: 'object', properties: { op: { const: 'update' }, ref: REF, id, if_match: IF_MATCH, data: ref(schemaNames.write(resource, 'edit')) }, required: ['op', 'id', 'data'], additionalProperties: false },
+      { type: 'object', properties: { op: { const: 'delete' }, ref: REF, id, if_match: IF_MATCH }, required: ['op', 'id'], additionalProperties: false },
+    ],
+  };
+  const schema = { type: 'object', properties: { atomic: { type: 'boolean', default: true }, operations: { type: 'array', minItems: 1, maxItems: 1000, items: operation } }, required: ['operations'] };
+  return { required: true, content: { [JSON_TYPE]: { schema, example: { operations: [{ op: 'delete', ref: 'first', id: 1 }] } } } };
+}
+
+/** A batch's answer: each operation's result (its single endpoint's status and body), and the counts. */
+function batchAnswerSchema(resource: CompiledResource): JsonSchema {
+  const result = {
+    type: 'object',
+    properties: {
+      index: { type: 'integer', minimum: 0 },
+      ref: { type: 'string' },
+      status: { type: 'integer', enum: [200, 201, 403, 404, 412, 422, 424] },
+      record: ref(schemaNames.record(resource, 'show')),
+      message: { type: 'string' },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+      error: { type: 'string' },
+    },
+    required: ['index', 'status'],
+  };
+  const count = { type: 'integer', minimum: 0 };
+  return { type: 'object', properties: { results: { type: 'array', items: result }, summary: { type: 'object', properties: { succeeded: count, failed: count, not_applied: count }, required: ['succeeded', 'failed', 'not_applied'] } }, required: ['results', 'summary'] };
+}
+
 /** The OpenAPI operation of one generated (or Edition B) route: parameters, body, every answer it can give, security. */
 export function resourceOperation(route: RouteEntry, context: OperationContext): OpenApiObject {
   const resource = context.panel.resource(route.resourceName);
@@ -104,7 +173,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const before = [...beforeActionsFor(route.controller, route.action), ...(target ? beforeActionsFor(target, 'index') : [])];
   const authenticated = before.includes('setupAuthentication');
   const member = route.path.endsWith('/:id') || route.action === 'related';
-  const writes = route.action === 'create' || route.action === 'update';
+  const writes = route.action === 'create' || route.action === 'update' || route.action === 'batch' || route.action === 'upload';
   const statuses = new Set<number>([400, 503]);
   if (authenticated) statuses.add(401);
   if (!(route.controller.prototype instanceof PublicResourcesController)) statuses.add(302);
@@ -117,6 +186,9 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const [status, answer] = success(route, resource, context);
   const responses: Record<string, OpenApiObject> = { [status]: answer };
   for (const code of [...statuses].sort()) responses[code] = ANSWERS[code]!;
+  if (route.action === 'upload') delete responses[422];
+  if (route.action === 'upload') responses[403] = ANSWERS[403]!;
+  if (route.action === 'batch') responses[422] = { description: 'An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424).', content: json(batchAnswerSchema(resource)) };
   const listed = route.action === 'related' ? context.panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
   const parameters = [
     ...(member ? [ID] : []),
@@ -127,10 +199,10 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   return {
     operationId: operationId(route, resource),
     summary: summary(route, resource),
-    tags: [resource.name],
+    tags: [route.action === 'upload' ? 'Uploads' : resource.name],
     description: description(route, resource, context),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(writes ? { requestBody: requestBody(resource, writeView) } : {}),
+    ...(route.action === 'upload' ? { requestBody: UPLOAD_BODY } : route.action === 'batch' ? { requestBody: batchRequestBody(resource) } : writes ? { requestBody: requestBody(resource, writeView) } : {}),
     responses,
     security: authenticated ? context.security : [],
   };
@@ -144,6 +216,8 @@ function description(route: RouteEntry, resource: CompiledResource, context: Ope
     case 'update': return UPDATE_DESCRIPTION;
     case 'destroy': return 'Deletes the record.';
     case 'related': return `The records the association holds that the caller may read, a page at a time. Without \`sort_by\`, they are ordered by ${defaultOrder(context.panel.resource(resource.fieldsByName.get(route.association!)!.target!))}.`;
+    case 'upload': return 'Receives a file before the write that attaches it: `multipart/form-data` with a part named `file` (streamed; its type judged from its bytes), or JSON `{ filename, content_type, byte_size, checksum }` for a direct upload to an S3-compatible store (a presigned PUT). Answers an upload id: bound to the credential, single-use, expiring. A write names it under a file field (`"cover": "<id>"`). Needs a credential that may write a file field; spends one unit of the rate limit per MiB.';
+    case 'batch': return 'Creates, updates and deletes records in one request, each operation decided as its single endpoint decides it. Atomic by default: on failure nothing is written (422) and every operation answers its true outcome, the valid ones 424. With `"atomic": false` each operation applies fully or not at all (200). Spends one unit of the rate limit per operation.';
   }
 }
 
@@ -156,5 +230,7 @@ function summary(route: RouteEntry, resource: CompiledResource): string {
     case 'update': return route.method === 'PUT' ? `Update a ${human} (PUT, as PATCH)` : `Update a ${human}`;
     case 'destroy': return `Delete a ${human}`;
     case 'related': return `List the ${route.association} of a ${human}`;
+    case 'batch': return `Create, update and delete ${human} records in one request`;
+    case 'upload': return 'Upload a file';
   }
 }

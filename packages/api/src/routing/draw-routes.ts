@@ -1,4 +1,5 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
 import type { JsonSchema, Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { DiscoveredController } from './discover-controllers.js';
@@ -31,9 +32,10 @@ export interface RouteEntry {
   readonly targetController?: typeof ResourcesController | undefined;
 }
 
-const ROUTES: readonly { method: HTTPMethods; member: boolean; action: ActionName }[] = [
+const ROUTES: readonly { method: HTTPMethods; member: boolean; action: ActionName; suffix?: string }[] = [
   { method: 'GET', member: false, action: 'index' },
   { method: 'POST', member: false, action: 'create' },
+  { method: 'POST', member: false, action: 'batch', suffix: '/batch' },
   { method: 'GET', member: true, action: 'show' },
   { method: 'PATCH', member: true, action: 'update' },
   { method: 'PUT', member: true, action: 'update' },
@@ -44,15 +46,26 @@ const ROUTES: readonly { method: HTTPMethods; member: boolean; action: ActionNam
 export function routeTable(panel: Pick<Panel, 'resource'>, controllers: readonly DiscoveredController[]): RouteEntry[] {
   return controllers.flatMap(({ version, controller, resourceName, file }) => {
     const collection = `/resources/${version}/${panel.resource(resourceName).naming.routeKey}`;
-    return ROUTES.map(({ method, member, action }) => ({
+    return ROUTES.map(({ method, member, action, suffix = '' }) => ({
       method,
-      path: member ? `${collection}/:id` : collection,
+      path: member ? `${collection}/:id` : `${collection}${suffix}`,
       action,
       resourceName,
       controller,
       file,
     }));
   });
+}
+
+/**
+ * `POST /uploads` (under the mount, outside `resources/<version>/`), when a served resource has
+ * a file field: answered by the controller of the first such resource, whose authentication (and
+ * the mount's gate) the upload goes through.
+ */
+export function uploadRoutes(panel: Pick<Panel, 'resource'>, controllers: readonly DiscoveredController[]): RouteEntry[] {
+  const serving = controllers.find(({ resourceName }) => panel.resource(resourceName).fields.some((field) => field.kind.attachments !== undefined));
+  if (!serving) return [];
+  return [{ method: 'POST', path: '/uploads', action: 'upload', resourceName: serving.resourceName, controller: serving.controller, file: serving.file }];
 }
 
 /**
@@ -132,12 +145,14 @@ export interface DrawOptions {
   readonly semantics?: HttpSemantics | undefined;
   /** The mount's gate around authentication (Edition B's token gate). */
   readonly gate?: RequestGate | undefined;
+  /** The mount's body limit of single writes; a batch takes ten times as much. */
+  readonly bodyLimit?: number | undefined;
 }
 
 /** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
   const { mountPath, via, constraints, defaults, edition, unpermittedAttributes, semantics, gate } = options;
-  const table = [...routeTable(panel, controllers), ...(edition ? relatedRoutes(panel, controllers) : [])].filter((route) => via === undefined || via.has(route.method));
+  const table = [...routeTable(panel, controllers), ...(edition ? relatedRoutes(panel, controllers) : []), ...uploadRoutes(panel, controllers)].filter((route) => via === undefined || via.has(route.method));
   for (const { controller, file } of controllers) {
     settleCsrfStrategy(controller);
     checkController(panel, controller, relative(panel.appRoot, file), defaults);
@@ -147,10 +162,14 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
     const resource = panel.resource(route.resourceName);
     // The route's before-action chain, built now rather than at its first request.
     beforeActionChain(Controller, route.action, gate !== undefined && Controller.gated);
-    api.route({
+    // Uploads are multipart: their parser is registered on the upload route's own scope only (every other route takes JSON alone).
+    const scope = route.action === 'upload' ? undefined : api;
+    const draw = (on: FastifyInstance) => on.route({
       method: route.method,
       url: route.path,
       ...(constraints ? { constraints } : {}),
+      // A batch carries up to `maxBatchOperations` bodies: ten times a single write's limit.
+      ...(route.action === 'batch' && options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit * 10 } : {}),
       // Fastify compiles a serializer per status from `response`: the success body from the fields.
       // `querystring`: the list modifiers' parameters, checked by the action (`checkedByTheAction`).
       schema: { ...querystringOf(panel, route, defaults), ...(route.action === 'related' ? {} : { response: responseSchemas(resource, route.action, Controller) }) },
@@ -161,6 +180,12 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       handler: (request, reply) =>
         new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, unpermittedAttributes, gate, association: route.association, targetController: route.targetController, semantics }).process(),
     });
+    if (scope) draw(scope);
+    else
+      api.register(async (uploads) => {
+        await uploads.register(fastifyMultipart, { limits: { files: 1, fields: 0, parts: 1 } });
+        draw(uploads);
+      });
   }
   return table;
 }

@@ -14,6 +14,8 @@ const SUCCESS_CALLBACKS: Readonly<Record<ActionName, readonly ControllerMethod[]
   update: ['updateSuccessAction'],
   destroy: ['destroySuccessAction'],
   related: [],
+  batch: [],
+  upload: [],
 };
 const FAIL_CALLBACKS: Readonly<Record<ActionName, readonly ControllerMethod[]>> = {
   index: [],
@@ -22,6 +24,8 @@ const FAIL_CALLBACKS: Readonly<Record<ActionName, readonly ControllerMethod[]>> 
   update: ['updateFailAction'],
   destroy: ['destroyFailAction'],
   related: [],
+  batch: [],
+  upload: [],
 };
 
 const BUILTIN = new Set(BUILTIN_FIELD_TYPES);
@@ -89,6 +93,8 @@ function successSchema(resource: CompiledResource, action: ActionName): { status
  */
 export function responseSchemas(resource: CompiledResource, action: ActionName, controller: typeof ResourcesController): Record<number, JsonSchema> {
   const schemas: Record<number, JsonSchema> = { 400: ERROR_ENVELOPE, 401: ERROR_ENVELOPE, 404: ERROR_ENVELOPE, 413: ERROR_ENVELOPE, 415: ERROR_ENVELOPE, 500: ERROR_ENVELOPE };
+  // A batch answers each operation's own body in its results (200 and 422 alike): serialized as it is.
+  if (action === 'batch' || action === 'upload') return schemas;
   if (!overrides(controller, [action, ...SERIALIZING_METHODS, ...SUCCESS_CALLBACKS[action]])) {
     const { status, schema } = successSchema(resource, action);
     schemas[status] = schema;

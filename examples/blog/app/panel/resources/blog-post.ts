@@ -21,7 +21,7 @@ export default class BlogPostResource extends Resource {
       field.belongsTo('author', { resource: 'User', label: 'name', readonly: unlessAdmin, default: currentUserId }),
       field.hasMany('comments'),
       field.hasAndBelongsToMany('tag_list', { resource: 'Tag' }),
-      field.file('cover'),
+      field.file('cover', { accept: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'], maxBytes: 2 * 1024 * 1024 }),
       field.files('attachments'),
       field.datetime('created_at', { onlyOn: 'show' }),
     ];

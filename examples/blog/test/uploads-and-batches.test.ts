@@ -1,0 +1,147 @@
+// POST /api/uploads and POST /api/resources/v1/<route_key>/batch through HTTP: the design "Writes beyond one record", both contracts.
+import { expect, it } from 'vitest';
+import { INVALID_UPLOAD_MESSAGE } from '@panel/core';
+import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
+import { solidPng } from '../db/seed-files.js';
+
+/** A multipart/form-data body with one file part. */
+function multipart(field: string, filename: string, contentType: string, bytes: Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----panel-test-boundary-7MA4YWxkTrZu0gW';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { payload: Buffer.concat([head, bytes, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const EXE = Buffer.concat([Buffer.from('4d5a90000300000004000000ffff0000b800000000000000400000000000000000000000000000000000000000000000000000000000000000000000800000000e1fba0e00b409cd21b8014ccd21546869732070726f6772616d2063616e6e6f742062652072756e20696e20444f53206d6f64652e0d0d0a2400000000000000', 'hex'), Buffer.alloc(64)]);
+
+describeOnEachDatabase('uploads and batches through HTTP', (demo) => {
+  const upload = async (bytes: Buffer, filename = 'cover.png', contentType = 'image/png', headers: Record<string, string> = ADMIN) => {
+    const body = multipart('file', filename, contentType, bytes);
+    return demo().app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...headers, ...body.headers } });
+  };
+  const write = (method: 'POST' | 'PATCH', url: string, attributes: Record<string, unknown>, headers: Record<string, string> = ADMIN) =>
+    demo().app.inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: { blog_post: attributes } });
+  const batch = (body: unknown, headers: Record<string, string> = ADMIN) => demo().app.inject({ method: 'POST', url: '/api/resources/v1/blog_posts/batch', headers: { ...headers, 'content-type': 'application/json' }, payload: body as Record<string, unknown> });
+
+  it('POST /api/uploads takes a PNG as multipart and answers 201 { upload } with the type its bytes say', async () => {
+    const response = await upload(solidPng(8, 8, [10, 20, 30]), 'front.png', 'application/octet-stream');
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ upload: { id: expect.stringMatching(/^up_/), filename: 'front.png', content_type: 'image/png', byte_size: solidPng(8, 8, [10, 20, 30]).length, expires_at: expect.any(String) } });
+  });
+
+  it('"cover": "<upload id>" attaches on create, a second upload replaces it, "cover": null removes it', async () => {
+    const first = (await upload(solidPng(4, 4, [1, 2, 3]), 'one.png')).json().upload;
+    const created = await write('POST', '/api/resources/v1/blog_posts', { title: 'With a cover', author_id: 1, cover: first.id });
+    expect(created.statusCode).toBe(201);
+    const record = created.json().record;
+    expect(record.cover).toEqual({ filename: 'one.png', content_type: 'image/png', byte_size: first.byte_size, url: expect.stringMatching(/^\/panel\/attachments\/[a-z0-9]{28}\/one\.png$/) });
+    const fetched = await demo().app.inject({ method: 'GET', url: record.cover.url });
+    expect(fetched.statusCode).toBe(200);
+    const second = (await upload(solidPng(5, 5, [4, 5, 6]), 'two.png')).json().upload;
+    const replaced = await write('PATCH', `/api/resources/v1/blog_posts/${record.id}`, { cover: second.id });
+    expect(replaced.json().record.cover.filename).toBe('two.png');
+    expect((await demo().app.inject({ method: 'GET', url: record.cover.url })).statusCode, 'the replaced bytes are purged').toBe(404);
+    const removed = await write('PATCH', `/api/resources/v1/blog_posts/${record.id}`, { cover: null });
+    expect(removed.json().record.cover).toBeNull();
+  });
+
+  it('"attachments": [ids] adds files, "attachments_remove" removes the named ones', async () => {
+    const a = (await upload(Buffer.from('a note'), 'a.txt', 'text/plain')).json().upload;
+    const b = (await upload(Buffer.from('b note'), 'b.txt', 'text/plain')).json().upload;
+    const created = (await write('POST', '/api/resources/v1/blog_posts', { title: 'Files', author_id: 1, attachments: [a.id, b.id] })).json().record;
+    expect(created.attachments.map((file: { filename: string }) => file.filename)).toEqual(['a.txt', 'b.txt']);
+    const removed = await write('PATCH', `/api/resources/v1/blog_posts/${created.id}`, { attachments_remove: ['a.txt'] });
+    expect(removed.json().record.attachments.map((file: { filename: string }) => file.filename)).toEqual(['b.txt']);
+  });
+
+  it('accept refuses a renamed executable by its bytes: 422 on the field', async () => {
+    const renamed = (await upload(EXE, 'holiday.png', 'image/png')).json().upload;
+    const response = await write('POST', '/api/resources/v1/blog_posts', { title: 'Malware', author_id: 1, cover: renamed.id });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({ errors: { cover: ['has a type that is not accepted (image/png, image/jpeg, image/gif, image/webp)'] }, message: 'Failed to create Blog post' });
+  });
+
+  it('a body over the largest file the credential may attach is 413, refused while it is read', async () => {
+    const response = await upload(Buffer.alloc(10 * 1024 * 1024 + 1, 1), 'big.bin', 'application/octet-stream');
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ error: 'Request body is too large' });
+  });
+
+  it('an id used twice, or uploaded by another credential, gets the same 422 on the field', async () => {
+    const used = (await upload(solidPng(3, 3, [9, 9, 9]))).json().upload;
+    expect((await write('POST', '/api/resources/v1/blog_posts', { title: 'Uses it', author_id: 1, cover: used.id })).statusCode).toBe(201);
+    const foreign = (await upload(solidPng(3, 3, [8, 8, 8]), 'r.png', 'image/png', READER)).json().upload;
+    const bodies = [];
+    for (const id of [used.id, foreign.id]) {
+      const response = await write('POST', '/api/resources/v1/blog_posts', { title: 'Refused', author_id: 1, cover: id });
+      expect(response.statusCode).toBe(422);
+      bodies.push(response.json());
+    }
+    expect(bodies).toEqual([
+      { errors: { cover: [INVALID_UPLOAD_MESSAGE] }, message: 'Failed to create Blog post' },
+      { errors: { cover: [INVALID_UPLOAD_MESSAGE] }, message: 'Failed to create Blog post' },
+    ]);
+  });
+
+  it('a direct upload on disk storage is 400: send the file itself', async () => {
+    const response = await demo().app.inject({ method: 'POST', url: '/api/uploads', headers: { ...ADMIN, 'content-type': 'application/json' }, payload: { filename: 'a.png', content_type: 'image/png', byte_size: 10, checksum: 'AAAAAAAAAAAAAAAAAAAAAA==' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatch(/send the file itself/);
+  });
+
+  it('an atomic batch answers 200 with each result; a failure at any place answers 422, every valid operation 424, nothing written', async () => {
+    const ok = await batch({ operations: [{ op: 'create', ref: 'new-1', data: { title: 'Batch A', author_id: 1 } }, { op: 'create', data: { title: 'Batch B', author_id: 1 } }] });
+    expect(ok.statusCode).toBe(200);
+    const body = ok.json();
+    expect(body.summary).toEqual({ succeeded: 2, failed: 0, not_applied: 0 });
+    expect(body.results[0]).toMatchObject({ index: 0, ref: 'new-1', status: 201, record: { title: 'Batch A' } });
+    const id = body.results[1].record.id;
+    const failed = await batch({ operations: [{ op: 'update', id, data: { title: 'Changed' } }, { op: 'create', data: { title: '' } }, { op: 'delete', id: 999999 }] });
+    expect(failed.statusCode).toBe(422);
+    expect(failed.json()).toEqual({
+      results: [
+        { index: 0, status: 424, error: 'Not applied: the batch was rolled back' },
+        { index: 1, status: 422, errors: { title: ["can't be blank"] }, message: 'Failed to create Blog post' },
+        { index: 2, status: 404, error: 'Not Found' },
+      ],
+      summary: { succeeded: 0, failed: 2, not_applied: 1 },
+    });
+    const unchanged = await demo().app.inject({ method: 'GET', url: `/api/resources/v1/blog_posts/${id}`, headers: ADMIN });
+    expect(unchanged.json().record.title).toBe('Batch B');
+  });
+
+  it('"atomic": false applies the valid operations; a reader\'s delete is 403 in its result, never a 302', async () => {
+    const response = await batch({ atomic: false, operations: [{ op: 'create', data: { title: 'Partial' } }, { op: 'delete', id: 1 }] }, READER);
+    expect(response.statusCode).toBe(200);
+    const { results, summary } = response.json();
+    expect(results.map((result: { status: number }) => result.status)).toEqual([201, 403]);
+    expect(results[1]).toEqual({ index: 1, status: 403, error: 'Forbidden' });
+    expect(summary).toEqual({ succeeded: 1, failed: 1, not_applied: 0 });
+  });
+
+  it('a stale if_match is 412 in its result', async () => {
+    const response = await batch({ operations: [{ op: 'update', id: 2, if_match: '"stale"', data: { title: 'x' } }] });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().results[0]).toEqual({ index: 0, status: 412, error: 'Precondition Failed' });
+  });
+
+  it('Idempotency-Key: the same key and body replay the stored answer; another body is 422', async () => {
+    const key = { ...ADMIN, 'idempotency-key': `batch-${Date.now()}` };
+    const body = { operations: [{ op: 'create', data: { title: 'Once', author_id: 1 } }] };
+    const first = await batch(body, key);
+    const again = await batch(body, key);
+    expect(first.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    const other = await batch({ operations: [{ op: 'create', data: { title: 'Other', author_id: 1 } }] }, key);
+    expect(other.statusCode).toBe(422);
+  });
+
+  it('a malformed batch is 400: the same id twice, too many operations', async () => {
+    const twice = await batch({ operations: [{ op: 'delete', id: 3 }, { op: 'update', id: 3, data: {} }] });
+    expect(twice.statusCode).toBe(400);
+    const many = await batch({ operations: Array.from({ length: 101 }, () => ({ op: 'create', data: { title: 't' } })) });
+    expect(many.statusCode).toBe(400);
+    expect(many.json().error).toMatch(/at most 100 operations/);
+  });
+});
