@@ -1,13 +1,12 @@
+// Over 250 lines: the actions an app overrides as methods of one class (index, show, create, update, destroy, batch, upload, related), with the list parameters and the serializer they share.
 import type { SelectQueryBuilder, Transaction } from 'kysely';
-import '@fastify/multipart';
-import { Current, DEFAULT_MAX_BATCH_OPERATIONS, UploadRefusedError, isPanelError, operations, uploadLimit, type CompiledField, type CompiledResource, type ErrorMessages, type RecordRow, type RecordsSort, type View } from '@panel/core';
+import { Current, DEFAULT_MAX_BATCH_OPERATIONS, isPanelError, operations, type CompiledResource, type ErrorMessages, type RecordRow, type RecordsSort, type View } from '@panel/core';
 import { pageRequest, pagination } from '../params/pagination-params.js';
 import { recordParams } from '../params/record-params.js';
 import { sortRequest } from '../params/sort-params.js';
 import { associationFilter } from '../edition-b/association-filter.js';
-import { BadRequestError, ForbiddenError, PreconditionFailedError } from '../errors/api-errors.js';
-import { credentialKey } from '../http-semantics/credential-key.js';
-import { directUploadParams } from '../params/upload-params.js';
+import { BadRequestError, PreconditionFailedError } from '../errors/api-errors.js';
+import { receivedUpload } from './upload-answer.js';
 import { fieldsetRequest } from '../querying/fieldset-params.js';
 import { queryableFields, type QueryableFields } from '../querying/queryable-fields.js';
 import { listQuery, type ListQuery } from '../querying/list-query.js';
@@ -136,26 +135,7 @@ export class ResourcesController extends ResultCallbacksController {
    * an actor who may write no file field.
    */
   async upload(): Promise<unknown> {
-    const maxBytes = uploadLimit(await this.uploadableFields());
-    if (maxBytes === 0) throw new ForbiddenError();
-    const owner = credentialKey(this, 'public');
-    if (!this.request.isMultipart()) return this.render(201, await this.panel.uploads.direct({ owner, maxBytes, ...directUploadParams(this.request.body) }));
-    // One byte over the limit lets the upload service see the file is too large, and stop there.
-    const part = await this.request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 0 } });
-    if (!part || part.fieldname !== 'file') throw new UploadRefusedError('Send the file as multipart/form-data with a part named "file"');
-    const upload = await this.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes });
-    return this.render(201, { upload });
-  }
-
-  /** The file fields this request's actor may write, on any resource (on a new record or a stored one): what its uploads may be attached to. */
-  protected async uploadableFields(): Promise<CompiledField[]> {
-    const fields: CompiledField[] = [];
-    for (const resource of this.panel.resources.values()) {
-      if (!resource.fields.some((field) => field.kind.attachments !== undefined)) continue;
-      const access = this.fieldAccess(resource);
-      for (const field of [...(await access.writable('create', null)), ...(await access.writable('update', null))]) if (field.kind.attachments !== undefined) fields.push(field);
-    }
-    return fields;
+    return this.render(201, await receivedUpload(this, this.fieldAccess.bind(this)));
   }
 
   /**

@@ -3,15 +3,15 @@ import type { Readable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
 import { ATTACHMENTS_TABLE, BLOBS_TABLE } from '../attachments/attachment-tables.js';
 import { checkedContentType, sanitizeFilename } from '../attachments/sanitize-filename.js';
-import { FileNotFoundError, UploadRefusedError, UploadTooLargeError } from '../errors/panel-errors.js';
+import { UploadRefusedError, UploadTooLargeError } from '../errors/panel-errors.js';
 import { newBlobKey } from '../storage/blob-key.js';
 import type { DirectUploadTarget, StorageService } from '../storage/storage-service.js';
 import { receiveFile } from './received-file.js';
-import { SNIFF_BYTES, sniffContentType } from './sniff-content-type.js';
+import { pendingOf, verifyDirectUpload, type PendingUpload } from './direct-upload-check.js';
+import { sniffContentType } from './sniff-content-type.js';
 import { isUploadId, newUploadId, uploadDigest } from './upload-id.js';
 import type { UploadOptions } from './upload-options.js';
 import { UPLOADS_TABLE } from './upload-tables.js';
-import { createHash } from 'node:crypto';
 
 /** An upload as the API answers it: its id (to name in a write), the file, and until when the id works. */
 export interface Upload {
@@ -53,14 +53,7 @@ export interface DirectUploadInput {
   readonly maxBytes: number;
 }
 
-/** A pending upload, once its id was found live and owned (see `resolve`): its blob, as its bytes say it is. */
-export interface PendingUpload {
-  readonly digest: string;
-  readonly blobId: number;
-  readonly filename: string;
-  readonly contentType: string;
-  readonly byteSize: number;
-}
+export type { PendingUpload } from './direct-upload-check.js';
 
 /** What `PanelUploads` is built from; `createPanel` builds it. */
 export interface PanelUploadsOptions {
@@ -175,7 +168,7 @@ export class PanelUploads {
     if (byDigest.size === 0) return found;
     const rows = await this.#pending(this.#db, [...byDigest.keys()], input.owner).execute();
     for (const row of rows) {
-      const pending = row.verified ? pendingOf(row) : await this.#verify(row);
+      const pending = row.verified ? pendingOf(row) : await verifyDirectUpload(this.#db, this.#storage, row);
       if (pending) found.set(byDigest.get(row.digest)!, pending);
     }
     return found;
@@ -230,52 +223,6 @@ export class PanelUploads {
       .where('u.owner', '=', owner)
       .where('u.expires_at', '>', sql<Date>`now()`);
   }
-
-  /**
-   * Reads a direct upload's bytes back once: they must all be there, with the declared size
-   * and checksum; the type is judged from them. Marks the upload verified (with that type), or
-   * answers undefined when the bytes are missing or other than declared.
-   */
-  async #verify(row: PendingRow): Promise<PendingUpload | undefined> {
-    let stream: Readable;
-    try {
-      stream = await this.#storage.download(row.key);
-    } catch (error) {
-      if (error instanceof FileNotFoundError || (error as { code?: unknown })?.code === 'PANEL_ERR_FILE_NOT_FOUND') return undefined;
-      throw error;
-    }
-    const md5 = createHash('md5');
-    const head: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of stream) {
-      const bytes = chunk as Buffer;
-      if (size < SNIFF_BYTES) head.push(bytes.subarray(0, SNIFF_BYTES - size));
-      size += bytes.length;
-      md5.update(bytes);
-    }
-    if (size !== Number(row.byte_size) || md5.digest('base64') !== row.checksum) return undefined;
-    const contentType = await sniffContentType(Buffer.concat(head), row.content_type);
-    await sql`with blob as (update ${sql.table(BLOBS_TABLE)} set content_type = ${contentType} where id = ${row.blob_id})
-      update ${sql.table(UPLOADS_TABLE)} set verified = true where digest = ${row.digest}`.execute(this.#db);
-    return pendingOf({ ...row, content_type: contentType });
-  }
-}
-
-/** A pending upload's row with its blob, as `#pending` selects it. */
-interface PendingRow {
-  readonly digest: string;
-  readonly blob_id: number | string;
-  readonly verified: boolean;
-  readonly expires_at: Date | string;
-  readonly key: string;
-  readonly filename: string;
-  readonly content_type: string;
-  readonly byte_size: number | string;
-  readonly checksum: string;
-}
-
-function pendingOf(row: PendingRow): PendingUpload {
-  return { digest: row.digest, blobId: Number(row.blob_id), filename: row.filename, contentType: row.content_type, byteSize: Number(row.byte_size) };
 }
 
 /** A filename as a blob keeps it, or the 400 that says what is wrong with it. */

@@ -1,0 +1,42 @@
+import '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { UploadRefusedError, uploadLimit, type CompiledField, type CompiledResource, type FieldAccess, type Panel } from '@panel/core';
+import { ForbiddenError } from '../errors/api-errors.js';
+import { credentialKey } from '../http-semantics/credential-key.js';
+import { directUploadParams } from '../params/upload-params.js';
+
+/** The controller as an upload sees it: the request, the panel, and the credential that uploads. */
+interface UploadHost {
+  readonly request: FastifyRequest;
+  readonly panel: Panel;
+  readonly apiToken?: { readonly id: number } | undefined;
+}
+
+/**
+ * The body of `POST <mount>/uploads` (`ResourcesController.upload`): `multipart/form-data` with
+ * a part named `file`, streamed through `panel.uploads.receive`, at most the largest `maxBytes`
+ * of the file fields the actor may write (more: 413); or, with JSON `{ filename, content_type,
+ * byte_size, checksum }`, a direct upload. 403 for an actor who may write no file field.
+ */
+export async function receivedUpload(host: UploadHost, fieldAccess: (resource: CompiledResource) => FieldAccess): Promise<unknown> {
+  const maxBytes = uploadLimit(await uploadableFields(host.panel, fieldAccess));
+  if (maxBytes === 0) throw new ForbiddenError();
+  const owner = credentialKey(host, 'public');
+  const { request } = host;
+  if (!request.isMultipart()) return host.panel.uploads.direct({ owner, maxBytes, ...directUploadParams(request.body) });
+  // One byte over the limit lets the upload service see the file is too large, and stop there.
+  const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 0 } });
+  if (!part || part.fieldname !== 'file') throw new UploadRefusedError('Send the file as multipart/form-data with a part named "file"');
+  return { upload: await host.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes }) };
+}
+
+/** The file fields the actor may write, on any resource (on a new record or a stored one): what its uploads may be attached to. */
+async function uploadableFields(panel: Panel, fieldAccess: (resource: CompiledResource) => FieldAccess): Promise<CompiledField[]> {
+  const fields: CompiledField[] = [];
+  for (const resource of panel.resources.values()) {
+    if (!resource.fields.some((field) => field.kind.attachments !== undefined)) continue;
+    const access = fieldAccess(resource);
+    for (const field of [...(await access.writable('create', null)), ...(await access.writable('update', null))]) if (field.kind.attachments !== undefined) fields.push(field);
+  }
+  return fields;
+}
