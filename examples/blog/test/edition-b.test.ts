@@ -183,4 +183,26 @@ describeOnEachDatabase('Edition B', (demo) => {
     expect(JSON.stringify(list.json())).toContain('/signed/');
     expect(page(await get(`${V1}/blog_posts?per_page=20`, bearer('all')))).toBe(page(list));
   });
+
+  it('"Edition B grants for every verb used are checked before any write": a writer\'s batch with a delete is 403 as a whole, nothing written', async () => {
+    const before = (await get(`${V1}/blog_posts?per_page=1`, bearer('all'))).json().pagination.total_count;
+    const refused = await send('POST', `${V1}/blog_posts/batch`, bearer('writer'), { operations: [{ op: 'create', data: { title: 'Batch by token' } }, { op: 'delete', id: 1 }] });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ error: 'Forbidden' });
+    expect((await get(`${V1}/blog_posts?per_page=1`, bearer('all'))).json().pagination.total_count).toBe(before);
+    const allowed = await send('POST', `${V1}/blog_posts/batch`, bearer('writer'), { operations: [{ op: 'create', data: { title: 'Batch by token' } }] });
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json().results[0].status).toBe(201);
+    expect((await send('POST', `${V1}/blog_posts/batch`, bearer('reader'), { operations: [{ op: 'create', data: { title: 'No' } }] })).statusCode).toBe(403);
+  });
+
+  it('an upload needs a token that may write a resource with a file field: 403 for a reader, 201 for a writer', async () => {
+    const boundary = 'panel-edition-b-upload';
+    const payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`);
+    const upload = (name: string) => demo().app.inject({ method: 'POST', url: '/api/uploads', headers: { ...bearer(name), 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect((await upload('reader')).statusCode).toBe(403);
+    const written = await upload('writer');
+    expect(written.statusCode).toBe(201);
+    expect(written.json().upload).toMatchObject({ filename: 'a.txt', content_type: 'text/plain', byte_size: 5 });
+  });
 }, { edition: 'B' });
