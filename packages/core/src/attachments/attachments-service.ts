@@ -10,6 +10,7 @@ import { INVALID_UPLOAD_MESSAGE } from '../uploads/file-rules.js';
 import { takeUploads } from '../uploads/take-uploads.js';
 import { uploadDigest } from '../uploads/upload-id.js';
 import { ATTACHMENTS_TABLE, BLOBS_TABLE, type AttachedFile, type BlobRecord } from './attachment-tables.js';
+import { deleteUnattachedBlobs } from './unattached-blobs.js';
 import { ATTACHMENTS_SEGMENT, attachmentUrl } from './attachment-url.js';
 import { checkedContentType, sanitizeFilename } from './sanitize-filename.js';
 import { isFileField } from './attachment-select.js';
@@ -171,13 +172,7 @@ export class PanelAttachments {
   async detachRecords(trx: Kysely<any>, resource: CompiledResource, ids: readonly unknown[]): Promise<string[]> {
     const removed = await trx.deleteFrom(ATTACHMENTS_TABLE).where('record_type', '=', resource.name).where('record_id', 'in', ids).returning('blob_id').execute();
     if (removed.length === 0) return [];
-    const blobs = await trx
-      .deleteFrom(`${BLOBS_TABLE} as b`)
-      .where('b.id', 'in', removed.map((r) => r.blob_id))
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(`${ATTACHMENTS_TABLE} as a`).select('a.id').whereRef('a.blob_id', '=', 'b.id'))))
-      .returning('b.key')
-      .execute();
-    return blobs.map((b) => b.key as string);
+    return deleteUnattachedBlobs(trx, removed.map((r) => r.blob_id));
   }
 
   /**
@@ -238,13 +233,7 @@ export class PanelAttachments {
       .returning('blob_id')
       .execute();
     if (removed.length === 0) return [];
-    const blobs = await trx
-      .deleteFrom(`${BLOBS_TABLE} as b`)
-      .where('b.id', 'in', removed.map((r) => r.blob_id))
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(`${ATTACHMENTS_TABLE} as a`).select('a.id').whereRef('a.blob_id', '=', 'b.id'))))
-      .returning('b.key')
-      .execute();
-    return blobs.map((b) => b.key as string);
+    return deleteUnattachedBlobs(trx, removed.map((r) => r.blob_id));
   }
 
   /** Removes the files of a field named by URL (its key) or filename; a name that matches none refuses the write. */
@@ -262,13 +251,7 @@ export class PanelAttachments {
       .execute();
     const missing = names.filter((named) => !removed.some((row) => row.filename === named || row.key === keyInUrl(named)));
     if (missing.length > 0) throw new RecordInvalidError({ [name]: [`has no attached file named ${missing.map((m) => JSON.stringify(m)).join(', ')}`] });
-    const blobs = await trx
-      .deleteFrom(`${BLOBS_TABLE} as b`)
-      .where('b.id', 'in', removed.map((r) => r.blob_id))
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(`${ATTACHMENTS_TABLE} as a`).select('a.id').whereRef('a.blob_id', '=', 'b.id'))))
-      .returning('b.key')
-      .execute();
-    return blobs.map((b) => b.key as string);
+    return deleteUnattachedBlobs(trx, removed.map((r) => r.blob_id));
   }
 
   #fileField(input: { resource: string; field: string }): { resource: CompiledResource; keeps: 'one' | 'many' } {

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
-import { ATTACHMENTS_TABLE, BLOBS_TABLE } from '../attachments/attachment-tables.js';
+import { BLOBS_TABLE } from '../attachments/attachment-tables.js';
+import { deleteUnattachedBlobs } from '../attachments/unattached-blobs.js';
 import { checkedContentType, sanitizeFilename } from '../attachments/sanitize-filename.js';
 import { UploadRefusedError, UploadTooLargeError } from '../errors/panel-errors.js';
 import { newBlobKey } from '../storage/blob-key.js';
@@ -188,13 +189,7 @@ export class PanelUploads {
         .returning('blob_id')
         .execute();
       if (expired.length === 0) return { removed: 0, keys: [] as string[] };
-      const blobs = await trx
-        .deleteFrom(`${BLOBS_TABLE} as b`)
-        .where('b.id', 'in', expired.map((row) => row.blob_id))
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom(`${ATTACHMENTS_TABLE} as a`).select('a.id').whereRef('a.blob_id', '=', 'b.id'))))
-        .returning('b.key')
-        .execute();
-      return { removed: expired.length, keys: blobs.map((blob) => blob.key as string) };
+      return { removed: expired.length, keys: await deleteUnattachedBlobs(trx, expired.map((row) => row.blob_id)) };
     });
     await this.#purgeBytes(keys);
     return removed;
