@@ -1,0 +1,143 @@
+/**
+ * `npm run bench:writes`: the writes beyond one record, on the demo over PostgreSQL (its own
+ * schema), through a real socket.
+ *
+ * - 100 creates of products: as 100 single `POST /products` one after the other, as one
+ *   `POST /products/batch`, and as the hand-written bulk insert (one `insert … values (…) × 100
+ *   returning *` through Kysely on the same pool, its rows as JSON). Prints the time of each and
+ *   the ratios the issue targets (batch ≥ 10× the singles, ≥ 0.8× the hand-written bulk).
+ * - An upload of 5 MiB through `POST /api/uploads` (multipart, sent in 64 KiB chunks): the
+ *   throughput and the process's peak RSS over its baseline (streamed: far under the file's size).
+ *
+ * Prints the load average: figures taken on a busy machine are not figures.
+ */
+import { request } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { diskStorage } from '@panel/core';
+import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
+import { openTestDatabase } from '@panel/test-support';
+
+const ADMIN = 'ApiKey demo-admin-key';
+const ROUNDS = Number(process.env.BENCH_WRITES_ROUNDS ?? 5);
+const PER_BATCH = 100;
+const MIB = 1024 * 1024;
+
+function send(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { authorization: ADMIN, ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const product = (round: number, i: number) => ({ name: `Bench ${round}-${i}`, price: 9.5, in_stock: true, product_category_id: 1, status: 'active' });
+
+/** The median of a list of milliseconds. */
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** Sends a multipart upload of `size` bytes in 64 KiB chunks, never holding the file whole. */
+function streamUpload(port: number, size: number): Promise<number> {
+  const boundary = 'panel-bench-boundary';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/api/uploads', headers: { authorization: ADMIN, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
+        sent += piece.length;
+        if (!req.write(piece)) return void req.once('drain', pump);
+      }
+      req.end(tail);
+    };
+    pump();
+  });
+}
+
+async function main(): Promise<void> {
+  const storageRoot = await mkdtemp(join(tmpdir(), 'panel-bench-writes-'));
+  const database = await openTestDatabase('postgres');
+  const demo = await buildDemoApp({ database, storage: diskStorage({ root: storageRoot }) });
+  await demo.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = demo.app.server.address() as { port: number };
+  try {
+    const singles: number[] = [];
+    const batches: number[] = [];
+    const bulks: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      singles.push(
+        await timed(async () => {
+          for (let i = 0; i < PER_BATCH; i += 1) {
+            const { status } = await send(port, 'POST', '/api/resources/v1/products', { product: product(round, i) });
+            if (status !== 201) throw new Error(`single create answered ${status}`);
+          }
+        }),
+      );
+      batches.push(
+        await timed(async () => {
+          const operations = Array.from({ length: PER_BATCH }, (_, i) => ({ op: 'create', data: product(round + 1000, i) }));
+          const { status, text } = await send(port, 'POST', '/api/resources/v1/products/batch', { operations });
+          if (status !== 200) throw new Error(`batch answered ${status}: ${text.slice(0, 200)}`);
+        }),
+      );
+      bulks.push(
+        await timed(async () => {
+          const rows = await database.db
+            .insertInto('products')
+            .values(Array.from({ length: PER_BATCH }, (_, i) => ({ ...product(round + 2000, i), tags: '{}', specs: '{}' })))
+            .returningAll()
+            .execute();
+          JSON.stringify({ records: rows });
+        }),
+      );
+    }
+    const [single, batch, bulk] = [median(singles), median(batches), median(bulks)];
+    console.log(`100 creates of products, median of ${ROUNDS} rounds (PostgreSQL, the demo through a socket):`);
+    console.log(`  100 single POSTs     ${single.toFixed(1)} ms`);
+    console.log(`  one batch of 100     ${batch.toFixed(1)} ms   ${(single / batch).toFixed(1)}× the singles (target ≥ 10×)`);
+    console.log(`  hand-written bulk    ${bulk.toFixed(1)} ms   the batch runs at ${(bulk / batch).toFixed(2)}× its speed (target ≥ 0.8×)`);
+
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 2);
+    const size = 5 * MIB;
+    const uploadMs = await timed(async () => {
+      const status = await streamUpload(port, size);
+      if (status !== 201) throw new Error(`the upload answered ${status}`);
+    });
+    clearInterval(sampler);
+    console.log(`upload of 5 MiB (multipart, 64 KiB chunks): ${uploadMs.toFixed(1)} ms, ${(size / MIB / (uploadMs / 1000)).toFixed(1)} MiB/s; peak RSS ${(peak / MIB).toFixed(1)} MiB, ${((peak - baseline) / MIB).toFixed(1)} MiB over the ${(baseline / MIB).toFixed(1)} MiB before it (the file: 5 MiB)`);
+    console.log(`load average (1, 5, 15 min): ${loadavg().map((value) => value.toFixed(2)).join(', ')}`);
+  } finally {
+    await demo.app.close();
+    await database.close();
+    await rm(storageRoot, { recursive: true, force: true });
+  }
+}
+
+await main();
