@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
-import { blobChecksum, type PanelAttachments, type StorageService } from '@panel/core';
+import { Readable } from 'node:stream';
+import { blobChecksum, operations, type Panel, type StorageService } from '@panel/core';
 
 /** The posts that get a cover and two attachments: every sixth (6, 12 … 60). */
 export const POSTS_WITH_FILES: readonly number[] = Object.freeze(Array.from({ length: 10 }, (_, i) => (i + 1) * 6));
@@ -66,9 +67,22 @@ export function seedFileList(): SeedFile[] {
   return files;
 }
 
-/** Attaches the demo's files through `panel.attachments`, as an app's seed would. */
-export async function seedFiles(attachments: PanelAttachments): Promise<void> {
-  for (const file of seedFileList()) await attachments.attach(file);
+/** The owner of the seed's uploads (`panel.uploads`): the seed attaches only its own. */
+const SEED_UPLOADER = 'seed';
+
+/**
+ * Attaches the demo's files as a client does, through the one upload service: each file is
+ * received as an upload (its type judged from its bytes), then named in an update of its
+ * record (`{ cover: "<upload id>" }`, `{ attachments: ["<upload id>"] }`). The seed acts as the
+ * system: no policy, scope or actor.
+ */
+export async function seedFiles(panel: Panel): Promise<void> {
+  for (const file of seedFileList()) {
+    const { resource, id, field, filename, contentType, bytes, key } = file;
+    const upload = await panel.uploads.receive({ owner: SEED_UPLOADER, filename, contentType, stream: Readable.from([bytes]), maxBytes: bytes.length, key });
+    const many = panel.resource(resource).fieldsByName.get(field)?.kind.attachments === 'many';
+    await operations.update({ panel, resource, id, uploader: SEED_UPLOADER, attributes: { [field]: many ? [upload.id] : upload.id }, authorize: () => undefined, scope: undefined, readable: undefined });
+  }
 }
 
 /**

@@ -154,7 +154,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
         file: DEMO_SNAPSHOT_FILE,
         key: demoSnapshotKey(),
         prepare: async (fresh) => {
-          if (await prepareDatabase(fresh)) await seedFiles((await createPanel(panelOptions(fresh))).attachments);
+          if (await prepareDatabase(fresh)) await seedFiles(await createPanel(panelOptions(fresh)));
         },
       },
     });
@@ -166,7 +166,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   markStartupPhase('database');
   const panel = await createPanel(panelOptions(database));
   markStartupPhase('createPanel');
-  if (seeded) await seedFiles(panel.attachments);
+  if (seeded) await seedFiles(panel);
   markStartupPhase('seedFiles');
   // Every answer under the panel's root (the app's own pages, the screens, the not-found 404) gets the screens' security headers.
   securePanelPages(app, { rootPath: panel.config.rootPath });

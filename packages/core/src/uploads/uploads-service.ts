@@ -5,7 +5,7 @@ import { BLOBS_TABLE } from '../attachments/attachment-tables.js';
 import { deleteUnattachedBlobs } from '../attachments/unattached-blobs.js';
 import { checkedContentType, sanitizeFilename } from '../attachments/sanitize-filename.js';
 import { UploadRefusedError, UploadTooLargeError } from '../errors/panel-errors.js';
-import { newBlobKey } from '../storage/blob-key.js';
+import { isBlobKey, newBlobKey } from '../storage/blob-key.js';
 import type { DirectUploadTarget, StorageService } from '../storage/storage-service.js';
 import { receiveFile } from './received-file.js';
 import { pendingOf, verifyDirectUpload, type PendingUpload } from './direct-upload-check.js';
@@ -41,6 +41,8 @@ export interface ReceiveUploadInput {
   readonly stream: Readable;
   /** Over this many bytes: `UploadTooLargeError` (413), and nothing is kept. See `uploadLimit`. */
   readonly maxBytes: number;
+  /** The blob key; by default a new random one. Pass one only for fixed data such as seeds (as `attach` takes it): it must be unused. */
+  readonly key?: string | undefined;
 }
 
 /** What `direct` takes: the file as the client describes it before sending it to the store. */
@@ -115,7 +117,8 @@ export class PanelUploads {
     const received = await receiveFile({ stream: input.stream, maxBytes: input.maxBytes, directory: this.#options.directory });
     try {
       const contentType = await sniffContentType(received.head, declared);
-      const key = newBlobKey();
+      const key = input.key ?? newBlobKey();
+      if (!isBlobKey(key)) throw new UploadRefusedError(`key must be 16 to 64 lower-case letters and digits, instead got ${JSON.stringify(key)}.`);
       await this.#storage.upload({ key, body: createReadStream(received.path), byteSize: received.byteSize, contentType, checksum: received.checksum });
       return await this.#record({ owner: input.owner, key, filename, contentType, byteSize: received.byteSize, checksum: received.checksum, verified: true });
     } finally {
