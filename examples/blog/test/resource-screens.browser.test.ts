@@ -27,6 +27,9 @@ async function axeViolations(page: Page): Promise<string[]> {
   return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
 }
 
+/** A 1 × 1 PNG, chosen in a file control. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
 const SIDEWAYS = 'document.documentElement.scrollWidth - document.documentElement.clientWidth';
 const FOCUSED_ID = `document.activeElement ? document.activeElement.id : ''`;
 
@@ -125,7 +128,7 @@ for (const edition of ['A', 'B'] as const) {
       await context.close();
     });
 
-    it('show: panels whose counts are the API\'s; edit with two errors → 422 with the summary, its link focuses the field, typed values kept; fixed → a notice; a new comment from the panel; delete through the confirmation', async () => {
+    it('show: panels whose counts are the API\'s; edit with two errors and a file → 422 with the summary, its link focuses the field, typed values and the file kept; fixed → a notice and the file shown; a new comment from the panel; delete through the confirmation', async () => {
       const { context, page } = await signIn('ada@example.com');
       await page.goto('/panel/resources/blog_posts/4');
       const record = (await stored(page, '/blog_posts/4')) as { comments: { count: number }; tag_list: { count: number } };
@@ -135,6 +138,7 @@ for (const edition of ['A', 'B'] as const) {
       await page.getByLabel('Title (required)').fill('');
       await page.getByLabel('Rating').fill('lots');
       await page.getByLabel('Summary').fill('Typed, then kept');
+      await page.locator('#record-cover').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: PNG });
       const failed = page.waitForResponse((response) => response.request().method() === 'POST');
       await page.getByRole('button', { name: 'Save changes' }).click();
       expect((await failed).status()).toBe(422);
@@ -142,6 +146,8 @@ for (const edition of ['A', 'B'] as const) {
       expect(await page.getByRole('alert').first().textContent()).toContain("Title can't be blank");
       expect(await page.getByLabel('Summary').inputValue()).toBe('Typed, then kept');
       expect(await page.getByLabel('Rating').getAttribute('aria-invalid')).toBe('true');
+      // The file chosen before the 422 is kept, pending: it is not chosen twice.
+      expect(await page.getByLabel('cover.png will be attached when you save (untick to leave it out)').isChecked()).toBe(true);
       await page.setViewportSize({ width: 1280, height: 800 });
       if (edition === 'A') await page.screenshot({ path: EDIT_ERRORS_PICTURE });
       await page.getByRole('link', { name: "Title can't be blank" }).click();
@@ -151,6 +157,8 @@ for (const edition of ['A', 'B'] as const) {
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.waitForURL(/\/blog_posts\/4$/);
       expect(await page.getByRole('status').textContent()).toBe('Blog post saved.');
+      expect(await page.locator('dl.record').getByRole('link', { name: 'cover.png' }).count()).toBe(1);
+      expect((await stored(page, '/blog_posts/4')).cover).toMatchObject({ filename: 'cover.png', content_type: 'image/png' });
       // A new comment from the post's panel, prefilled with the post.
       await page.getByRole('link', { name: 'New comment' }).click();
       expect(await page.getByLabel('Blog post (required)').inputValue()).toBe('4');

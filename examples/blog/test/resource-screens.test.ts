@@ -8,6 +8,20 @@ import { describeOnEachDatabase } from './demo-app-support.js';
 import { API_KEYS, PEOPLE, listedIds, mainText, signInAs } from './resource-screens-support.js';
 
 const V1 = '/api/resources/v1';
+/** A 1 × 1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** A multipart/form-data body of `parts` in order (a part with `filename` is a file). */
+function multipart(parts: readonly { name: string; value: string | Buffer; filename?: string; type?: string }[]): { payload: Buffer; contentType: string } {
+  const boundary = '----panel-screens-test';
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`), Buffer.from(part.value), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
 
 describeOnEachDatabase('the resource screens', (demo) => {
   const api = (url: string, who: keyof typeof API_KEYS = 'ada') => demo().app.inject({ method: 'GET', url: `${V1}${url}`, headers: { authorization: API_KEYS[who] } });
@@ -187,5 +201,29 @@ describeOnEachDatabase('the resource screens', (demo) => {
       expect(page.body, url).not.toContain('<script>alert(1)</script>');
       expect(page.body, url).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     }
+  });
+
+  it('"a file chosen before a 422 is kept as a pending upload and shown", then attached when the form is saved; the CSRF token is checked before any file part is read', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const post = (body: ReturnType<typeof multipart>) => demo().app.inject({ method: 'POST', url: '/panel/resources/blog_posts/6', headers: { cookie: ada.cookie, origin: 'http://localhost:80', 'content-type': body.contentType }, payload: body.payload });
+    const pending = async () => Number((await demo().database.db.selectFrom('panel_uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await pending();
+    // The file before the token: refused before the file is read, and nothing is stored.
+    const early = await post(multipart([{ name: 'record[cover]', value: PNG, filename: 'early.png', type: 'image/png' }, { name: 'csrf_token', value: ada.csrf }]));
+    expect(early.statusCode).toBe(403);
+    expect(await pending()).toBe(before);
+    const form = await ada.get('/panel/resources/blog_posts/6/edit');
+    expect(form.body).toContain('enctype="multipart/form-data"');
+    expect(form.body).toMatch(/<input type="file" id="record-cover" name="record\[cover\]" aria-describedby="record-cover-hint">/);
+    const failed = await post(multipart([{ name: 'csrf_token', value: ada.csrf }, { name: 'record[title]', value: '' }, { name: 'record[cover]', value: PNG, filename: 'cover.png', type: 'image/png' }]));
+    expect(failed.statusCode).toBe(422);
+    expect(mainText(failed.body)).toContain('cover.png will be attached when you save');
+    const id = /name="record\[cover\]" value="(up_[A-Za-z0-9_-]{43})" checked>/.exec(failed.body)![1]!;
+    expect(await pending()).toBe(before + 1);
+    const saved = await ada.post('/panel/resources/blog_posts/6', [['record[title]', 'With a cover'], ['record[cover]', id]]);
+    expect(saved.statusCode).toBe(303);
+    expect((await api('/blog_posts/6')).json().record).toMatchObject({ title: 'With a cover', cover: { filename: 'cover.png', content_type: 'image/png' } });
+    const shown = await ada.get('/panel/resources/blog_posts/6');
+    expect(shown.body).toMatch(/<img src="[^"]+" alt="" class="thumb"> <a href="[^"]+">cover\.png<\/a>/);
   });
 });

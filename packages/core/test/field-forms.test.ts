@@ -99,6 +99,9 @@ describe('field types on forms', () => {
     expect(byName('open').kind.form!.fromForm!(['false', 'true'], byName('open'))).toBe(true);
     expect(byName('secret').kind.form!.fromForm!([''], byName('secret'))).toBeUndefined();
     expect(byName('secret').kind.form!.formValue!('anything', byName('secret'))).toEqual(['']);
+    // A file control posts upload ids: the last for `file`; none chosen leaves the file as it is.
+    expect(byName('cover').kind.form!.fromForm!(['', 'up_first', 'up_last'], byName('cover'))).toBe('up_last');
+    expect(byName('cover').kind.form!.fromForm!([''], byName('cover'))).toBeUndefined();
   });
 
   it('a string that does not convert reaches the type, which refuses it with the API\'s message', () => {

@@ -134,11 +134,23 @@ export const COUNT_FORM = formOf({
   display: (value: unknown) => ({ kind: 'count', count: Number((value as { count?: unknown } | null)?.count ?? 0) }),
 });
 
-/** Attached files (`file`, `files`): download links. */
+/**
+ * Attached files (`file`, `files`): download links; a file input (several files for `files`).
+ * The form posts the upload ids of the files received with it (and of those kept from before a
+ * 422): the last one for `file` (it replaces the file), all of them for `files` (added). None
+ * leaves the files as they are.
+ */
 export const FILES_FORM = formOf({
   display: (value: unknown) => {
     const list = (Array.isArray(value) ? value : isMissing(value) ? [] : [value]) as { filename: string; url: string; content_type: string; byte_size: number }[];
     return list.length === 0 ? EMPTY : { kind: 'files', files: list.map((file) => ({ filename: file.filename, url: file.url, contentType: file.content_type, byteSize: file.byte_size })) };
+  },
+  control: (field: CompiledField): FormControl => ({ kind: 'file', multiple: field.kind.attachments === 'many' }),
+  formValue: () => [],
+  fromForm: (posted: readonly string[], field: CompiledField) => {
+    const ids = posted.filter((id) => id !== '');
+    if (ids.length === 0) return undefined;
+    return field.kind.attachments === 'many' ? ids : ids.at(-1);
   },
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
 import { OneTimeReveals, PanelConfigError, type Panel } from '@panel/core';
 import { apiErrorHandler, readYourWrites } from '@panel/api';
 import { revealKey, type ApiTokenService, type ManageTokensIf, type PanelApiTokensConfig } from '@panel/api-tokens';
@@ -110,13 +111,15 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
     sidebar: async (viewer) => {
       const labels = resourceLabels(panel);
       if (!viewer.user) return labels;
-      const actor = new ScreenActor(panel, viewer.user.record);
+      const actor = new ScreenActor(panel, viewer.user.record, `user:${viewer.user.id}`);
       const resources = [...panel.resources.values()];
       const allowed = await Promise.all(resources.map((resource) => actor.may(resource, 'index')));
       return labels.filter((_, index) => allowed[index]).map((label) => ({ ...label, href: resourcePaths.index(label.routeKey) }));
     },
   };
   registerFormParser(app);
+  // Forms with a file control post multipart/form-data, read part by part by the resource screens (resources/multipart-form.ts).
+  await app.register(fastifyMultipart);
   // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }).
   app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
   readYourWrites(app, panel.database, { cookie: 'always' });

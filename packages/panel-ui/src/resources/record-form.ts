@@ -1,4 +1,4 @@
-import { humanize, operations, type CompiledField, type CompiledResource, type ErrorMessages, type FormControl, type RecordRow } from '@panel/core';
+import { fieldAccept, fieldMaxBytes, humanize, operations, type CompiledField, type CompiledResource, type ErrorMessages, type FormControl, type RecordRow } from '@panel/core';
 import { fieldJson } from '@panel/api';
 import type { FormBody } from '../forms/form-body.js';
 import type { ScreenActor } from './screen-actor.js';
@@ -60,6 +60,10 @@ interface ControlModel {
   readonly step?: string;
   readonly autocomplete?: string;
   readonly options?: readonly { value: string; label: string; selected: boolean }[];
+  /** For `controlFile`: several files, the files attached now (edit), and those received before a 422, kept. */
+  readonly multiple?: boolean;
+  readonly current?: ShownValue | undefined;
+  readonly pending?: readonly { readonly id: string; readonly filename: string }[];
   readonly hint?: string | undefined;
   readonly hintId?: string | undefined;
   readonly errors?: readonly string[];
@@ -75,9 +79,32 @@ async function recordChoices(actor: ScreenActor, target: CompiledResource): Prom
   return list.rows.map((row) => ({ value: String(row.id), label: recordLabel(target, row) }));
 }
 
+/** A size in bytes as people read it (`10 MB`, `512 KB`). */
+function readableSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
+  return bytes >= 1024 ? `${Number((bytes / 1024).toFixed(1))} KB` : `${bytes} bytes`;
+}
+
+/** A file control's hint: the field's size and type limits (`maxBytes`, `accept`). */
+function fileHint(field: CompiledField): string {
+  const accept = fieldAccept(field);
+  return `Up to ${readableSize(fieldMaxBytes(field))}${accept ? `: ${accept.join(', ')}` : ''}.`;
+}
+
+/** The uploads named by a 422's form that are still the user's and live: kept, so no file is chosen twice. */
+async function pendingUploads(actor: ScreenActor, ids: readonly string[]): Promise<{ id: string; filename: string }[]> {
+  const pending: { id: string; filename: string }[] = [];
+  for (const id of new Set(ids)) {
+    const upload = id === '' ? undefined : await actor.panel.uploads.describe({ owner: actor.uploader, id });
+    if (upload) pending.push({ id, filename: upload.filename });
+  }
+  return pending;
+}
+
 /** The model of one control: its partial, value(s), hint and messages tied to it. */
-async function controlModel(actor: ScreenActor, field: CompiledField, control: FormControl, value: readonly string[], errors: readonly string[] | undefined): Promise<ControlModel> {
+async function controlModel(actor: ScreenActor, field: CompiledField, control: FormControl, value: readonly string[], errors: readonly string[] | undefined, current?: ShownValue): Promise<ControlModel> {
   const id = `record-${field.writeKey}`;
+  if (control.kind === 'file') control = { ...control, hint: fileHint(field) };
   const hintId = control.hint ? `${id}-hint` : undefined;
   const errorId = errors && errors.length > 0 ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
@@ -102,7 +129,7 @@ async function controlModel(actor: ScreenActor, field: CompiledField, control: F
     case 'password':
       return { ...base, partial: 'controlInput', value: '', type: 'password', autocomplete: 'new-password' };
     case 'file':
-      return { ...base, partial: 'controlFile' };
+      return { ...base, partial: 'controlFile', multiple: control.multiple === true, current: current?.empty ? undefined : current, pending: await pendingUploads(actor, value) };
     default:
       return { ...base, partial: 'controlText', inputmode: control.inputmode };
   }
@@ -147,7 +174,8 @@ export async function formModel(input: FormInput) {
         continue;
       }
       const value = typed.get(controlName(field)) ?? (row ? field.kind.form!.formValue!(fieldJson({ field, row, view }), field) : []);
-      controls.push(await controlModel(actor, field, control, value, errors[field.name]));
+      const current = row && access.shows(field, view, row) ? shownValue(context.panel, context.resourcePaths, resource, field, row, view) : undefined;
+      controls.push(await controlModel(actor, field, control, value, errors[field.name], current));
     } else if (row && readable.has(field) && access.shows(field, view, row)) {
       readOnly.push({ label: humanize(field.name), value: shownValue(context.panel, context.resourcePaths, resource, field, row, view) });
     }
@@ -158,5 +186,5 @@ export async function formModel(input: FormInput) {
     const href = field && controls.some((control) => control.id === `record-${field.writeKey}`) ? `#record-${field.writeKey}` : undefined;
     return messages.map((message) => ({ text: name === 'base' ? message : `${humanize(name)} ${message}`, href }));
   });
-  return { controls, readOnly, summary, hasErrors: summary.length > 0, needsConfirmation: needsConfirmation.length > 0 ? needsConfirmation.join(', ') : undefined };
+  return { controls, readOnly, summary, hasErrors: summary.length > 0, multipart: controls.some((control) => control.partial === 'controlFile'), needsConfirmation: needsConfirmation.length > 0 ? needsConfirmation.join(', ') : undefined };
 }

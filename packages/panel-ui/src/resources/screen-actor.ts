@@ -10,11 +10,14 @@ import { fieldAccess, type CompiledResource, type FieldAccess, type OperationInp
 export class ScreenActor {
   readonly panel: Panel;
   readonly user: unknown;
+  /** The key the user's uploads are owned by (`user:<id>`, as the API's session path keys them). */
+  readonly uploader: string;
   readonly #access = new Map<CompiledResource, FieldAccess>();
 
-  constructor(panel: Panel, user: unknown) {
+  constructor(panel: Panel, user: unknown, uploader: string) {
     this.panel = panel;
     this.user = user;
+    this.uploader = uploader;
   }
 
   /** Which fields the user reads and writes on `resource` (`fieldAccess` of `@panel/core`). */
@@ -27,9 +30,9 @@ export class ScreenActor {
     return access;
   }
 
-  /** What an operation on `resource` takes for this user: the policies, scopes and field rules of the panel. */
+  /** What an operation on `resource` takes for this user: the policies, scopes and field rules of the panel, and the user's uploads. */
   input(resource: CompiledResource): OperationInput {
-    return { panel: this.panel, resource, actor: this.user, access: this.access(resource) };
+    return { panel: this.panel, resource, actor: this.user, access: this.access(resource), uploader: this.uploader };
   }
 
   /**

@@ -6,6 +6,7 @@ import { panelViewer, type PanelViewer } from '../shell/panel-viewer.js';
 import { sendPage, type ShellContext } from '../screens/screen-context.js';
 import type { ResourcePaths } from './resource-paths.js';
 import { ScreenActor } from './screen-actor.js';
+import { readMultipartForm } from './multipart-form.js';
 
 /** What the resource screens share: the shell's context, their paths, and the resources by route key. */
 export interface ResourceScreensContext extends ShellContext {
@@ -29,6 +30,7 @@ type ScreenHandler<R extends FastifyRequest> = (request: R, reply: FastifyReply,
 /** What a refusal or a bad request answers: its status, page title and message. */
 function problemOf(error: unknown): { status: number; title: string; message: string } | undefined {
   if (isPanelError(error, 'PANEL_ERR_RECORD_NOT_FOUND')) return { status: 404, title: 'Not found', message: 'There is nothing here, or you may not see it.' };
+  if (isPanelError(error, 'PANEL_ERR_UPLOAD_TOO_LARGE')) return { status: 413, title: 'The file is too large', message: (error as Error).message };
   if (isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')) return { status: 403, title: 'Not allowed', message: (error as Error).message };
   if ((error as { code?: unknown } | null)?.code === 'PANEL_API_ERR_BAD_REQUEST') return { status: 400, title: 'Bad request', message: (error as Error).message };
   if (error instanceof ConfirmationNeededError) return { status: 403, title: 'Confirm your password', message: error.message };
@@ -55,13 +57,21 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
       if (write) return sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
       return reply.code(303).header('location', `${context.paths.signIn}?${new URLSearchParams({ return_to: request.url })}`).send();
     }
+    const expired = () => sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
+    const uploader = `user:${viewer.user.id}`;
     try {
+      if (write && !isSameOriginRequest(request)) return await expired();
+      if (write && request.isMultipart()) {
+        // A form with a file control: its first part is the CSRF token, checked before any file is read.
+        const resource = context.byRouteKey.get((request.params as { route_key?: string }).route_key ?? '');
+        const read = await readMultipartForm(context.panel, request, { resource, csrfToken: viewer.csrfToken, owner: uploader });
+        if ('refused' in read) return await expired();
+        request.body = read.form;
+      }
       const problem = formProblem(request.body);
       if (problem) throw new BadRequestError(problem);
-      if (write && (!isSameOriginRequest(request) || viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) {
-        return await sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
-      }
-      return await handler(request, reply, { viewer, actor: new ScreenActor(context.panel, viewer.user.record) });
+      if (write && (viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) return await expired();
+      return await handler(request, reply, { viewer, actor: new ScreenActor(context.panel, viewer.user.record, uploader) });
     } catch (error) {
       const problem = problemOf(error);
       if (!problem) throw error;

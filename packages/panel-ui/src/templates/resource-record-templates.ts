@@ -26,7 +26,7 @@ export const CONTROL_PARTIALS: Readonly<Record<string, string>> = {
   controlTextarea: `${LABEL}<textarea id="{{id}}" name="{{name}}" rows="5"${DESCRIBED}>{{value}}</textarea>`,
   controlSelect: `${LABEL}<select id="{{id}}" name="{{name}}"${DESCRIBED}>{{#each options}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}</select>`,
   controlCheckbox: `${CONTROL_ERRORS}<div class="checkbox"><input type="hidden" name="{{name}}" value="false"><input type="checkbox" id="{{id}}" name="{{name}}" value="true"{{#if checked}} checked{{/if}}${DESCRIBED}><label for="{{id}}">{{label}}</label></div>`,
-  controlFile: `${LABEL}<input type="file" id="{{id}}" name="{{name}}"${DESCRIBED}>`,
+  controlFile: `${LABEL}{{#if current}}<div class="hint">Attached now: {{> value current}}</div>{{/if}}{{#each pending}}<div class="checkbox"><input type="checkbox" id="{{../id}}-pending-{{@index}}" name="{{../name}}" value="{{id}}" checked><label for="{{../id}}-pending-{{@index}}">{{filename}} will be attached when you save (untick to leave it out)</label></div>{{/each}}<input type="file" id="{{id}}" name="{{name}}"{{#if multiple}} multiple{{/if}}${DESCRIBED}>`,
 };
 
 /** New and edit: the error summary, a control per writable field, the read-only fields, save or cancel. */
@@ -37,7 +37,7 @@ export const RESOURCE_FORM_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHr
   <ul>{{#each summary}}<li>{{#if href}}<a href="{{href}}">{{text}}</a>{{else}}{{text}}{{/if}}</li>{{/each}}</ul>
 </div>{{/if}}
 {{#if needsConfirmation}}<p class="hint">To change {{needsConfirmation}}, <a href="{{confirmHref}}">confirm your password</a> first.</p>{{/if}}
-<form method="post" action="{{action}}" novalidate>
+<form method="post" action="{{action}}"{{#if multipart}} enctype="multipart/form-data"{{/if}} novalidate>
   <input type="hidden" name="csrf_token" value="{{csrfToken}}">
   {{#each controls}}<div class="field{{#if errors}} field-error{{/if}}">{{> (lookup . 'partial') }}</div>
   {{/each}}

@@ -1,0 +1,57 @@
+import type { FastifyRequest } from 'fastify';
+import type {} from '@fastify/multipart';
+import { fieldMaxBytes, secretsEqual, textProblem, type CompiledResource, type Panel } from '@panel/core';
+import { BadRequestError } from '@panel/api';
+import type { FormBody } from '../forms/form-body.js';
+
+/** The most parts one form sends (its fields and files), and the longest field value. */
+const LIMITS = { parts: 500, fields: 400, files: 20, fieldSize: 64 * 1024 };
+
+/** What reading a multipart form gives: the form, with each received file's upload id under its control's name; or a refusal. */
+export type MultipartForm = { readonly form: FormBody } | { readonly refused: 'csrf' };
+
+/**
+ * Reads a resource form posted as `multipart/form-data` (a form with a file control), part by
+ * part: the first part must be `csrf_token` with the session's token, checked before any file is
+ * read (anything else: refused, nothing read further or stored). Each file part named
+ * `record[<write key>]` of one of the resource's file fields goes to `panel.uploads.receive`,
+ * streamed, under the field's `maxBytes`, owned by `owner`; its upload id takes its place in the
+ * form, as the pending upload a write then attaches. An empty file part (no file chosen) is
+ * skipped; so is a file under any other name. A field value with text the database cannot store
+ * is a 400 naming it.
+ */
+export async function readMultipartForm(panel: Panel, request: FastifyRequest, input: { readonly resource: CompiledResource | undefined; readonly csrfToken: string; readonly owner: string }): Promise<MultipartForm> {
+  const form: FormBody = {};
+  const add = (name: string, value: string) => {
+    const list = form[name];
+    form[name] = list === undefined ? value : Array.isArray(list) ? [...list, value] : [list, value];
+  };
+  const fileFields = new Map((input.resource?.fields ?? []).filter((field) => field.kind.attachments !== undefined).map((field) => [`record[${field.writeKey}]`, field]));
+  let first = true;
+  for await (const part of request.parts({ limits: LIMITS })) {
+    if (first) {
+      first = false;
+      const token = part.type === 'field' && part.fieldname === 'csrf_token' && typeof part.value === 'string' ? part.value : '';
+      if (input.csrfToken === '' || !secretsEqual(token, input.csrfToken)) {
+        if (part.type === 'file') part.file.resume();
+        return { refused: 'csrf' };
+      }
+    }
+    if (part.type === 'field') {
+      const value = typeof part.value === 'string' ? part.value : String(part.value);
+      const problem = textProblem(part.fieldname) ?? textProblem(value);
+      if (problem) throw new BadRequestError(`Form field ${JSON.stringify(part.fieldname)} ${problem}`);
+      add(part.fieldname.endsWith('[]') ? part.fieldname.slice(0, -2) : part.fieldname, value);
+      continue;
+    }
+    const field = fileFields.get(part.fieldname.endsWith('[]') ? part.fieldname.slice(0, -2) : part.fieldname);
+    if (!field || part.filename === '') {
+      // No file chosen (browsers send an empty part), or a file no field takes: read past it.
+      part.file.resume();
+      continue;
+    }
+    const upload = await panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes: fieldMaxBytes(field) });
+    add(`record[${field.writeKey}]`, upload.id);
+  }
+  return { form };
+}
