@@ -45,7 +45,7 @@ export async function insertRecords(layer: RecordsLayer, resource: CompiledResou
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const insert = layer.db.insertInto(resource.table);
   // Kysely writes `default` for a column a row leaves out; a row that sets none is all defaults.
-  const written = columns.length === 0 ? await insertDefaults(layer, resource, rows.length) : await insert.values(rows.map((row) => ({ ...row }))).returning(resource.primaryKey).execute();
+  const written = await stale(layer, resource, () => (columns.length === 0 ? insertDefaults(layer, resource, rows.length) : insert.values(rows.map((row) => ({ ...row }))).returning(resource.primaryKey).execute()));
   return written.map((row) => (row as Record<string, unknown>)[resource.primaryKey]);
 }
 
@@ -81,9 +81,9 @@ export async function updateRecords(layer: RecordsLayer, resource: CompiledResou
     const rows = group.map((update) => sql`(${sql.join([update.id, ...columns.map((column) => update.values[column])].map((value) => sql`${value}`))})`);
     const set = sql.join(columns.map((column) => sql`${sql.ref(column)} = ${sql.ref(`v.${column}`)}`));
     const scoped = scopeCondition(layer, resource, scope, sql.ref(`t.${pk}`));
-    const { rows: written } = await sql<Record<string, unknown>>`update ${sql.table(resource.table)} as t set ${set}
+    const { rows: written } = await stale(layer, resource, () => sql<Record<string, unknown>>`update ${sql.table(resource.table)} as t set ${set}
       from (values ${sql.join([typed, ...rows])}) as v (${sql.join(all.map((column) => sql.ref(column)))})
-      where ${sql.ref(`t.${pk}`)} = ${sql.ref(`v.${pk}`)}${scoped} returning ${sql.ref(`t.${pk}`)}`.execute(layer.db);
+      where ${sql.ref(`t.${pk}`)} = ${sql.ref(`v.${pk}`)}${scoped} returning ${sql.ref(`t.${pk}`)}`.execute(layer.db));
     for (const row of written) updated.add(idKey(row[pk]));
   }
   return updated;
@@ -97,7 +97,7 @@ export async function deleteRecords(layer: RecordsLayer, resource: CompiledResou
   if (ids.length === 0) return new Set();
   const attachments = hasFileFields(resource) ? layer.attachments : undefined;
   const purge = attachments ? await attachments.detachRecords(layer.db, resource, ids) : [];
-  const deleted = await layer.db.deleteFrom(resource.table).where(resource.primaryKey, 'in', ids).returning(resource.primaryKey).execute();
+  const deleted = await stale(layer, resource, () => layer.db.deleteFrom(resource.table).where(resource.primaryKey, 'in', ids).returning(resource.primaryKey).execute());
   if (attachments) await purgeAfterCommit(layer.db, attachments, purge);
   return new Set(deleted.map((row) => idKey((row as Record<string, unknown>)[resource.primaryKey])));
 }
@@ -114,6 +114,15 @@ export async function idsInScope(layer: RecordsLayer, resource: CompiledResource
   if (scoped === table) return all;
   const rows = await scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(`${ROW_ALIAS}.${resource.primaryKey}`, 'in', ids).execute();
   return new Set(rows.map((row) => idKey((row as Record<string, unknown>)[resource.primaryKey])));
+}
+
+/** Runs a write of the table, then tells the counts that this table's counts may be stale (the `cached` strategy), whether it succeeded or not, as single writes do. */
+async function stale<T>(layer: RecordsLayer, resource: CompiledResource, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    await layer.counts.written(resource.table, resource.count ?? layer.countStrategy);
+  }
 }
 
 /** ` and t.id in (<scope>)` when the scope narrows the rows (an admin's lets every row through: nothing). */
