@@ -26,6 +26,7 @@ export { databaseSetupProblem } from './database/database-setup-problem.js';
 export { sentWithCommit, SENT_WITH_COMMIT } from './database/sent-with-commit.js';
 export { DEFAULT_DATABASE_TIMEOUTS, normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database/database-timeouts.js';
 export { databaseUnavailableReason, asDatabaseUnavailable } from './database/database-unavailable.js';
+export { isStalePlan, retryAfterStalePlan, MAX_STALE_PLAN_RUNS } from './database/stale-plan.js';
 export { consoleDatabaseLogger, type DatabaseLogger } from './database/database-logger.js';
 export { pingDatabase } from './database/ping-database.js';
 export { OneTimeReveals, ONE_TIME_REVEALS_TABLE, type OneTimeRevealsOptions } from './reveals/one-time-reveals.js';
@@ -36,6 +37,7 @@ export { parseWalPosition, formatWalPosition, type WalPosition } from './databas
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues, type KeysetPage, type KeysetPageInput, type IncludedPage, type IncludeManyInput, type IncludeOneInput } from './records/records-repository.js';
 export type { KeysetOrder, KeysetPosition } from './records/keyset-order.js';
 export { MAX_LIST_SHAPES } from './records/list-statements.js';
+export { NO_STATEMENT_CACHE, ShapeStatementCache, type StatementCache, type StatementShape, type Statements, type KeptShapes } from './records/statement-cache.js';
 export { normalizeCountStrategy, DEFAULT_EXACT_BELOW, DEFAULT_MAX_CACHED_COUNTS, type CountStrategy, type CountStrategyInput } from './records/count-strategy.js';
 export type { TotalCountSource } from './records/record-counts.js';
 export { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './records/record-select.js';

@@ -14,6 +14,7 @@ import { deleteUnattachedBlobs } from './unattached-blobs.js';
 import { ATTACHMENTS_SEGMENT, attachmentUrl } from './attachment-url.js';
 import { checkedContentType, sanitizeFilename } from './sanitize-filename.js';
 import { isFileField } from './attachment-select.js';
+import { retryAfterStalePlan } from '../database/stale-plan.js';
 
 /** What `attach` takes: the record's field, and the file. */
 export interface AttachInput {
@@ -109,7 +110,8 @@ export class PanelAttachments {
     await this.storage.upload({ key, body: bytes, contentType, checksum });
     let replaced: string[];
     try {
-      replaced = await this.#db.transaction().execute(async (trx) => {
+      // A plan refused in the transaction (a migration meanwhile) rolled it back: attached once more.
+      replaced = await retryAfterStalePlan(() => this.#db.transaction().execute(async (trx) => {
         // Locks the record, so that concurrent attaches to one record take positions in turn.
         const row = await trx.selectFrom(resource.table).select(resource.primaryKey).where(resource.primaryKey, '=', id).forUpdate().executeTakeFirst();
         if (!row) throw new RecordNotFoundError(resource.name, id);
@@ -130,7 +132,7 @@ export class PanelAttachments {
           .executeTakeFirstOrThrow();
         await trx.insertInto(ATTACHMENTS_TABLE).values({ record_type: resource.name, record_id: id, name: input.field, blob_id: blob.id, position: Number(position) }).execute();
         return removed;
-      });
+      }));
     } catch (error) {
       await this.storage.delete(key).catch(() => undefined);
       throw error;
@@ -143,7 +145,7 @@ export class PanelAttachments {
   async detach(input: FieldOfRecord): Promise<number> {
     const { resource } = this.#fileField(input);
     const id = recordId(input.id);
-    const keys = await this.#db.transaction().execute((trx) => this.#detach(trx, resource.name, id, input.field));
+    const keys = await retryAfterStalePlan(() => this.#db.transaction().execute((trx) => this.#detach(trx, resource.name, id, input.field)));
     await this.purge(keys);
     return keys.length;
   }

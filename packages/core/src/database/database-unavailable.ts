@@ -1,4 +1,5 @@
 import { DatabaseUnavailableError, isPanelError, type DatabaseUnavailableReason } from '../errors/panel-errors.js';
+import { isStalePlan } from './stale-plan.js';
 
 // Node's socket errors that mean the server cannot be reached or went away.
 const SOCKET_CODES: Readonly<Record<string, DatabaseUnavailableReason>> = {
@@ -52,8 +53,9 @@ export function databaseUnavailableReason(error: unknown): DatabaseUnavailableRe
   if (typeof code === 'string') {
     if (SOCKET_CODES[code] !== undefined) return SOCKET_CODES[code];
     // A prepared statement's plan refused in a transaction after a migration changed its columns
-    // (`openDatabase({ preparedStatements })`): the connection prepares it again, so a retry works.
-    if (code === '0A000' && (error as { routine?: unknown }).routine === 'RevalidateCachedQuery') return 'connection';
+    // (`openDatabase({ preparedStatements })`): every connection prepares it again, so a retry
+    // works; the records layer's own transactions retry at once (`retryAfterStalePlan`).
+    if (isStalePlan(error)) return 'connection';
     if (/^[0-9A-Z]{5}$/.test(code)) return reasonOfSqlState(code);
   }
   const message = (error as { message?: unknown }).message;

@@ -5,6 +5,7 @@ import { RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.
 import { WriteChecks } from '../validation/write-checks.js';
 import type { RecordErrors } from '../validation/record-errors.js';
 import { LazyTransaction } from './lazy-transaction.js';
+import { retryAfterStalePlan } from '../database/stale-plan.js';
 import { ROW_ALIAS, narrowedSelections, selectRecords, type NarrowedSelections } from './record-select.js';
 import type { ColumnValues, RecordRow } from './record-row.js';
 import { constraintViolation } from './constraint-errors.js';
@@ -59,9 +60,19 @@ export interface JudgedWriteInput {
  *
  * A write that reads its record back in a second statement runs in a transaction too.
  * Without `write` (an update that changes nothing) the record is read back on `view`.
- * Constraint violations become `RecordInvalidError`.
+ * Constraint violations become `RecordInvalidError`. A write whose transaction met a plan
+ * refused after a migration runs once more (`retryAfterStalePlan`).
  */
-export async function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput, write: WriteBuilder | undefined, shape?: WriteShape<WriteBuilder>): Promise<RecordRow> {
+export function judgeAndWrite(layer: RecordsLayer, input: JudgedWriteInput, write: WriteBuilder | undefined, shape?: WriteShape<WriteBuilder>): Promise<RecordRow> {
+  const once = () => judgeAndWriteOnce(layer, input, write, shape);
+  // A plan refused in the write's own transaction (a migration changed the table meanwhile)
+  // rolled the write back: it is judged and made once more. In the caller's transaction, the
+  // caller runs its transaction again.
+  return layer.db.isTransaction ? once() : retryAfterStalePlan(once);
+}
+
+/** One attempt of `judgeAndWrite`. */
+async function judgeAndWriteOnce(layer: RecordsLayer, input: JudgedWriteInput, write: WriteBuilder | undefined, shape?: WriteShape<WriteBuilder>): Promise<RecordRow> {
   const { resource, view, changes, existing, id, readable, afterWrite } = input;
   const lazy = new LazyTransaction(layer.db);
   try {

@@ -4,6 +4,7 @@ import { RecordInvalidError } from '../errors/panel-errors.js';
 import { RecordErrors } from '../validation/record-errors.js';
 import { hasFileFields } from '../attachments/attachment-select.js';
 import { constraintViolation } from './constraint-errors.js';
+import { retryAfterStalePlan } from '../database/stale-plan.js';
 import type { ScopeFunction } from './records-query.js';
 import { findRecord } from './record-reads.js';
 import type { RecordsLayer } from './records-layer.js';
@@ -44,7 +45,8 @@ async function deleteInTransaction(layer: RecordsLayer, resource: CompiledResour
   try {
     // Within the caller's transaction (see `RecordsRepository.within`), the delete is made in it.
     if (db.isTransaction) await work(db as Transaction<any>);
-    else await db.transaction().execute(work);
+    // A plan refused in the transaction (a migration meanwhile) rolled it back: deleted once more.
+    else await retryAfterStalePlan(() => db.transaction().execute(work));
   } catch (error) {
     throw constraintViolation(error, resource, 'delete', {}) ?? error;
   } finally {
