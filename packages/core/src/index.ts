@@ -32,6 +32,7 @@ export { pingDatabase } from './database/ping-database.js';
 export { OneTimeReveals, ONE_TIME_REVEALS_TABLE, type OneTimeRevealsOptions } from './reveals/one-time-reveals.js';
 export type { ReplicaStatus } from './database/replicas/replica-set.js';
 export { ChangeNotifications, CHANGES_CHANNEL, type Change, type ChangeSubscriber, type ChangeNotificationsOptions } from './database/change-notifications.js';
+export { DEFAULT_HEARTBEAT_MILLIS } from './database/listener-heartbeat.js';
 export { runWithReadConsistency, currentReadConsistency, type ReadConsistency } from './database/replicas/read-consistency.js';
 export { parseWalPosition, formatWalPosition, type WalPosition } from './database/replicas/wal-position.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues, type KeysetPage, type KeysetPageInput, type IncludedPage, type IncludeManyInput, type IncludeOneInput } from './records/records-repository.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseLogger } from './database-logger.js';
+import { DEFAULT_HEARTBEAT_MILLIS, startHeartbeat } from './listener-heartbeat.js';
 
 /** The PostgreSQL channel every process of a panel listens on (`panel_changes`, or `panel_changes:<schema>` with a schema). */
 export const CHANGES_CHANNEL = 'panel_changes';
@@ -42,6 +43,8 @@ export interface ChangeNotificationsOptions {
   readonly logger: DatabaseLogger;
   /** How long to wait before listening again after the connection is lost, in milliseconds. Default 1000. */
   readonly retryMillis?: number;
+  /** The listening connection's heartbeat, in milliseconds (`DEFAULT_HEARTBEAT_MILLIS`): a dead connection is noticed within twice this. */
+  readonly heartbeatMillis?: number;
 }
 
 /**
@@ -51,7 +54,8 @@ export interface ChangeNotificationsOptions {
  * after the write committed; each process holds one connection that `LISTEN`s and calls its
  * subscribers. While that connection is down `live` is false (a cache must not answer from
  * memory then), and when it is back every subscriber is `reset`, since changes made meanwhile
- * were missed. The connection is made on the first `subscribe`, so a process that caches
+ * were missed. A heartbeat notices a connection that died without closing within 2 seconds
+ * (`DEFAULT_HEARTBEAT_MILLIS`). The connection is made on the first `subscribe`, so a process that caches
  * nothing holds none.
  *
  * @example
@@ -68,6 +72,7 @@ export class ChangeNotifications {
   #live: boolean;
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
+  #stopHeartbeat: (() => void) | undefined;
 
   constructor(options: ChangeNotificationsOptions) {
     this.#options = options;
@@ -133,6 +138,7 @@ export class ChangeNotifications {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#retry) clearTimeout(this.#retry);
+    this.#stopHeartbeat?.();
     this.#subscribers.clear();
     const client = this.#client;
     this.#client = undefined;
@@ -175,6 +181,9 @@ export class ChangeNotifications {
       this.#live = true;
       // Whatever was cached before this connection may have missed changes.
       for (const subscriber of this.#subscribers) subscriber.reset();
+      const listening = client;
+      const heartbeatMillis = this.#options.heartbeatMillis ?? DEFAULT_HEARTBEAT_MILLIS;
+      this.#stopHeartbeat = startHeartbeat(listening, heartbeatMillis, () => this.#dead(listening, heartbeatMillis));
     } catch (error) {
       await client?.end().catch(() => undefined);
       this.#options.logger.warn({ message: (error as Error)?.message }, 'Panel database: cannot listen for changes from other processes; caches answer from the database until it can');
@@ -182,8 +191,19 @@ export class ChangeNotifications {
     }
   }
 
+  /** A listening connection that did not answer its heartbeat: lost (the caches it guards reset), its socket destroyed, and listened again. */
+  #dead(client: pg.Client, heartbeatMillis: number): void {
+    if (this.#client !== client) return;
+    this.#options.logger.warn({ heartbeatMillis }, 'Panel database: the connection listening for changes did not answer its heartbeat; it is dropped and made again');
+    this.#lost(client);
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    client.end().catch(() => undefined);
+  }
+
   #lost(client: pg.Client): void {
     if (this.#client !== client) return;
+    this.#stopHeartbeat?.();
+    this.#stopHeartbeat = undefined;
     this.#client = undefined;
     this.#live = false;
     for (const subscriber of this.#subscribers) subscriber.reset();
