@@ -105,7 +105,12 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('the refused plan renam
       // Both connections prepare the statement: two transactions held open at once.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      const both = [0, 1].map(() => database.db.transaction().execute(async (trx) => ((await find(trx)), await held)));
+      const both = [0, 1].map(() =>
+        database.db.transaction().execute(async (trx) => {
+          await find(trx);
+          await held;
+        }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
       release();
       await Promise.all(both);

@@ -23,14 +23,25 @@ export function startHeartbeat(client: pg.Client, millis: number, dead: () => vo
     timer = setTimeout(() => {
       if (stopped) return;
       let answered = false;
-      const overdue = setTimeout(() => setImmediate(() => !answered && !stopped && ((stopped = true), dead())), millis);
+      const giveUp = () => {
+        if (answered || stopped) return;
+        stopped = true;
+        dead();
+      };
+      const overdue = setTimeout(() => setImmediate(giveUp), millis);
       overdue.unref();
       const settle = () => {
         answered = true;
         clearTimeout(overdue);
       };
-      // A failed heartbeat is the connection's own error or end, which its listeners report.
-      client.query('select 1').then(() => (settle(), stopped || beat()), settle);
+      client.query('select 1').then(
+        () => {
+          settle();
+          if (!stopped) beat();
+        },
+        // A failed heartbeat is the connection's own error or end, which its listeners report.
+        settle,
+      );
     }, millis);
     timer.unref();
   };
