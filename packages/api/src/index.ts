@@ -3,6 +3,8 @@ export type { MountPanelApiOptions } from './mount/mount-options.js';
 export { mountPanelAttachments, ATTACHMENT_CACHE_CONTROL, SIGNED_ATTACHMENT_CACHE_CONTROL, type MountPanelAttachmentsOptions } from './attachments/mount-panel-attachments.js';
 export { contentDisposition, dispositionFor, type Disposition } from './attachments/content-disposition.js';
 export { ResourcesController, PER_PAGE_COOKIE, TOTAL_COUNT_HEADER, type ControllerContext, type Rendered } from './controller/resources-controller.js';
+export { RequestContext, type RouteRuntime, type Stage, type StageName } from './pipeline/request-context.js';
+export type { RequestActor, RequestCredential } from './controller/request-gate.js';
 export { PublicResourcesController } from './controller/public-resources-controller.js';
 export { createEditionB, type EditionB, type GrantSet } from './edition-b/edition-b.js';
 export { bearerToken } from './edition-b/bearer-token.js';

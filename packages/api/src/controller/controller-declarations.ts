@@ -1,11 +1,11 @@
 import { declareBeforeAction, declareRescue, declareSkipBeforeAction, type CallbackConditions, type ErrorMatcher, type RescueHandler } from './callback-chain.js';
-import type { ControllerContext } from './controller-context.js';
+import type { RequestContext } from '../pipeline/request-context.js';
 import { declareCsrfStrategy, type CsrfStrategy } from './csrf-protection.js';
 
 /**
  * What a controller class declares about itself, Rails' class macros: the resource it serves,
  * its before-actions and `rescueFrom` handlers, its CSRF strategy, whether updates need
- * `If-Match`, and whether the mount's gate guards it. `ControllerBase` runs a request by them.
+ * `If-Match`, and whether the mount's gate guards it. The route's stages are assembled from them at boot.
  */
 // biome-ignore lint/complexity/noStaticOnlyClass: its statics are what every controller class inherits and declares in its own static block.
 export class ControllerDeclarations {
@@ -29,7 +29,7 @@ export class ControllerDeclarations {
   }
 
   /** Answers errors matching `matcher` (a class or a `code`) with `handler` instead of the default mapping. */
-  static rescueFrom<C>(this: abstract new (context: ControllerContext) => C, matcher: ErrorMatcher, handler: RescueHandler<C>): void {
+  static rescueFrom<C>(this: abstract new (context: RequestContext) => C, matcher: ErrorMatcher, handler: RescueHandler<C>): void {
     declareRescue(this, matcher, handler as RescueHandler<unknown>);
   }
 

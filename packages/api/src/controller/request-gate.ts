@@ -3,6 +3,14 @@ import type { CompiledField, CompiledResource } from '@panel/core';
 import type { ActionName } from './callback-chain.js';
 
 /**
+ * A credential an extension's gate verified (Edition B's Bearer token): its `id` keys the
+ * rate limit and the idempotency keys; the rest is the extension's own.
+ */
+export interface RequestCredential {
+  readonly id: number;
+}
+
+/**
  * Who a request acts as, in the terms the controller asks: whether the panel's policies govern
  * it, which other resources it may read, and how its records are presented. A controller asks
  * its actor; it never asks how the request was authenticated. Edition A's actor is
@@ -13,7 +21,7 @@ export interface RequestActor {
    * The credential the mount's gate verified before the controller ran (Edition B's Bearer
    * token), which rate limits and `currentUser()` may look at; undefined otherwise.
    */
-  readonly credential?: { readonly id: number } | undefined;
+  readonly credential?: RequestCredential | undefined;
   /** Whether the panel's policies (`authorize`, the row scope) govern this actor; false where a grant matrix is authoritative. */
   readonly followsPolicies: boolean;
   /** Whether the actor may read the records of `target` at all (a read grant); undefined: no rule besides the policy. */

@@ -1,15 +1,12 @@
 import '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
 import { UploadRefusedError, uploadLimit, type CompiledField, type CompiledResource, type FieldAccess, type Panel } from '@panel/core';
 import { ForbiddenError } from '../errors/api-errors.js';
-import { credentialKey } from '../http-semantics/credential-key.js';
+import { credentialKey, type CredentialSource } from '../http-semantics/credential-key.js';
 import { directUploadParams } from '../params/upload-params.js';
 
-/** The controller as an upload sees it: the request, the panel, and the credential that uploads. */
-interface UploadHost {
-  readonly request: FastifyRequest;
+/** The request as an upload sees it: the request, the panel, and the credential that uploads (a request's context has these). */
+interface UploadHost extends CredentialSource {
   readonly panel: Panel;
-  readonly apiToken?: { readonly id: number } | undefined;
 }
 
 /**

@@ -34,6 +34,6 @@ export async function httpSemanticsFor(api: FastifyInstance, options: Normalized
     requireIfMatch: options.requireIfMatch,
     idempotencyKeys: new IdempotencyKeys(options.idempotencyKeyRetentionSeconds),
     rateLimit,
-    tokenLimit: edition ? (id) => edition.tokenRateLimit(id) : undefined,
+    credentialLimit: edition ? (id) => edition.tokenRateLimit(id) : undefined,
   };
 }

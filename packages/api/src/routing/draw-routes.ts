@@ -14,7 +14,8 @@ import type { EditionB } from '../edition-b/edition-b.js';
 import { isTraversable } from '../edition-b/association-filter.js';
 import type { HttpSemantics } from '../http-semantics/http-semantics.js';
 import type { RequestGate } from '../controller/request-gate.js';
-import { beforeActionChain } from '../controller/before-action-chain.js';
+import { assembleRoute } from '../pipeline/assemble-route.js';
+import { RequestContext } from '../pipeline/request-context.js';
 import { conditionalGetHooks } from '../http-semantics/conditional-get.js';
 import { actionParameters, querystringSchema } from '../querying/list-query.js';
 
@@ -160,8 +161,8 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
   for (const route of table) {
     const Controller = route.controller;
     const resource = panel.resource(route.resourceName);
-    // The route's before-action chain, built now rather than at its first request.
-    beforeActionChain(Controller, route.action, gate !== undefined && Controller.gated);
+    // The route's stages, assembled now as data rather than at its first request.
+    const runtime = assembleRoute({ panel, resource, action: route.action, controller: Controller, mountPath, defaults, unpermittedAttributes: unpermittedAttributes ?? 'ignore', gate, semantics, association: route.association, targetController: route.targetController });
     // Uploads are multipart: their parser is registered on the upload route's own scope only (every other route takes JSON alone).
     const scope = route.action === 'upload' ? undefined : api;
     const draw = (on: FastifyInstance) => on.route({
@@ -177,8 +178,7 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       // ETag on the answers, 304 on a matching If-None-Match.
       ...conditionalGetHooks(route.action),
       config: { panelApiResource: true },
-      handler: (request, reply) =>
-        new Controller({ request, reply, panel, resource, action: route.action, mountPath, defaults, unpermittedAttributes, gate, association: route.association, targetController: route.targetController, semantics }).process(),
+      handler: (request, reply) => new Controller(new RequestContext(runtime, request, reply)).process(),
     });
     if (scope) draw(scope);
     else

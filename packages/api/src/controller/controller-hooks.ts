@@ -1,0 +1,53 @@
+import type { SelectQueryBuilder, Transaction } from 'kysely';
+import type { CompiledField, CompiledResource, ErrorMessages, FieldAccess, OperationInput, PolicyAction, ReadableRecords, RecordRow, RecordsSort, ScopeFunction, View } from '@panel/core';
+import type { QueryableFields } from '../querying/queryable-fields.js';
+import type { FieldValue } from '../serialization/field-value.js';
+
+/** A response an action rendered, not sent yet. */
+export interface Rendered {
+  status: number;
+  body: unknown;
+}
+
+/** A list's parameters besides the page, checked (see `ResourcesController.listRequest`). */
+export interface ListRequest {
+  readonly sort: RecordsSort | undefined;
+  /** Narrows the list after the policy scope (filters and search), or undefined for none. */
+  readonly where: ScopeFunction | undefined;
+  /** The sparse fieldset, or undefined for every field of the view. */
+  readonly fields: ReadonlySet<string> | undefined;
+}
+
+/**
+ * The controller's overridable methods as the stages and actions call them: each default is
+ * `ResourcesController`'s, and an app's override of any of them (in its
+ * `BaseResourcesController` or one resource's controller) is what runs. A leaf module, so
+ * that the stages never import the controller class.
+ */
+export interface ControllerHooks {
+  setupAuthentication(): unknown;
+  render(status: number, body: unknown): Rendered;
+  operationInput(): OperationInput;
+  policyScope(): ScopeFunction | undefined;
+  authorize(action: PolicyAction, record?: unknown): Promise<void>;
+  readableRecords(): ReadableRecords | undefined;
+  fieldAccess(resource?: CompiledResource): FieldAccess;
+  recordFields(resource: CompiledResource, view: View): readonly CompiledField[];
+  hidesAssociation(field: CompiledField): boolean;
+  requireFieldConfirmation(): void;
+  recordId(): number;
+  queryableFields(resource: CompiledResource, view: View): QueryableFields;
+  listRequest(resource: CompiledResource): ListRequest;
+  serializeRecords(rows: readonly RecordRow[], view: View): Record<string, unknown>[];
+  serializeRecord(row: RecordRow, view: View): Record<string, unknown>;
+  serializeFieldValue(value: FieldValue): unknown;
+  createSuccessAction(row: RecordRow): unknown;
+  createFailAction(errors: ErrorMessages): unknown;
+  updateSuccessAction(row: RecordRow): unknown;
+  updateFailAction(errors: ErrorMessages): unknown;
+  destroySuccessAction(): unknown;
+  destroyFailAction(errors: ErrorMessages): unknown;
+  recordEntityTag(row: RecordRow): string;
+  ifMatchRowLock(trx: Transaction<any>): SelectQueryBuilder<any, any, any>;
+  checkIfMatch(header: string, trx: Transaction<any>): Promise<void>;
+}

@@ -1,0 +1,108 @@
+import type { CompiledResource, Panel } from '@panel/core';
+import { beforeActionChain } from '../controller/before-action-chain.js';
+import type { ActionName } from '../controller/callback-chain.js';
+import type { ControllerHooks } from '../controller/controller-hooks.js';
+import type { RequestGate } from '../controller/request-gate.js';
+import { ResourcesController } from '../controller/resources-controller.js';
+import type { HttpSemantics } from '../http-semantics/http-semantics.js';
+import type { RouteRuntime, Stage } from './request-context.js';
+import { actionStage } from './stages/action-stage.js';
+import { authenticateStage } from './stages/authenticate-stage.js';
+import { beforeActionStage } from './stages/before-action-stage.js';
+import { currentUserStage } from './stages/current-user-stage.js';
+import { permitStage } from './stages/permit-stage.js';
+import { preconditionsStage } from './stages/preconditions-stage.js';
+import { rateLimitStage } from './stages/rate-limit-stage.js';
+import { sessionStage } from './stages/session-stage.js';
+
+/** What a route is assembled from: its controller and action, and the mount's options. */
+export interface RouteInput {
+  readonly panel: Panel;
+  readonly resource: CompiledResource;
+  readonly action: ActionName;
+  readonly controller: typeof ResourcesController;
+  readonly mountPath: string;
+  readonly defaults: Readonly<Record<string, string>>;
+  readonly unpermittedAttributes: 'ignore' | 'reject';
+  /** The extensions' gate (Edition B's token gate); undefined in Edition A. */
+  readonly gate: RequestGate | undefined;
+  readonly semantics: HttpSemantics | undefined;
+  /** For `related`: the association traversed, and the controller serving its target. */
+  readonly association?: string | undefined;
+  readonly targetController?: typeof ResourcesController | undefined;
+}
+
+/** Whether a controller class keeps the runtime's own `method` (no override of it). */
+const keepsDefault = (controller: typeof ResourcesController, method: keyof ControllerHooks) =>
+  (controller.prototype as unknown as ControllerHooks)[method] === (ResourcesController.prototype as unknown as ControllerHooks)[method];
+
+const WRITES: ReadonlySet<ActionName> = new Set(['create', 'update', 'destroy', 'batch']);
+
+/**
+ * The before-action chain of (controller, action) as stages: each before-action that runs for
+ * the action, with the gate's authentication merged into the `setupAuthentication` step and
+ * its permission right after (see `beforeActionChain`).
+ */
+function chainStages(controller: typeof ResourcesController, action: ActionName, gate: RequestGate | undefined): Stage[] {
+  const stages: Stage[] = [];
+  const chain = beforeActionChain(controller, action, gate !== undefined);
+  for (let i = 0; i < chain.length; i += 1) {
+    const step = chain[i]!;
+    if (step.kind === 'permit') stages.push(permitStage(gate!));
+    else if (step.kind === 'authenticate') {
+      const next = chain[i + 1];
+      const hook = next?.kind === 'method' && next.authenticates;
+      if (hook) i += 1;
+      stages.push(authenticateStage(gate, hook)!);
+    } else if (step.authenticates) stages.push(authenticateStage(undefined, true)!);
+    else stages.push(beforeActionStage(step.name));
+  }
+  return stages;
+}
+
+/**
+ * Assembles one route at boot: its stages as data, in order — the session (when the panel has
+ * sessions), the before-actions with authentication and the gate's permission, the current
+ * user (unless `currentUserMethod` is null), the rate limit (when the mount has one), and the
+ * action (for a write, inside its preconditions when the mount has HTTP semantics). A stage
+ * the route does not use is not in the list. For `related`, the target's route is assembled
+ * too (its stages up to the current user, which the traversal runs).
+ */
+export function assembleRoute(input: RouteInput, traversing = false): RouteRuntime {
+  const { panel, controller, action, semantics } = input;
+  const gate = controller.gated ? input.gate : undefined;
+  const method = panel.config.currentUserMethod;
+  const identify: Stage[] = [...(panel.sessions && !traversing ? [sessionStage] : []), ...chainStages(controller, action, gate), ...(method === null ? [] : [currentUserStage(method)])];
+  const stages = [...identify];
+  if (!traversing) {
+    if (semantics?.rateLimit) stages.push(rateLimitStage);
+    const act = actionStage(action);
+    stages.push(semantics && WRITES.has(action) ? preconditionsStage(semantics, { requireIfMatch: controller.requireIfMatch, member: action === 'update' || action === 'destroy' }, act) : act);
+  }
+  const target = input.targetController && input.association !== undefined ? targetRoute(input, input.targetController) : undefined;
+  return {
+    panel,
+    resource: input.resource,
+    action,
+    controller,
+    mountPath: input.mountPath,
+    defaults: input.defaults,
+    unpermittedAttributes: controller.unpermittedAttributes ?? input.unpermittedAttributes,
+    gate,
+    semantics,
+    stages,
+    identify,
+    association: input.association,
+    target,
+    traversing,
+    defaultHidesAssociation: keepsDefault(controller, 'hidesAssociation'),
+    defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
+  };
+}
+
+/** The route a traversal's target runs: its controller for `index` on the association's target resource. */
+function targetRoute(input: RouteInput, controller: typeof ResourcesController): RouteRuntime {
+  const field = input.resource.fieldsByName.get(input.association!)!;
+  const resource = input.panel.resource(field.target!);
+  return assembleRoute({ ...input, resource, action: 'index', controller, association: undefined, targetController: undefined }, true);
+}

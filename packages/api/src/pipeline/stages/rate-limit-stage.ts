@@ -1,0 +1,40 @@
+import type { FastifyRequest } from 'fastify';
+import { credentialKey } from '../../http-semantics/credential-key.js';
+import type { RequestContext } from '../request-context.js';
+import type { Stage } from '../request-context.js';
+
+/**
+ * Spends one request of the credential's budget (an extension's own limit for the credential
+ * when it has one), once per request: the rate-limit stage, and a refused request's rescue.
+ */
+export function spendRateLimit(context: RequestContext): Promise<void> {
+  const semantics = context.route.semantics;
+  const limit = semantics?.rateLimit;
+  if (!limit) return Promise.resolve();
+  const key = credentialKey(context, 'address');
+  const { credential, action, request } = context;
+  // A batch spends one unit per operation, an upload one per MiB.
+  const units = action === 'batch' ? batchUnits(request.body) : action === 'upload' ? uploadUnits(request) : 1;
+  // A credential's own limit is looked up first; without one, the budget is spent at once (one promise, not an async function's three).
+  if (!credential || !semantics.credentialLimit) return limit.spend(request, context.reply, key, undefined, units);
+  return semantics.credentialLimit(credential.id).then((own) => limit.spend(request, context.reply, key, own ?? undefined, units));
+}
+
+/** The units a batch spends: its operations (at least one; the batch's own limit bounds them). */
+function batchUnits(body: unknown): number {
+  const operations = (body as { operations?: unknown } | null)?.operations;
+  return Array.isArray(operations) ? Math.max(1, Math.min(operations.length, 1000)) : 1;
+}
+
+/** The units an upload spends: one per MiB its body declares (at least one), so that the limit bounds the bytes too. */
+function uploadUnits(request: FastifyRequest): number {
+  const length = Number(request.headers['content-length']);
+  return Number.isFinite(length) && length > 0 ? Math.max(1, Math.ceil(length / (1024 * 1024))) : 1;
+}
+
+/**
+ * Spends one request of the credential's rate-limit budget once the credential is known
+ * (the gate's token, else the current user, else the client address); 429 when it is spent.
+ * In the list only when the mount has a rate limit.
+ */
+export const rateLimitStage: Stage = { name: 'rate-limit', run: spendRateLimit };
