@@ -31,9 +31,16 @@ export { CONTROLLERS_DIR, BASE_CONTROLLER_STEM, isBaseControllerFile } from './r
 export { routeTable, relatedRoutes, type RouteEntry } from './routing/draw-routes.js';
 export { queryableFields, type QueryableFields, type QueryableFieldsInput } from './querying/queryable-fields.js';
 export { fieldJson, type FieldValue } from './serialization/field-value.js';
-export { pagination, pageRequest, type Pagination, type PageRequest } from './params/pagination-params.js';
+export { pagination, pageRequest, pageModifier, type Pagination } from './querying/page-modifier.js';
 export { listRequest, type ListRequest, type ListRequestInput } from './querying/list-request.js';
 export { bootWarning } from './mount/missing-controllers-warning.js';
+export { LIST_MODIFIERS, listQuery, type ListQuery } from './querying/list-query.js';
+export type { ListModifier, ListModification, ListRequestContext, ListSettings, PageRequest, ParameterContext, QueryParameter } from './querying/list-modifier.js';
+export { sortModifier } from './querying/sort-modifier.js';
+export { filterModifier } from './querying/filter-modifier.js';
+export { searchModifier } from './querying/search-modifier.js';
+export { fieldsetModifier } from './querying/fieldset-modifier.js';
+export { recordId } from './actions/record-params.js';
 export { Current, NotAuthorizedError, Policy, PolicyScope, policyAuthorization } from '@panel/core';
 export { buildOpenApiDocument, routeVersions, PANEL_API_TOKEN_SCHEME, type CustomRoute, type OpenApiDocumentInput } from './openapi/build-openapi-document.js';
 export type { OpenApiOptions, OpenApiObject } from './openapi/openapi-options.js';

@@ -59,8 +59,9 @@ describe('"every path asks the same function" (fieldAccess)', () => {
     expect(controller).toMatch(/serializeRecord\([^)]*\)[^{]*\{\s*const access = this\.fieldAccess\(\);/);
     // Traversal answers with the target's controller, whose serializeRecord asks fieldAccess.
     expect(controller).toMatch(/records: target\.serializeRecords\(rows, 'index'\)/);
-    // Index and traversal read their list parameters in one place (listRequest), which sorts and filters by what fieldAccess answers.
-    expect(controller.match(/sortRequest\([^;]*this\.fieldAccess\([^)]*\)\.queryable\('index'\)\)/g)).toHaveLength(1);
+    // Index and traversal read their list parameters in one place (the list modifiers), which sort, filter, search and select by what queryableFields answers from fieldAccess.
+    const sort = await readFile(join(ROOT, 'packages/api/src/querying/sort-modifier.ts'), 'utf8');
+    expect(sort.match(/sortRequest\(resource, query, queryable\.sort\)/g)).toHaveLength(1);
     expect(controller).toMatch(/queryableFields\(\{ resource, view, access: this\.fieldAccess\(resource\) \}\)/);
     const writes = await readFile(join(ROOT, 'packages/core/src/operations/write-attributes.ts'), 'utf8');
     expect(writes).toContain('await access.writable(action, record)');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPanel, ROW_ALIAS, type PanelDatabase, type RecordsQuery } from '@panel/core';
 import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 import { mountPanelApi } from '../src/index.js';
-import { recordId } from '../src/params/record-params.js';
+import { recordId } from '../src/actions/record-params.js';
 import type { ListModifier } from '../src/querying/list-modifier.js';
 import { LIST_MODIFIERS, listParameters, listQuery, LOGGED_QUERY_PARAMETERS, querystringSchema } from '../src/querying/list-query.js';
 import { queryableFields } from '../src/querying/queryable-fields.js';

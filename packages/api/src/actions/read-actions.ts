@@ -1,15 +1,14 @@
-import { Current, operations, type CompiledResource, type RecordRow, type RecordsSort } from '@panel/core';
-import { pageRequest, pagination, type Pagination } from '../params/pagination-params.js';
+import { Current, operations, type CompiledResource, type RecordRow, type View } from '@panel/core';
 import { associationFilter } from '../edition-b/association-filter.js';
 import { BadRequestError } from '../errors/api-errors.js';
-import { fieldsetRequest } from '../querying/fieldset-params.js';
-import { listQuery } from '../querying/list-query.js';
-import { queryValues } from '../querying/query-values.js';
 import type { ControllerHooks, ListRequest } from '../controller/controller-hooks.js';
 import type { RequestContext } from '../pipeline/request-context.js';
+import type { ListModifier, PageRequest } from '../querying/list-modifier.js';
+import { listQuery } from '../querying/list-query.js';
+import { ListRequestReader } from '../querying/list-request-reader.js';
+import { PER_PAGE_COOKIE, pagination, type Pagination } from '../querying/page-modifier.js';
 
-/** The name of the cookie that keeps the last `per_page` a client sent. */
-export const PER_PAGE_COOKIE = 'per_page';
+export { PER_PAGE_COOKIE } from '../querying/page-modifier.js';
 
 /**
  * The response header that says where `total_count` came from when it is not an exact count
@@ -18,25 +17,65 @@ export const PER_PAGE_COOKIE = 'per_page';
  */
 export const TOTAL_COUNT_HEADER = 'Panel-Total-Count';
 
+/** The page of a list whose modifiers read none: the first, of the configured size. */
+const firstPage = (config: { readonly perPage: number }): PageRequest => ({ page: 1, perPage: config.perPage, perPageFromQuery: false });
+
+/**
+ * Reads a request's query with `modifiers` on `view` of `resource` (one 400 naming every
+ * problem), asking the controller's `queryableFields` which fields this actor may query.
+ */
+export function readQuery(context: RequestContext, resource: CompiledResource, view: View, modifiers: readonly ListModifier[]): ListRequest {
+  const { request, panel, route } = context;
+  const reader = new ListRequestReader({
+    resource,
+    view,
+    query: context.query,
+    sent: (request.query ?? {}) as Record<string, unknown>,
+    // A traversal keeps no `per_page` cookie (it is the index's).
+    cookies: route.traversing ? undefined : request.cookies,
+    config: panel.config,
+    defaults: route.defaults,
+    decider: context.controller,
+  });
+  const { problems, ...query } = listQuery(reader, modifiers);
+  if (problems.length > 0) throw new BadRequestError(problems.join('; '));
+  return query;
+}
+
+/**
+ * A list's query parameters (index and traversal), read by the route's list modifiers against
+ * what the request may read, every problem in one 400; kept on the context (`listQuery`,
+ * and the fieldset the serializer narrows to).
+ */
+export function listRequestOf(context: RequestContext, resource: CompiledResource): ListRequest {
+  const query = readQuery(context, resource, 'index', context.route.modifiers);
+  context.listQuery = query;
+  context.fieldset = query.fields;
+  return query;
+}
+
+/** What `operations.list` takes of a list's query. */
+function listInput(query: ListRequest, config: { readonly perPage: number }) {
+  const { page = firstPage(config), ...parts } = query;
+  return { ...parts, page: page.page, perPage: page.perPage };
+}
+
 /** GET /<route_key>: a page of records on the index view with the pagination envelope. */
 export async function indexAction(context: RequestContext): Promise<unknown> {
-  const { controller, request, reply, panel } = context;
-  const page = pageRequest((request.query ?? {}) as Record<string, unknown>, request.cookies?.[PER_PAGE_COOKIE], panel.config, context.route.defaults);
-  const { sort, where, fields } = controller.listRequest(context.resource);
-  const { rows, totalCount, totalCountSource } = await operations.list({ ...controller.operationInput(), page: page.page, perPage: page.perPage, sort, where, fields });
+  const { controller, reply, panel } = context;
+  const query = controller.listRequest(context.resource);
+  const page = query.page ?? firstPage(panel.config);
+  const { rows, totalCount, totalCountSource } = await operations.list({ ...controller.operationInput(), ...listInput(query, panel.config) });
   if (totalCountSource) reply.header(TOTAL_COUNT_HEADER, totalCountSource);
   if (page.perPageFromQuery) reply.setCookie(PER_PAGE_COOKIE, String(page.perPage), { path: context.route.mountPath, httpOnly: true, sameSite: 'lax' });
   return controller.render(200, { records: controller.serializeRecords(rows, 'index'), pagination: pagination(page.page, page.perPage, totalCount) });
 }
 
-/** GET /<route_key>/:id: one record on the show view (`fields=` narrows it). */
+/** GET /<route_key>/:id: one record on the show view, read with the route's modifiers that apply to one record (`fields=`). */
 export async function showAction(context: RequestContext): Promise<unknown> {
   const { controller, resource } = context;
   const id = controller.recordId();
-  const query = context.query;
-  // Without `fields` there is no fieldset to check: the actor's queryable fields are not worked out.
-  const { fields, problems } = query.fields === undefined ? { fields: undefined, problems: [] } : fieldsetRequest(queryValues(query), controller.queryableFields(resource, 'show'), resource);
-  if (problems.length > 0) throw new BadRequestError(problems.join('; '));
+  const { fields } = readQuery(context, resource, 'show', context.route.recordModifiers);
   context.fieldset = fields;
   const row = await operations.show({ ...controller.operationInput(), id, fields });
   return controller.render(200, { record: controller.serializeRecord(row, 'show') });
@@ -52,44 +91,21 @@ export interface RelatedPage {
  * Edition B, GET /<route_key>/:id/<association>, once the target's controller is ready
  * (`traversalTarget`): the parent is looked up as show looks it up, with this controller's
  * rules; then a page of the target's records, with the target's rules (its policy, scope and
- * list parameters).
+ * list modifiers).
  */
 export async function relatedPage(context: RequestContext, target: ControllerHooks): Promise<RelatedPage> {
-  const { controller, request, reply, panel } = context;
+  const { controller, reply, panel } = context;
   const field = context.resource.fieldsByName.get(context.route.association!)!;
   // The app's Current.user follows whose rules run: the parent's for its lookup, then the target's.
   const targetUser = Current.user;
   Current.user = context.user;
   const parent = await operations.show({ ...controller.operationInput(), id: controller.recordId() });
   Current.user = targetUser;
-  const page = pageRequest((request.query ?? {}) as Record<string, unknown>, undefined, panel.config, context.route.defaults);
-  const { sort, where, fields } = target.listRequest(panel.resource(field.target!));
+  const query = target.listRequest(panel.resource(field.target!));
+  const page = query.page ?? firstPage(panel.config);
   const input = target.operationInput();
   const narrow = associationFilter(field, Number(parent.id));
-  const { rows, totalCount, totalCountSource } = await operations.list({ ...input, scope: (query) => narrow(input.scope ? input.scope(query) : query), page: page.page, perPage: page.perPage, sort, where, fields });
+  const { rows, totalCount, totalCountSource } = await operations.list({ ...input, ...listInput(query, panel.config), scope: (scoped) => narrow(input.scope ? input.scope(scoped) : scoped) });
   if (totalCountSource) reply.header(TOTAL_COUNT_HEADER, totalCountSource);
   return { rows, pagination: pagination(page.page, page.perPage, totalCount) };
-}
-
-/**
- * A list's parameters besides the page (index and traversal): `sort_by`/`sort_direction`,
- * `filter[…]`, `q` and `fields`, checked against what the request may read; every problem of
- * every parameter in one 400. Keeps the fieldset on the context for the serializer.
- */
-export function listRequestOf(context: RequestContext, resource: CompiledResource, readSort: () => RecordsSort | undefined): ListRequest {
-  const { controller } = context;
-  const query = context.query;
-  const problems: string[] = [];
-  let sort: RecordsSort | undefined;
-  try {
-    sort = readSort();
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code !== 'PANEL_API_ERR_BAD_REQUEST') throw error;
-    problems.push((error as Error).message);
-  }
-  const { where, fields, problems: more } = listQuery({ resource, queryable: controller.queryableFields(resource, 'index'), query, values: queryValues(query) });
-  problems.push(...more);
-  if (problems.length > 0) throw new BadRequestError(problems.join('; '));
-  context.fieldset = fields;
-  return { sort, where, fields };
 }

@@ -1,7 +1,7 @@
 import { isPanelError, operations, type ErrorMessages } from '@panel/core';
-import { recordParams } from '../params/record-params.js';
+import { recordParams } from './record-params.js';
 import type { RequestContext } from '../pipeline/request-context.js';
-import { batchParams } from '../params/batch-params.js';
+import { batchParams } from './batch-params.js';
 import { batchAnswer } from '../controller/batch-results.js';
 import { ifMatchHolds } from '../http-semantics/entity-tag.js';
 

@@ -1,5 +1,6 @@
 import { declareBeforeAction, declareRescue, declareSkipBeforeAction, type CallbackConditions, type ErrorMatcher, type RescueHandler } from './callback-chain.js';
 import type { RequestContext } from '../pipeline/request-context.js';
+import type { ListModifier } from '../querying/list-modifier.js';
 import { declareCsrfStrategy, type CsrfStrategy } from './csrf-protection.js';
 
 /**
@@ -11,6 +12,17 @@ import { declareCsrfStrategy, type CsrfStrategy } from './csrf-protection.js';
 export class ControllerDeclarations {
   /** The resource this controller serves (`BlogPost`); set by each generated controller. */
   static resourceName?: string;
+
+  /**
+   * The list modifiers of this controller's lists (index, and a traversal to its resource), as
+   * a Django REST Framework view lists its filter backends: each reads its query parameters,
+   * declares them (the route's schema, the OpenAPI document) and narrows the list. Undefined
+   * takes the mount's `listModifiers`, else `LIST_MODIFIERS`.
+   *
+   * @example
+   * static override listModifiers = [...LIST_MODIFIERS, publishedSinceModifier];
+   */
+  static listModifiers: readonly ListModifier[] | undefined = undefined;
 
   /**
    * Whether this controller's update and delete need `If-Match` (a missing one is 428

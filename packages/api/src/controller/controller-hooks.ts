@@ -1,5 +1,6 @@
 import type { SelectQueryBuilder, Transaction } from 'kysely';
-import type { CompiledField, CompiledResource, ErrorMessages, FieldAccess, OperationInput, PolicyAction, ReadableRecords, RecordRow, RecordsSort, ScopeFunction, View } from '@panel/core';
+import type { CompiledField, CompiledResource, ErrorMessages, FieldAccess, OperationInput, PolicyAction, ReadableRecords, RecordRow, ScopeFunction, View } from '@panel/core';
+import type { ListQuery } from '../querying/list-modifier.js';
 import type { QueryableFields } from '../querying/queryable-fields.js';
 import type { FieldValue } from '../serialization/field-value.js';
 
@@ -9,14 +10,8 @@ export interface Rendered {
   body: unknown;
 }
 
-/** A list's parameters besides the page, checked (see `ResourcesController.listRequest`). */
-export interface ListRequest {
-  readonly sort: RecordsSort | undefined;
-  /** Narrows the list after the policy scope (filters and search), or undefined for none. */
-  readonly where: ScopeFunction | undefined;
-  /** The sparse fieldset, or undefined for every field of the view. */
-  readonly fields: ReadonlySet<string> | undefined;
-}
+/** A list's query parameters, checked (see `ResourcesController.listRequest`): each list modifier's part. */
+export type ListRequest = Omit<ListQuery, 'problems'>;
 
 /**
  * The controller's overridable methods as the stages and actions call them: each default is

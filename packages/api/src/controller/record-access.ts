@@ -1,5 +1,5 @@
 import { fieldAccess, NO_RECORDS, NotAuthorizedError, RecordNotFoundError, type CompiledField, type CompiledResource, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ReadableRecords, type ScopeFunction, type View } from '@panel/core';
-import { recordId } from '../params/record-params.js';
+import { recordId } from '../actions/record-params.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { credentialKey } from '../http-semantics/credential-key.js';
 import { POLICY_ACTOR } from './request-gate.js';

@@ -5,7 +5,6 @@ import { DEFAULT_MAX_BATCH_OPERATIONS, type CompiledField, type CompiledResource
 import { batchAction, createAction, destroyAction, updateAction } from '../actions/write-actions.js';
 import { receivedUpload } from './upload-answer.js';
 import { indexAction, listRequestOf, relatedPage, showAction } from '../actions/read-actions.js';
-import { sortRequest } from '../params/sort-params.js';
 import { AuthenticationError, ConfirmationRequiredError } from '../errors/api-errors.js';
 import { refusedWriteReply } from '../errors/error-reply.js';
 import { entityTag } from '../http-semantics/entity-tag.js';
@@ -134,10 +133,8 @@ export class ResourcesController extends ControllerDeclarations {
   protected recordId(): number { return recordIdOf(this.context); }
   /** The fields this request may filter, select and search on a view of a resource (`queryableFields`, with this actor). */
   protected queryableFields(resource: CompiledResource, view: View): QueryableFields { return queryableFields({ resource, view, access: this.fieldAccess(resource) }); }
-  /** A list's parameters besides the page, checked against what this request may read (one 400 for every problem). */
-  protected listRequest(resource: CompiledResource): ListRequest {
-    return listRequestOf(this.context, resource, () => sortRequest(resource, this.query, this.fieldAccess(resource).queryable('index')));
-  }
+  /** A list's query parameters, read by the route's list modifiers against what this request may read (one 400 for every problem). */
+  protected listRequest(resource: CompiledResource): ListRequest { return listRequestOf(this.context, resource); }
   /** For `related`: the target resource's controller once its stages up to the current user ran; undefined when one rendered. */
   protected traversalTarget(): Promise<ControllerHooks | undefined> { return traversalTarget(this.context); }
 

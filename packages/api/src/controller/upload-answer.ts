@@ -2,7 +2,7 @@ import '@fastify/multipart';
 import { UploadRefusedError, uploadLimit, type CompiledField, type CompiledResource, type FieldAccess, type Panel } from '@panel/core';
 import { ForbiddenError } from '../errors/api-errors.js';
 import { credentialKey, type CredentialSource } from '../http-semantics/credential-key.js';
-import { directUploadParams } from '../params/upload-params.js';
+import { directUploadParams } from '../actions/upload-params.js';
 
 /** The request as an upload sees it: the request, the panel, and the credential that uploads (a request's context has these). */
 interface UploadHost extends CredentialSource {

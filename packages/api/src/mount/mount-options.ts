@@ -4,6 +4,8 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Panel } from '@panel/core';
 import { PanelConfigError } from '@panel/core';
 import { CONTROLLERS_DIR } from '../routing/controller-layout.js';
+import type { ListModifier } from '../querying/list-modifier.js';
+import { LIST_MODIFIERS } from '../querying/list-query.js';
 import { normalizeOpenApiOptions, type OpenApiOptions } from '../openapi/openapi-options.js';
 import { normalizeRateLimitOptions, type NormalizedRateLimitOptions, type RateLimitOptions } from '../http-semantics/rate-limit.js';
 import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from '../http-semantics/idempotency-keys.js';
@@ -33,6 +35,13 @@ export interface MountPanelApiOptions {
   constraints?: { host?: string | RegExp; subdomain?: string; [name: string]: unknown };
   /** Default query parameters (`defaults:`), used when the request does not send them. */
   defaults?: Record<string, string>;
+  /**
+   * The list modifiers of every list this mount serves (index and traversal), in order: each
+   * reads its query parameters, declares them (the routes' schemas, the OpenAPI document) and
+   * narrows the list. Default `LIST_MODIFIERS` (page, sort, filters, search, fields); a
+   * controller's own `static listModifiers` wins. See docs/querying.md, "Your own list modifier".
+   */
+  listModifiers?: readonly ListModifier[];
   /**
    * What a write does with a key that no field has or that the actor may not write (the two
    * are never told apart): `ignore` (the default, as Rails' strong parameters) or `reject`
@@ -83,6 +92,7 @@ export interface NormalizedMountOptions {
   readonly constraints: Readonly<Record<string, unknown>> | undefined;
   readonly defaults: Readonly<Record<string, string>>;
   readonly unpermittedAttributes: UnpermittedAttributes;
+  readonly listModifiers: readonly ListModifier[];
   readonly healthPath: string | false;
   readonly tokens: PanelApiTokensConfig | undefined;
   readonly openapi: OpenApiOptions;
@@ -148,6 +158,7 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     constraints,
     defaults,
     unpermittedAttributes = 'ignore',
+    listModifiers = LIST_MODIFIERS,
     healthPath = 'health',
     tokens,
     openapi,
@@ -157,6 +168,9 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
   } = options ?? ({} as MountPanelApiOptions);
   if (unpermittedAttributes !== 'ignore' && unpermittedAttributes !== 'reject') {
     throw new PanelConfigError(`mountPanelApi: unpermittedAttributes must be 'ignore' or 'reject', instead got ${JSON.stringify(unpermittedAttributes)}. Fix: leave it out to ignore unknown and unpermitted keys.`);
+  }
+  if (!Array.isArray(listModifiers) || listModifiers.some((modifier) => typeof modifier?.parameters !== 'function' || typeof modifier?.read !== 'function')) {
+    throw new PanelConfigError('mountPanelApi: listModifiers must be an array of list modifiers (each with parameters() and read()), such as [...LIST_MODIFIERS, myModifier]. Fix: see docs/querying.md, "Your own list modifier".');
   }
   if (typeof requireIfMatch !== 'boolean') {
     throw new PanelConfigError(`mountPanelApi: requireIfMatch must be true or false, instead got ${JSON.stringify(requireIfMatch)}.`);
@@ -193,6 +207,7 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     constraints: normalizeConstraints(constraints),
     defaults: Object.freeze(normalizeDefaults(defaults)),
     unpermittedAttributes,
+    listModifiers: Object.freeze([...listModifiers]),
     healthPath,
     tokens,
     openapi: normalizeOpenApiOptions(openapi),

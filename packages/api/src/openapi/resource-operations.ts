@@ -2,14 +2,14 @@ import type { CompiledResource, JsonSchema, Panel } from '@panel/core';
 import { camelize } from '@panel/core';
 import { beforeActionsFor, declaresRescues } from '../controller/callback-chain.js';
 import { PublicResourcesController } from '../controller/public-resources-controller.js';
-import type { RouteEntry } from '../routing/draw-routes.js';
+import { routeModifiers, type RouteEntry } from '../routing/draw-routes.js';
 import { responseSchemas } from '../serialization/response-schemas.js';
 import { ref, schemaNames } from './openapi-components.js';
 import { exampleOf } from './openapi-examples.js';
 import { writeSchema } from '@panel/core';
 import { actionParameters } from '../querying/list-query.js';
-import type { QueryParameter } from '../querying/list-modifier.js';
-import { defaultOrder } from '../params/sort-params.js';
+import type { ListModifier, QueryParameter } from '../querying/list-modifier.js';
+import { defaultOrder } from '../querying/sort-modifier.js';
 import type { OpenApiObject } from './openapi-options.js';
 
 /** What the operations of one document share. */
@@ -17,6 +17,8 @@ export interface OperationContext {
   readonly panel: Pick<Panel, 'resource'> & { readonly config: { readonly perPage: number; readonly maxPerPage: number } };
   /** The mount's default query parameters (`defaults:`): a default `per_page` is the documented default. */
   readonly defaults: Readonly<Record<string, string>>;
+  /** The mount's list modifiers (default `LIST_MODIFIERS`); a route's controller may list its own. */
+  readonly listModifiers?: readonly ListModifier[] | undefined;
   readonly editionB: boolean;
   /** The security requirements of an authenticated route. */
   readonly security: readonly Record<string, string[]>[];
@@ -193,7 +195,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const parameters = [
     ...(member ? [ID] : []),
     // The view's fields as declared: the document's sort_by enum, without an actor.
-    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => listed.fieldsOn(view) }).map(queryParameter),
+    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => listed.fieldsOn(view), modifiers: routeModifiers(route, context.listModifiers) }).map(queryParameter),
   ];
   const writeView = route.action === 'create' ? 'new' : 'edit';
   return {

@@ -5,6 +5,7 @@ import type { ControllerHooks } from '../controller/controller-hooks.js';
 import type { RequestGate } from '../controller/request-gate.js';
 import { ResourcesController } from '../controller/resources-controller.js';
 import type { HttpSemantics } from '../http-semantics/http-semantics.js';
+import type { ListModifier } from '../querying/list-modifier.js';
 import type { RouteRuntime, Stage } from './request-context.js';
 import { actionStage } from './stages/action-stage.js';
 import { authenticateStage } from './stages/authenticate-stage.js';
@@ -27,6 +28,8 @@ export interface RouteInput {
   /** The extensions' gate (Edition B's token gate); undefined in Edition A. */
   readonly gate: RequestGate | undefined;
   readonly semantics: HttpSemantics | undefined;
+  /** The mount's list modifiers (default `LIST_MODIFIERS`); a controller's own `listModifiers` win. */
+  readonly modifiers: readonly ListModifier[];
   /** For `related`: the association traversed, and the controller serving its target. */
   readonly association?: string | undefined;
   readonly targetController?: typeof ResourcesController | undefined;
@@ -79,6 +82,7 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     const act = actionStage(action);
     stages.push(semantics && WRITES.has(action) ? preconditionsStage(semantics, { requireIfMatch: controller.requireIfMatch, member: action === 'update' || action === 'destroy' }, act) : act);
   }
+  const modifiers = controller.listModifiers ?? input.modifiers;
   const target = input.targetController && input.association !== undefined ? targetRoute(input, input.targetController) : undefined;
   return {
     panel,
@@ -90,6 +94,8 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     unpermittedAttributes: controller.unpermittedAttributes ?? input.unpermittedAttributes,
     gate,
     semantics,
+    modifiers,
+    recordModifiers: modifiers.filter((modifier) => modifier.onShow === true),
     stages,
     identify,
     association: input.association,

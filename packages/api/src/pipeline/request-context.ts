@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { CompiledResource, FieldAccess, Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
-import type { ControllerHooks, Rendered } from '../controller/controller-hooks.js';
+import type { ControllerHooks, ListRequest, Rendered } from '../controller/controller-hooks.js';
+import type { ListModifier } from '../querying/list-modifier.js';
 import { POLICY_ACTOR, type RequestActor, type RequestCredential, type RequestGate } from '../controller/request-gate.js';
 import { RequestSession } from '../controller/request-session.js';
 import type { HttpSemantics } from '../http-semantics/http-semantics.js';
@@ -35,6 +36,8 @@ export class RequestContext {
   user: unknown = null;
   /** While a write under `If-Match` or `Idempotency-Key` runs: its transaction, which the action's operations use. */
   transaction: Transaction<any> | undefined;
+  /** The list's query, once its modifiers read it (index and traversal). */
+  listQuery: ListRequest | undefined;
   /** The sparse fieldset of the request (`fields=`), once read; undefined: every field of the view. */
   fieldset: ReadonlySet<string> | undefined;
   /** What the action rendered, sent by the render stage. */
@@ -114,6 +117,10 @@ export interface RouteRuntime {
   readonly gate: RequestGate | undefined;
   /** The mount's HTTP semantics (rate limit, `If-Match`, `Idempotency-Key`); undefined runs actions bare. */
   readonly semantics: HttpSemantics | undefined;
+  /** The route's list modifiers (its controller's `listModifiers`, else the mount's, else `LIST_MODIFIERS`). */
+  readonly modifiers: readonly ListModifier[];
+  /** Those of `modifiers` that also apply to one record (`onShow`). */
+  readonly recordModifiers: readonly ListModifier[];
   /** The stages of a request, in order; the render stage follows them always. */
   readonly stages: readonly Stage[];
   /** The stages that say who a request is (session, CSRF, authentication, current user): run for a request refused before its controller, to spend its credential's rate limit. */

@@ -1,4 +1,4 @@
-import type { CompiledField, CompiledResource, JsonSchema, ScopeFunction } from '@panel/core';
+import type { CompiledField, CompiledResource, JsonSchema, RecordsSort, ScopeFunction, View } from '@panel/core';
 import type { QueryableFields } from './queryable-fields.js';
 
 /**
@@ -16,48 +16,81 @@ export interface QueryParameter {
   readonly schema: JsonSchema;
 }
 
-/** What a modifier's parameters are described from: the listed resource as declared (no actor), and the mount. */
-export interface ParameterContext {
-  readonly resource: CompiledResource;
-  /** The fields of the view the parameters apply to, as declared (the resource's `fieldsOn`): the order's `sort_by` enum. */
-  readonly fields: readonly CompiledField[];
-  /** The fields a request may filter, select and search (`queryableFields`; for the document: without per-actor rules). */
-  readonly queryable: QueryableFields;
+/** The mount's settings a list is read and described with. */
+export interface ListSettings {
+  /** The panel's page sizes. */
   readonly config: { readonly perPage: number; readonly maxPerPage: number };
   /** The mount's default query parameters (`defaults:`). */
   readonly defaults: Readonly<Record<string, string>>;
 }
 
-/** What a modifier reads one request from. */
-export interface ListRequestContext {
+/** What a modifier's parameters are described from: the listed resource as declared (no actor), and the mount. */
+export interface ParameterContext extends ListSettings {
   readonly resource: CompiledResource;
-  /** The fields this request's actor may filter, select and search on the list's view. */
+  /** The fields of the view the parameters apply to, as declared (the resource's `fieldsOn`). */
+  readonly fields: readonly CompiledField[];
+  /** The fields a request may sort, filter, select and search (`queryableFields`; for the document: without per-actor rules). */
+  readonly queryable: QueryableFields;
+}
+
+/** What a modifier reads one request from. */
+export interface ListRequestContext extends Partial<ListSettings> {
+  readonly resource: CompiledResource;
+  /** `index` for a list (index and traversal), `show` for one record (the modifiers marked `onShow`). */
+  readonly view?: View | undefined;
+  /**
+   * The fields this request's actor may sort, filter, select and search on the view: the one
+   * deciding function's answer (`queryableFields`), which every modifier asks — never the
+   * resource's own field list.
+   */
   readonly queryable: QueryableFields;
   /** The query string as parsed, over the mount's defaults (a repeated parameter is an array). */
   readonly query: Readonly<Record<string, unknown>>;
+  /** The query string as the client sent it, without the mount's defaults (the page tells a sent `per_page` from a default one); default `query`. */
+  readonly sent?: Readonly<Record<string, unknown>> | undefined;
   /** The same values by literal key (`queryValues`): `filter[view_count][gte]` → its values. */
   readonly values: ReadonlyMap<string, readonly string[]>;
+  /** The request's cookies (the page reads the `per_page` cookie); none on a traversal. */
+  readonly cookies?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
-/** What one modifier makes of a request: how it narrows the list or what it loads, or every problem it found. */
+/** The page a list asks for. */
+export interface PageRequest {
+  readonly page: number;
+  readonly perPage: number;
+  /** Whether `per_page` came from the query string (then the `per_page` cookie is refreshed). */
+  readonly perPageFromQuery: boolean;
+}
+
+/**
+ * What one modifier makes of a request: its part of the list's query, or every problem it
+ * found. `where` is ANDed with the other modifiers'; any other part (`page`, `sort`,
+ * `fields`, and the parts later modifiers add) is the query's, the last modifier that sets it
+ * winning.
+ */
 export interface ListModification {
   /** Each problem for the 400 that names them all; empty when the parameters are good. */
   readonly problems: readonly string[];
   /** Narrows the records after the policy scope (its conditions are in both the page and the count). */
   readonly where?: ScopeFunction | undefined;
+  /** The page and its size. */
+  readonly page?: PageRequest | undefined;
+  /** The order (then the primary key). */
+  readonly sort?: RecordsSort | undefined;
   /** A sparse fieldset: the field names to load. */
   readonly fields?: ReadonlySet<string> | undefined;
 }
 
 /**
  * A list modifier: one concern of a list's query string (the page, the order, filters, search,
- * the sparse fieldset), as Django REST Framework's filter backends are — it declares its
- * parameters (`parameters`: the route's `schema.querystring`, the OpenAPI document) and reads a
- * request into a scope function or a fieldset (`read`). `LIST_MODIFIERS` in `list-query.ts`
- * lists them in the order they are documented and read.
+ * the sparse fieldset, an app's own), as Django REST Framework's filter backends are — it
+ * declares its parameters (`parameters`: the route's `schema.querystring`, the OpenAPI
+ * document) and reads a request into its part of the list's query (`read`). A controller lists
+ * its modifiers (`static listModifiers`), else the mount's `listModifiers`, else
+ * `LIST_MODIFIERS`.
  *
  * @example
- * // `published=true`: only published records (docs/querying.md, "Adding a list modifier", has a whole one).
+ * // `published=true`: only published records (docs/querying.md, "Your own list modifier", has a whole one).
  * export const publishedModifier: ListModifier = {
  *   name: 'published',
  *   parameters: () => [{ name: 'published', description: 'Only published records.', schema: { type: 'boolean', const: true } }],
@@ -71,15 +104,24 @@ export interface ListModifier {
   readonly name: string;
   /** Its parameters whose values request logs show: only those that never carry a secret or a user's text. */
   readonly logged?: readonly string[];
-  /** Whether its parameters also apply to one record (show), described from the show view. */
+  /** Whether its parameters also apply to one record (show), described and read on the show view. */
   readonly onShow?: boolean;
   /** Its parameters, for a list of `context.resource` (none: the list has nothing for it). */
   parameters(context: ParameterContext): QueryParameter[];
-  /**
-   * Reads a request: the checked values, or every problem. Absent for the page (`page`,
-   * `per_page`), which the action reads first with the `per_page` cookie (`pageRequest`), and
-   * for the order, which the action reads against the fields `fieldAccess` gives this actor
-   * (`sortRequest`; its problems join the others' in the one 400).
-   */
-  read?(request: ListRequestContext): ListModification;
+  /** Reads a request: its part of the list's query, or every problem. */
+  read(request: ListRequestContext): ListModification;
+}
+
+/** What a list's query parameters ask for, checked: every modifier's part, and every problem. */
+export interface ListQuery {
+  /** The page and its size, or undefined for the first page of the configured size. */
+  readonly page: PageRequest | undefined;
+  /** The order, or undefined for the resource's default order. */
+  readonly sort: RecordsSort | undefined;
+  /** Narrows the list after the policy scope (filters, search, an app's own), or undefined for none. */
+  readonly where: ScopeFunction | undefined;
+  /** The sparse fieldset, or undefined for every field of the view. */
+  readonly fields: ReadonlySet<string> | undefined;
+  /** Every problem found, for one 400; empty when the query is good. */
+  readonly problems: readonly string[];
 }

@@ -1,56 +1,51 @@
 import type { CompiledField, CompiledResource, JsonSchema, ScopeFunction, View } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
-import { pageModifier } from '../params/pagination-params.js';
-import { sortModifier } from '../params/sort-params.js';
-import { filterModifier } from './filter-params.js';
-import { fieldsetModifier } from './fieldset-params.js';
-import type { ListModifier, ListRequestContext, ParameterContext, QueryParameter } from './list-modifier.js';
+import { fieldsetModifier } from './fieldset-modifier.js';
+import { filterModifier } from './filter-modifier.js';
+import type { ListModification, ListModifier, ListQuery, ListRequestContext, ListSettings, ParameterContext, QueryParameter } from './list-modifier.js';
+
+export type { ListQuery } from './list-modifier.js';
+import { pageModifier } from './page-modifier.js';
 import { queryableFields } from './queryable-fields.js';
-import { searchModifier } from './search-params.js';
+import { searchModifier } from './search-modifier.js';
+import { sortModifier } from './sort-modifier.js';
 
 /**
- * The list modifiers, in the order their parameters are documented and read: the page, the
- * order, filters (`filter[…]`), search (`q`) and the sparse fieldset (`fields`). The one list
- * of a list's query parameters: the route's `schema.querystring`, the OpenAPI document, the
- * request log's allow-list and the reading of a request all derive from it. A new modifier is
- * one module (`ListModifier`) added here.
+ * The built-in list modifiers, in the order their parameters are documented and read: the
+ * page, the order, filters (`filter[…]`), search (`q`) and the sparse fieldset (`fields`).
+ * A route's list of modifiers (its controller's `static listModifiers`, else the mount's
+ * `listModifiers`, else this one) is the one list of its query parameters: the route's
+ * `schema.querystring`, the OpenAPI document and the reading of a request all derive from it.
  */
 export const LIST_MODIFIERS: readonly ListModifier[] = [pageModifier, sortModifier, filterModifier, searchModifier, fieldsetModifier];
 
-/** What a list's query parameters ask for, checked. */
-export interface ListQuery {
-  /** Narrows the list after the policy scope (filters and search), or undefined for none. */
-  readonly where: ScopeFunction | undefined;
-  /** The sparse fieldset, or undefined for every field of the view. */
-  readonly fields: ReadonlySet<string> | undefined;
-  /** Every problem found, for one 400; empty when the query is good. */
-  readonly problems: readonly string[];
-}
-
 /**
- * Reads a list's query (index and traversal) with every modifier that reads (the action reads
- * the page and the order): every problem of every modifier is collected, so that one 400 names
- * them all; the modifiers' scope functions narrow the list one after the other.
+ * Reads a list's query with every modifier of `modifiers`: every problem of every modifier is
+ * collected, so that one 400 names them all; the modifiers' scope functions narrow the list
+ * one after the other (ANDed); any other part is the last modifier's that sets it.
  */
 export function listQuery(request: ListRequestContext, modifiers: readonly ListModifier[] = LIST_MODIFIERS): ListQuery {
   let where: ScopeFunction | undefined;
-  let fields: ReadonlySet<string> | undefined;
+  const parts: { -readonly [K in keyof ListModification]?: ListModification[K] } = {};
   const problems: string[] = [];
   for (const modifier of modifiers) {
-    if (!modifier.read) continue;
     const read = modifier.read(request);
-    problems.push(...read.problems);
-    if (read.fields) fields = read.fields;
+    if (read.problems.length > 0) problems.push(...read.problems);
+    for (const key in read) {
+      const value = read[key as keyof ListModification];
+      if (key === 'problems' || key === 'where' || value === undefined) continue;
+      (parts as Record<string, unknown>)[key] = value;
+    }
     const narrow = read.where;
     if (narrow) {
       const before = where;
       where = before === undefined ? narrow : (query) => narrow(before(query));
     }
   }
-  return { where, fields, problems };
+  return { page: parts.page, sort: parts.sort, fields: parts.fields, ...parts, where, problems };
 }
 
-/** The query parameters of a list (index and traversal) of `context.resource`, in the order `LIST_MODIFIERS` declares them. */
+/** The query parameters of a list (index and traversal) of `context.resource`, in the order of `modifiers`. */
 export function listParameters(context: ParameterContext, modifiers: readonly ListModifier[] = LIST_MODIFIERS): QueryParameter[] {
   return modifiers.flatMap((modifier) => modifier.parameters(context));
 }
@@ -64,12 +59,13 @@ export function recordParameters(context: ParameterContext, modifiers: readonly 
  * The query parameters of a route, for the resource as declared (no per-actor rule): a list's
  * (index, and a traversal's of its target `resource`), one record's (show), none for writes.
  * The route's `schema.querystring` and its OpenAPI operation are both made from this;
- * `viewFields` gives a view's fields as declared (the resource's own `fieldsOn`).
+ * `viewFields` gives a view's fields as declared (the resource's own `fieldsOn`); `modifiers`
+ * are the route's (default `LIST_MODIFIERS`).
  */
-export function actionParameters(action: ActionName, resource: CompiledResource, mount: Pick<ParameterContext, 'config' | 'defaults'> & { readonly viewFields: (view: View) => readonly CompiledField[] }): QueryParameter[] {
-  const { config, defaults, viewFields } = mount;
-  if (action === 'index' || action === 'related') return listParameters({ config, defaults, resource, fields: viewFields('index'), queryable: queryableFields({ resource, view: 'index' }) });
-  if (action === 'show') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }) });
+export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly modifiers?: readonly ListModifier[] | undefined }): QueryParameter[] {
+  const { config, defaults, viewFields, modifiers = LIST_MODIFIERS } = mount;
+  if (action === 'index' || action === 'related') return listParameters({ config, defaults, resource, fields: viewFields('index'), queryable: queryableFields({ resource, view: 'index' }) }, modifiers);
+  if (action === 'show') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }) }, modifiers);
   return [];
 }
 
@@ -83,5 +79,9 @@ export function querystringSchema(parameters: readonly QueryParameter[]): JsonSc
   return { type: 'object', properties };
 }
 
-/** The parameters whose values request logs show (`loggedUrl`): the modifiers' `logged`, which carry no secret and no user text. */
+/**
+ * The parameters whose values request logs show (`loggedUrl`): the built-in modifiers'
+ * `logged`, which carry no secret and no user text. An app's own modifier's parameters are
+ * redacted in the logs.
+ */
 export const LOGGED_QUERY_PARAMETERS: ReadonlySet<string> = new Set(LIST_MODIFIERS.flatMap((modifier) => modifier.logged ?? []));

@@ -14,10 +14,12 @@ export interface QueryableFieldsInput {
   readonly access?: FieldAccess | undefined;
 }
 
-/** The fields a request may filter, select and search, each by its query-string name. */
+/** The fields a request may sort, filter, select and search, each by its query-string name. */
 export interface QueryableFields {
   /** The fields `fields=` may list (by `field.name`): those the actor reads on every record of the view, in order. */
   readonly read: readonly CompiledField[];
+  /** The fields `sort_by` may name: the sortable ones of `read`. */
+  readonly sort: readonly CompiledField[];
   /** The fields `filter[<key>]` may name, by key (`field.writeKey`: `author_id` for a `belongs_to`). */
   readonly filter: ReadonlyMap<string, CompiledField>;
   /** The fields `q=` searches: the resource's search fields the actor reads on show. */
@@ -31,7 +33,7 @@ function decide(resource: CompiledResource, read: readonly CompiledField[], onSh
   const filter = new Map(read.filter((field) => field.filterable).map((field) => [field.writeKey, field] as const));
   // Search fields may be on show only (the actor reads them there), never a hidden one.
   const shown = new Set(onShow);
-  return { read, filter, search: resource.search.filter((field) => shown.has(field)) };
+  return { read, sort: read.filter((field) => field.sortable), filter, search: resource.search.filter((field) => shown.has(field)) };
 }
 
 function unruled(resource: CompiledResource, view: View): QueryableFields {
@@ -49,8 +51,8 @@ function unruled(resource: CompiledResource, view: View): QueryableFields {
 }
 
 /**
- * The one place that says which fields a request may filter (`filter[…]`), select
- * (`fields=`) and search (`q=`): the fields this actor reads on every record of the request's
+ * The one place that says which fields a request may sort by (`sort_by`), filter
+ * (`filter[…]`), select (`fields=`) and search (`q=`), which every list modifier asks: the fields this actor reads on every record of the request's
  * view (index for lists, show for show), as `fieldAccess(…).queryable(view)` answers — never a
  * hidden field, nor one a `visible` rule hides from this actor, nor a write-only one
  * (`password` is on no read view), nor in Edition B an association key without a read grant;

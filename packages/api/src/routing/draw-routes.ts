@@ -7,7 +7,7 @@ import type { ResourcesController } from '../controller/resources-controller.js'
 import { settleCsrfStrategy } from '../controller/csrf-protection.js';
 import { ControllerError } from '../errors/api-errors.js';
 import { beforeActionsFor } from '../controller/callback-chain.js';
-import { sortRequest } from '../params/sort-params.js';
+import { sortRequest } from '../querying/sort-modifier.js';
 import { relative } from 'node:path';
 import { responseSchemas } from '../serialization/response-schemas.js';
 import type { EditionB } from '../edition-b/edition-b.js';
@@ -17,7 +17,8 @@ import type { RequestGate } from '../controller/request-gate.js';
 import { assembleRoute } from '../pipeline/assemble-route.js';
 import { RequestContext } from '../pipeline/request-context.js';
 import { conditionalGetHooks } from '../http-semantics/conditional-get.js';
-import { actionParameters, querystringSchema } from '../querying/list-query.js';
+import { actionParameters, LIST_MODIFIERS, querystringSchema } from '../querying/list-query.js';
+import type { ListModifier } from '../querying/list-modifier.js';
 
 /** One route the runtime draws. */
 export interface RouteEntry {
@@ -97,11 +98,20 @@ const ACTIONS: readonly ActionName[] = ['index', 'show', 'create', 'update', 'de
  */
 const checkedByTheAction = () => () => true;
 
-/** The route's `schema.querystring`, from the list modifiers (for a traversal: of its target); none for writes. */
-function querystringOf(panel: Panel, route: RouteEntry, defaults: Readonly<Record<string, string>>): { querystring?: JsonSchema } {
+/**
+ * The list modifiers of a route's list: its controller's `listModifiers` (for a traversal: the
+ * target's controller's), else the mount's, else `LIST_MODIFIERS`.
+ */
+export function routeModifiers(route: Pick<RouteEntry, 'action' | 'controller' | 'targetController'>, mount: readonly ListModifier[] | undefined): readonly ListModifier[] {
+  const lister = route.action === 'related' ? route.targetController : route.controller;
+  return lister?.listModifiers ?? mount ?? LIST_MODIFIERS;
+}
+
+/** The route's `schema.querystring`, from the route's list modifiers (for a traversal: of its target); none for writes. */
+function querystringOf(panel: Panel, route: RouteEntry, defaults: Readonly<Record<string, string>>, modifiers: readonly ListModifier[] | undefined): { querystring?: JsonSchema } {
   const resource = panel.resource(route.resourceName);
   const listed = route.action === 'related' ? panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
-  const parameters = actionParameters(route.action, listed, { config: panel.config, defaults, viewFields: (view) => listed.fieldsOn(view) });
+  const parameters = actionParameters(route.action, listed, { config: panel.config, defaults, viewFields: (view) => listed.fieldsOn(view), modifiers: routeModifiers(route, modifiers) });
   return parameters.length === 0 ? {} : { querystring: querystringSchema(parameters) };
 }
 
@@ -148,11 +158,13 @@ export interface DrawOptions {
   readonly gate?: RequestGate | undefined;
   /** The mount's body limit of single writes; a batch takes ten times as much. */
   readonly bodyLimit?: number | undefined;
+  /** The mount's list modifiers (`listModifiers`; default `LIST_MODIFIERS`). */
+  readonly listModifiers?: readonly ListModifier[] | undefined;
 }
 
 /** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
-  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes, semantics, gate } = options;
+  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes, semantics, gate, listModifiers = LIST_MODIFIERS } = options;
   const table = [...routeTable(panel, controllers), ...(edition ? relatedRoutes(panel, controllers) : []), ...uploadRoutes(panel, controllers)].filter((route) => via === undefined || via.has(route.method));
   for (const { controller, file } of controllers) {
     settleCsrfStrategy(controller);
@@ -162,7 +174,7 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
     const Controller = route.controller;
     const resource = panel.resource(route.resourceName);
     // The route's stages, assembled now as data rather than at its first request.
-    const runtime = assembleRoute({ panel, resource, action: route.action, controller: Controller, mountPath, defaults, unpermittedAttributes: unpermittedAttributes ?? 'ignore', gate, semantics, association: route.association, targetController: route.targetController });
+    const runtime = assembleRoute({ panel, resource, action: route.action, controller: Controller, mountPath, defaults, unpermittedAttributes: unpermittedAttributes ?? 'ignore', gate, semantics, modifiers: listModifiers, association: route.association, targetController: route.targetController });
     // Uploads are multipart: their parser is registered on the upload route's own scope only (every other route takes JSON alone).
     const scope = route.action === 'upload' ? undefined : api;
     const draw = (on: FastifyInstance) => on.route({
@@ -173,7 +185,7 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       ...(route.action === 'batch' && options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit * 10 } : {}),
       // Fastify compiles a serializer per status from `response`: the success body from the fields.
       // `querystring`: the list modifiers' parameters, checked by the action (`checkedByTheAction`).
-      schema: { ...querystringOf(panel, route, defaults), ...(route.action === 'related' ? {} : { response: responseSchemas(resource, route.action, Controller) }) },
+      schema: { ...querystringOf(panel, route, defaults, listModifiers), ...(route.action === 'related' ? {} : { response: responseSchemas(resource, route.action, Controller) }) },
       validatorCompiler: checkedByTheAction,
       // ETag on the answers, 304 on a matching If-None-Match.
       ...conditionalGetHooks(route.action),

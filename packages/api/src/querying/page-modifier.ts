@@ -1,13 +1,10 @@
 import { BadRequestError } from '../errors/api-errors.js';
-import type { ListModifier } from '../querying/list-modifier.js';
+import type { ListModifier, PageRequest } from './list-modifier.js';
 
-/** The page an index asks for. */
-export interface PageRequest {
-  readonly page: number;
-  readonly perPage: number;
-  /** Whether `per_page` came from the query string (then the cookie is refreshed). */
-  readonly perPageFromQuery: boolean;
-}
+export type { PageRequest } from './list-modifier.js';
+
+/** The name of the cookie that keeps the last `per_page` a client sent. */
+export const PER_PAGE_COOKIE = 'per_page';
 
 /** The spec's pagination envelope. */
 export interface Pagination {
@@ -36,7 +33,7 @@ export function positiveIntegerParam(name: string, raw: unknown): number | undef
  * `defaults`, else the configured value; clamped to `maxPerPage`.
  */
 export function pageRequest(
-  query: Record<string, unknown>,
+  query: Readonly<Record<string, unknown>>,
   cookiePerPage: string | undefined,
   config: { perPage: number; maxPerPage: number },
   defaults: Readonly<Record<string, string>> = {},
@@ -63,13 +60,23 @@ export function pagination(page: number, perPage: number, totalCount: number): P
 }
 
 /**
- * The page as a list modifier: `page` and `per_page`, declared once (the route's
- * `schema.querystring`, the OpenAPI document, the log allow-list). The action reads them itself,
- * first and with the `per_page` cookie (`pageRequest`): a bad page is answered alone.
+ * The page as a list modifier: `page` and `per_page` (`pageRequest`: the query's, else the
+ * `per_page` cookie, else the mount's `defaults`, else the configured size, clamped to the
+ * maximum). Read without the mount's settings (`config`), it leaves the page to the action's
+ * default.
  */
 export const pageModifier: ListModifier = {
   name: 'page',
   logged: ['page', 'per_page'],
+  read({ query, sent, cookies, config, defaults }) {
+    if (config === undefined) return { problems: [] };
+    try {
+      return { problems: [], page: pageRequest(sent ?? query, cookies?.[PER_PAGE_COOKIE], config, defaults) };
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'PANEL_API_ERR_BAD_REQUEST') throw error;
+      return { problems: [(error as Error).message] };
+    }
+  },
   parameters({ config, defaults }) {
     const defaultPerPage = Math.min(Number(defaults.per_page ?? config.perPage), config.maxPerPage);
     return [

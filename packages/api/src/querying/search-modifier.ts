@@ -1,4 +1,4 @@
-import { recordsWhere, type CompiledResource, type RecordSearch } from '@panel/core';
+import { recordsWhere, textProblem, type CompiledResource, type RecordSearch } from '@panel/core';
 import type { ListModifier, QueryParameter } from './list-modifier.js';
 import type { QueryableFields } from './queryable-fields.js';
 
@@ -22,7 +22,8 @@ export function searchRequest(values: ReadonlyMap<string, readonly string[]>, qu
   const problems: string[] = [];
   const length = [...text].length;
   if (length > MAX_SEARCH_LENGTH) problems.push(`q must be at most ${MAX_SEARCH_LENGTH} characters, instead got ${length}`);
-  if (text.includes('\u0000')) problems.push('q must not contain a NUL character');
+  const unstorable = textProblem(text);
+  if (unstorable) problems.push(`q ${unstorable}`);
   const words = text.split(/\s+/u).filter((word) => word !== '');
   if (words.length > MAX_SEARCH_WORDS) problems.push(`q must have at most ${MAX_SEARCH_WORDS} words, instead got ${words.length}`);
   if (problems.length > 0) return { problems };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageRequest, pagination } from './pagination-params.js';
+import { pageRequest, pagination } from './page-modifier.js';
 
 const config = { perPage: 24, maxPerPage: 100 };
 

@@ -1,6 +1,6 @@
 import type { CompiledField, CompiledResource, RecordsSort } from '@panel/core';
 import { BadRequestError } from '../errors/api-errors.js';
-import type { ListModifier } from '../querying/list-modifier.js';
+import type { ListModifier } from './list-modifier.js';
 
 /**
  * `sort_by` (a sortable field among `fields`: the index fields this actor reads on every
@@ -9,7 +9,7 @@ import type { ListModifier } from '../querying/list-modifier.js';
  * whitelist; neither ever reaches SQL as text. A field a rule hides is refused exactly like an
  * unknown one (the message lists only the fields this actor may sort by).
  */
-export function sortRequest(resource: CompiledResource, query: Record<string, unknown>, fields: readonly CompiledField[]): RecordsSort | undefined {
+export function sortRequest(resource: CompiledResource, query: Readonly<Record<string, unknown>>, fields: readonly CompiledField[]): RecordsSort | undefined {
   const { sort_by: sortBy, sort_direction: direction } = query;
   const sortable = fields.filter((f) => f.sortable);
   const field = typeof sortBy === 'string' ? sortable.find((f) => f.name === sortBy) : undefined;
@@ -37,12 +37,19 @@ export function defaultOrder(resource: CompiledResource): string {
 
 /**
  * The order as a list modifier: `sort_by` (only on a list with a sortable field) and
- * `sort_direction`. The action reads them (`sortRequest`, against the index fields
- * `fieldAccess` gives this actor) with the other list parameters, in one 400.
+ * `sort_direction`, read against the fields this actor may sort by (`queryable.sort`).
  */
 export const sortModifier: ListModifier = {
   name: 'sort',
   logged: ['sort_by', 'sort_direction'],
+  read({ resource, query, queryable }) {
+    try {
+      return { problems: [], sort: sortRequest(resource, query, queryable.sort) };
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'PANEL_API_ERR_BAD_REQUEST') throw error;
+      return { problems: [(error as Error).message] };
+    }
+  },
   parameters({ resource, fields }) {
     const sortable = fields.filter((field) => field.sortable).map((field) => field.name);
     return [

@@ -1,0 +1,59 @@
+import type { CompiledResource, View } from '@panel/core';
+import type { ListRequestContext, ListSettings } from './list-modifier.js';
+import { queryValues } from './query-values.js';
+import type { QueryableFields } from './queryable-fields.js';
+
+/** Who decides which fields a request may query: the controller's `queryableFields`. */
+export interface QueryableDecider {
+  queryableFields(resource: CompiledResource, view: View): QueryableFields;
+}
+
+/** What a request's list is read from. */
+export interface ListRequestInput extends ListSettings {
+  readonly resource: CompiledResource;
+  readonly view: View;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly sent: Readonly<Record<string, unknown>>;
+  readonly cookies: Readonly<Record<string, string | undefined>> | undefined;
+  readonly decider: QueryableDecider;
+}
+
+/**
+ * One request's `ListRequestContext`, as the modifiers read it: the query's values by literal
+ * key and the fields this actor may query (`queryable`, from the controller's
+ * `queryableFields`) are worked out at the first modifier that asks, so a show without `fields`
+ * decides nothing.
+ */
+export class ListRequestReader implements ListRequestContext {
+  readonly resource: CompiledResource;
+  readonly view: View;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly sent: Readonly<Record<string, unknown>>;
+  readonly cookies: Readonly<Record<string, string | undefined>> | undefined;
+  readonly config: ListSettings['config'];
+  readonly defaults: ListSettings['defaults'];
+  readonly #decider: QueryableDecider;
+  #values: ReadonlyMap<string, readonly string[]> | undefined;
+  #queryable: QueryableFields | undefined;
+
+  constructor(input: ListRequestInput) {
+    this.resource = input.resource;
+    this.view = input.view;
+    this.query = input.query;
+    this.sent = input.sent;
+    this.cookies = input.cookies;
+    this.config = input.config;
+    this.defaults = input.defaults;
+    this.#decider = input.decider;
+  }
+
+  get values(): ReadonlyMap<string, readonly string[]> {
+    this.#values ??= queryValues(this.query);
+    return this.#values;
+  }
+
+  get queryable(): QueryableFields {
+    this.#queryable ??= this.#decider.queryableFields(this.resource, this.view);
+    return this.#queryable;
+  }
+}
