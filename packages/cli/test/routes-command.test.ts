@@ -14,25 +14,28 @@ const apps = tempApps(IN_REPO_TMP_PARENT);
 afterAll(() => apps.removeAll());
 
 const TABLE = [
-  'Method  Path                                      Controller#action                    File',
-  `GET     /api/resources/v1/blog_posts              BlogPostsController#index            ${V1}/blog-posts-controller.ts`,
-  `POST    /api/resources/v1/blog_posts              BlogPostsController#create           ${V1}/blog-posts-controller.ts`,
-  `GET     /api/resources/v1/blog_posts/:id          BlogPostsController#show             ${V1}/blog-posts-controller.ts`,
-  `PATCH   /api/resources/v1/blog_posts/:id          BlogPostsController#update           ${V1}/blog-posts-controller.ts`,
-  `PUT     /api/resources/v1/blog_posts/:id          BlogPostsController#update           ${V1}/blog-posts-controller.ts`,
-  `DELETE  /api/resources/v1/blog_posts/:id          BlogPostsController#destroy          ${V1}/blog-posts-controller.ts`,
-  `GET     /api/resources/v1/product_categories      ProductCategoriesController#index    ${V1}/product-categories-controller.ts`,
-  `POST    /api/resources/v1/product_categories      ProductCategoriesController#create   ${V1}/product-categories-controller.ts`,
-  `GET     /api/resources/v1/product_categories/:id  ProductCategoriesController#show     ${V1}/product-categories-controller.ts`,
-  `PATCH   /api/resources/v1/product_categories/:id  ProductCategoriesController#update   ${V1}/product-categories-controller.ts`,
-  `PUT     /api/resources/v1/product_categories/:id  ProductCategoriesController#update   ${V1}/product-categories-controller.ts`,
-  `DELETE  /api/resources/v1/product_categories/:id  ProductCategoriesController#destroy  ${V1}/product-categories-controller.ts`,
-  `GET     /api/resources/v1/users                   UsersController#index                ${V1}/users-controller.ts`,
-  `POST    /api/resources/v1/users                   UsersController#create               ${V1}/users-controller.ts`,
-  `GET     /api/resources/v1/users/:id               UsersController#show                 ${V1}/users-controller.ts`,
-  `PATCH   /api/resources/v1/users/:id               UsersController#update               ${V1}/users-controller.ts`,
-  `PUT     /api/resources/v1/users/:id               UsersController#update               ${V1}/users-controller.ts`,
-  `DELETE  /api/resources/v1/users/:id               UsersController#destroy              ${V1}/users-controller.ts`,
+  'Method  Path                                        Controller#action                    File',
+  `GET     /api/resources/v1/blog_posts                BlogPostsController#index            ${V1}/blog-posts-controller.ts`,
+  `POST    /api/resources/v1/blog_posts                BlogPostsController#create           ${V1}/blog-posts-controller.ts`,
+  `POST    /api/resources/v1/blog_posts/batch          BlogPostsController#batch            ${V1}/blog-posts-controller.ts`,
+  `GET     /api/resources/v1/blog_posts/:id            BlogPostsController#show             ${V1}/blog-posts-controller.ts`,
+  `PATCH   /api/resources/v1/blog_posts/:id            BlogPostsController#update           ${V1}/blog-posts-controller.ts`,
+  `PUT     /api/resources/v1/blog_posts/:id            BlogPostsController#update           ${V1}/blog-posts-controller.ts`,
+  `DELETE  /api/resources/v1/blog_posts/:id            BlogPostsController#destroy          ${V1}/blog-posts-controller.ts`,
+  `GET     /api/resources/v1/product_categories        ProductCategoriesController#index    ${V1}/product-categories-controller.ts`,
+  `POST    /api/resources/v1/product_categories        ProductCategoriesController#create   ${V1}/product-categories-controller.ts`,
+  `POST    /api/resources/v1/product_categories/batch  ProductCategoriesController#batch    ${V1}/product-categories-controller.ts`,
+  `GET     /api/resources/v1/product_categories/:id    ProductCategoriesController#show     ${V1}/product-categories-controller.ts`,
+  `PATCH   /api/resources/v1/product_categories/:id    ProductCategoriesController#update   ${V1}/product-categories-controller.ts`,
+  `PUT     /api/resources/v1/product_categories/:id    ProductCategoriesController#update   ${V1}/product-categories-controller.ts`,
+  `DELETE  /api/resources/v1/product_categories/:id    ProductCategoriesController#destroy  ${V1}/product-categories-controller.ts`,
+  `GET     /api/resources/v1/users                     UsersController#index                ${V1}/users-controller.ts`,
+  `POST    /api/resources/v1/users                     UsersController#create               ${V1}/users-controller.ts`,
+  `POST    /api/resources/v1/users/batch               UsersController#batch                ${V1}/users-controller.ts`,
+  `GET     /api/resources/v1/users/:id                 UsersController#show                 ${V1}/users-controller.ts`,
+  `PATCH   /api/resources/v1/users/:id                 UsersController#update               ${V1}/users-controller.ts`,
+  `PUT     /api/resources/v1/users/:id                 UsersController#update               ${V1}/users-controller.ts`,
+  `DELETE  /api/resources/v1/users/:id                 UsersController#destroy              ${V1}/users-controller.ts`,
 ];
 
 describe('panel-api routes', () => {
@@ -69,7 +72,7 @@ describe('panel-api routes', () => {
   it('puts the mount path given with --at in front of every path', async () => {
     const run = await runPanelApi(['routes', '--at', '/panel/api', '--json', '--root', root]);
     const paths = (JSON.parse(run.out.join('\n')) as { path: string }[]).map((route) => route.path);
-    expect(paths).toHaveLength(18);
+    expect(paths).toHaveLength(21);
     expect(paths.every((path) => path.startsWith('/panel/api/resources/v1/'))).toBe(true);
   });
 

@@ -13,7 +13,7 @@ import { IN_REPO_TMP_PARENT, tempApps } from './support/temp-apps.js';
 // has_and_belongs_to_many whose target has a controller; routes prints them too, from the same code.
 
 const V1 = 'app/controllers/panel/api/resources/v1';
-const TRAVERSAL = `GET     /api/resources/v1/users/:id/blog_posts    UsersController#related → BlogPostsController  ${V1}/users-controller.ts`;
+const TRAVERSAL = `GET     /api/resources/v1/users/:id/blog_posts      UsersController#related → BlogPostsController  ${V1}/users-controller.ts`;
 
 const apps = tempApps(IN_REPO_TMP_PARENT);
 afterAll(() => apps.removeAll());
@@ -35,7 +35,7 @@ describe('panel-api routes in Edition B', () => {
     const run = await runPanelApi(['routes', '--root', root]);
     expect(run.err).toEqual([]);
     expect(run.exitCode).toBe(0);
-    expect(run.out).toHaveLength(1 + 18 + 1);
+    expect(run.out).toHaveLength(1 + 21 + 1);
     expect(run.out.at(-1)).toBe(TRAVERSAL);
     const json = JSON.parse((await runPanelApi(['routes', '--json', '--root', root])).out.join('\n')) as { method: string; path: string; action: string; association?: string; targetController?: string }[];
     const traversals = json.filter((route) => route.action === 'related');

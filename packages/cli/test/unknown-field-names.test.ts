@@ -43,7 +43,7 @@ describe('panel-api generate --check on unknown field builders and option keys',
       'app/panel/resources/book.ts:7: Resource Book: field.text(\'title\'): unknown option "requried". Did you mean "required"? Fix: use one of hideOn, onlyOn, showOn, required, sortable, column, maxLength, minLength, min, max, format, in, unique, visible, readonly, default, confirm, filterable.',
     );
     expect(run.err[1]).toMatch(/^app\/panel\/resources\/book\.ts:8: Resource Book: field\.interger\('pages'\) is not a field builder\. Did you mean field\.integer\? Fix: use one of field\.id, field\.text, .*field\.files\.$/);
-    expect(run.err[2]).toMatch(/^app\/panel\/resources\/book\.ts:10: Resource Book: field\.belongsTo\('author'\): unknown option "lable"\. Did you mean "label"\? Fix: use one of .*resource, foreignKey, label\.$/);
+    expect(run.err[2]).toMatch(/^app\/panel\/resources\/book\.ts:10: Resource Book: field\.belongsTo\('author'\): unknown option "lable"\. Did you mean "label"\? Fix: use one of .*resource, foreignKey, label, includable\.$/);
     expect(run.err.slice(3)).toEqual(['3 problems. Fix: correct each file at the line shown.']);
     expect(run.exitCode).toBe(1);
   });

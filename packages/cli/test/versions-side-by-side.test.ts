@@ -97,7 +97,7 @@ for (const kind of testDatabaseKinds()) {
         file: relative(root, route.file).split(sep).join('/'),
       }));
       expect(printed).toEqual(drawn);
-      expect(printed).toHaveLength(2 * 3 * 6);
+      expect(printed).toHaveLength(2 * 3 * 7);
     });
   });
 }
