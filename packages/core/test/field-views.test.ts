@@ -37,11 +37,13 @@ describe('default views of the built-in types', () => {
     expect(views(field.id())).toEqual(['index', 'show']);
   });
 
-  it('long text is off the index; a password only on the forms; associations and files only on index and show', () => {
+  it('long text is off the index; a password only on the forms; associations only on index and show; files on every view (written by upload id)', () => {
     expect(views(field.textarea('a'))).toEqual(['edit', 'new', 'show']);
     expect(views(field.markdown('a'))).toEqual(['edit', 'new', 'show']);
     expect(views(field.password('a'))).toEqual(['edit', 'new']);
-    for (const definition of [field.hasMany('a'), field.hasOne('b'), field.hasAndBelongsToMany('c'), field.file('d'), field.files('e')]) expect(views(definition), definition.type).toEqual(['index', 'show']);
+    for (const definition of [field.hasMany('a'), field.hasOne('b'), field.hasAndBelongsToMany('c')]) expect(views(definition), definition.type).toEqual(['index', 'show']);
+    // The uploads design: "A write names uploads by id in the usual JSON body", so file fields are on the forms too.
+    for (const definition of [field.file('d'), field.files('e')]) expect(views(definition), definition.type).toEqual(ALL);
   });
 
   it('onlyOn replaces the defaults, showOn adds to them, hideOn removes from either; hideOn wins over showOn', () => {
@@ -80,9 +82,10 @@ describe('what each association and file answers, and what a form writes', () =>
     expect(serialize('profile')).toEqual({ id: 9 });
   });
 
-  it('a form writes the belongs_to as <name>_id and the password; files and the other side of associations are never write keys', () => {
-    expect(writableFields(gadget, 'new').map((f) => f.writeKey)).toEqual(['name', 'owner_id', 'notes', 'pin']);
-    expect(Object.keys((writeSchema(gadget, 'edit') as { properties: object }).properties)).toEqual(['name', 'owner_id', 'notes', 'pin']);
+  it('a form writes the belongs_to as <name>_id, the password and the files (upload ids); the other side of associations is never a write key', () => {
+    expect(writableFields(gadget, 'new').map((f) => f.writeKey)).toEqual(['name', 'owner_id', 'photo', 'manuals', 'notes', 'pin']);
+    // "`<field>_remove` … removes the named ones" for a files field.
+    expect(Object.keys((writeSchema(gadget, 'edit') as { properties: object }).properties)).toEqual(['name', 'owner_id', 'photo', 'manuals', 'manuals_remove', 'notes', 'pin']);
     expect(writableFields(owner, 'new').map((f) => f.writeKey)).toEqual(['name']);
   });
 
