@@ -38,11 +38,12 @@ export const AUTHORIZED: Partial<CreatePanelOptions> = {
   license: { features: ['api', 'authorization'] },
 };
 
-/** Builds a Fastify app serving the fixture panel; `logs` collects what Fastify logged. */
+/** Builds a Fastify app serving the fixture panel; `logs` collects what Fastify logged (at `logLevel` and above). */
 export async function buildLibraryApp(
   database: PanelDatabase,
   panelOptions: Partial<CreatePanelOptions> = AUTHORIZED,
   mountOptions: Partial<Omit<MountPanelApiOptions, 'panel'>> = {},
+  logLevel: 'error' | 'warn' = 'error',
 ): Promise<{ app: FastifyInstance; logs: string[] }> {
   const logs: string[] = [];
   const stream = new Writable({
@@ -52,7 +53,7 @@ export async function buildLibraryApp(
     },
   });
   const panel = await createPanel({ database, appRoot: LIBRARY_ROOT, ...panelOptions });
-  const app = Fastify({ logger: { level: 'error', stream } });
+  const app = Fastify({ logger: { level: logLevel, stream } });
   await app.register(mountPanelApi, { panel, ...mountOptions });
   await app.ready();
   return { app, logs };

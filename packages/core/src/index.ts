@@ -27,6 +27,7 @@ export { sentWithCommit, SENT_WITH_COMMIT } from './database/sent-with-commit.js
 export { DEFAULT_DATABASE_TIMEOUTS, normalizeDatabaseTimeouts, type DatabaseTimeouts } from './database/database-timeouts.js';
 export { databaseUnavailableReason, asDatabaseUnavailable } from './database/database-unavailable.js';
 export { isStalePlan, retryAfterStalePlan, MAX_STALE_PLAN_RUNS } from './database/stale-plan.js';
+export { shareTransaction } from './database/request-transaction.js';
 export { consoleDatabaseLogger, type DatabaseLogger } from './database/database-logger.js';
 export { pingDatabase } from './database/ping-database.js';
 export { OneTimeReveals, ONE_TIME_REVEALS_TABLE, type OneTimeRevealsOptions } from './reveals/one-time-reveals.js';

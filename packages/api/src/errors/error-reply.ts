@@ -228,9 +228,9 @@ export function apiErrorHandler(context: ErrorReplyContext) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const answer = errorReply(error, context);
     if (answer.status === 503) {
-      // An outage is not a bug: one line with the driver's code, no stack, however many requests it refuses.
-      const cause = (error as { cause?: { code?: unknown } }).cause;
-      request.log.warn({ code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code }, 'Panel API request refused: the database is unavailable');
+      // An outage is not a bug: one line with the driver's code and message (which may name the fix), no stack, however many requests it refuses.
+      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+      request.log.warn({ code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code, detail: cause?.message }, 'Panel API request refused: the database is unavailable');
     } else if (answer.status >= 500) request.log.error({ err: error }, 'Panel API request failed');
     return sendErrorReply(reply, answer, context);
   };

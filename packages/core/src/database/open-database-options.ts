@@ -55,7 +55,10 @@ export interface OpenDatabaseOptions {
   snapshot?: PgliteSnapshotOptions;
   /** Largest number of pooled PostgreSQL connections. Default 10. */
   maxConnections?: number;
-  /** PostgreSQL: connecting, and waiting for a free pooled connection, in milliseconds. Default 5000. */
+  /**
+   * PostgreSQL: connecting, and waiting for a free pooled connection; PGlite: waiting for its one
+   * connection while another transaction holds it. In milliseconds, default 5000 (0: no bound).
+   */
   connectionTimeoutMillis?: number;
   /** PostgreSQL's `statement_timeout` in milliseconds (0 turns it off). Default 10000. */
   statementTimeoutMillis?: number;

@@ -3,6 +3,7 @@ import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeDatabaseTimeouts } from './database-timeouts.js';
 import { consoleDatabaseLogger } from './database-logger.js';
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
+import { withSharedTransactions } from './request-transaction.js';
 import { checkSnapshotOptions } from './pglite-snapshot-file.js';
 import { ChangeNotifications, type ChangeNotificationsOptions } from './change-notifications.js';
 import { DEFAULT_MAX_PREPARED_STATEMENTS, PreparedStatementNames } from './prepared-statement-names.js';
@@ -71,13 +72,15 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
       const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, createPool: (poolOptions) => createPostgresPool({ ...poolOptions, preparedStatements }) });
       return withChanges({ ...opened, kind: 'postgres', schema: options.schema, timeouts, statementCache, onQuery }, listener);
     }
-    const db = new Kysely<any>({ dialect: withUnavailableErrors(new PostgresDialect({ pool })), log });
+    const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(new PostgresDialect({ pool })), {}), log });
     return withChanges({ db, primary: db, kind: 'postgres', schema: options.schema, timeouts, statementCache, onQuery, close: () => db.destroy() }, listener);
   }
   if (options.replicas !== undefined) {
     throw new PanelConfigError('Database replicas need a PostgreSQL primary, and no url was given. Fix: pass url (the primary) with replicas, or leave replicas out for the embedded PGlite.');
   }
-  const pglite = options.snapshot ? await openFromSnapshot(options.snapshot, log, onQuery) : await openPglite(options, log, onQuery);
+  // PGlite has one connection: a statement waits for it at most connectionTimeoutMillis, as pg's pool bounds the wait for one of its own.
+  const { connectionTimeoutMillis } = normalizeDatabaseTimeouts(options);
+  const pglite = options.snapshot ? await openFromSnapshot(options.snapshot, log, onQuery, connectionTimeoutMillis) : await openPglite({ ...options, connectionTimeoutMillis }, log, onQuery);
   return withChanges({ ...pglite, statementCache }, { logger: options.logger ?? consoleDatabaseLogger });
 }
 

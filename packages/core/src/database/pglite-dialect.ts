@@ -40,22 +40,47 @@ function identifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** A statement that waited longer than the bound for PGlite's one connection (see `PGliteDialect`'s `connectionTimeoutMillis`). */
+export class PgliteConnectionTimeoutError extends Error {
+  /** Read by `databaseUnavailableReason`, as pg-pool's "timeout exceeded when trying to connect". */
+  readonly code = 'ETIMEDOUT';
+
+  constructor(millis: number) {
+    super(
+      `A statement waited ${millis} ms for PGlite's one connection, held all that time by a transaction. ` +
+        'A statement issued outside the transaction that holds it (a policy or action querying through another handle while a write\'s transaction is open, ' +
+        'from code that does not run in that request, such as a queue or a cache started before it) waits for its end, which may never come. ' +
+        'Fix: query through the transaction (the hook\'s `db`), or read what you need before the write; a long transaction can raise `connectionTimeoutMillis`.',
+    );
+    this.name = 'PgliteConnectionTimeoutError';
+  }
+}
+
+interface Waiter {
+  resolve: (connection: PGliteConnection) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
 /**
  * PGlite is a single PostgreSQL session: two Kysely "connections" would share one transaction
  * state, and a `begin` from one request would swallow another's statements (or a rollback undo
  * them). So the driver hands out its one connection to one holder at a time, in FIFO order;
- * the others wait until it is released. A transaction holds it from `begin` to `commit`/`rollback`.
+ * the others wait until it is released, at most `connectionTimeoutMillis` (then
+ * `PgliteConnectionTimeoutError`). A transaction holds it from `begin` to `commit`/`rollback`.
  */
 class PGliteDriver implements Driver {
   readonly #client: PGlite;
   readonly #connection: PGliteConnection;
-  readonly #waiting: { resolve: (connection: PGliteConnection) => void; reject: (error: Error) => void }[] = [];
+  readonly #waiting: Waiter[] = [];
+  readonly #timeoutMillis: number;
   #held = false;
   #destroyed = false;
 
-  constructor(client: PGlite) {
+  constructor(client: PGlite, timeoutMillis: number) {
     this.#client = client;
     this.#connection = new PGliteConnection(client);
+    this.#timeoutMillis = timeoutMillis;
   }
 
   async init(): Promise<void> {
@@ -68,13 +93,28 @@ class PGliteDriver implements Driver {
       this.#held = true;
       return this.#connection;
     }
-    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, timer: undefined };
+      if (this.#timeoutMillis > 0) {
+        waiter.timer = setTimeout(() => {
+          const index = this.#waiting.indexOf(waiter);
+          if (index >= 0) this.#waiting.splice(index, 1);
+          reject(new PgliteConnectionTimeoutError(this.#timeoutMillis));
+        }, this.#timeoutMillis);
+        waiter.timer.unref();
+      }
+      this.#waiting.push(waiter);
+    });
   }
 
   async releaseConnection(): Promise<void> {
     const next = this.#waiting.shift();
-    if (next) next.resolve(this.#connection);
-    else this.#held = false;
+    if (!next) {
+      this.#held = false;
+      return;
+    }
+    clearTimeout(next.timer);
+    next.resolve(this.#connection);
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -107,27 +147,37 @@ class PGliteDriver implements Driver {
 
   async destroy(): Promise<void> {
     this.#destroyed = true;
-    for (const waiter of this.#waiting.splice(0)) waiter.reject(new Error('The PGlite database is closed.'));
+    for (const waiter of this.#waiting.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error('The PGlite database is closed.'));
+    }
     if (!this.#client.closed) await this.#client.close();
   }
 }
 
+/** The default bound on waiting for PGlite's connection: pg-pool's `connectionTimeoutMillis` default, for the same wait. */
+export const DEFAULT_PGLITE_CONNECTION_TIMEOUT_MILLIS = 5_000;
+
 /**
  * A Kysely dialect over an open PGlite instance: PostgreSQL's SQL, adapter and introspector,
- * and a driver that serializes access to PGlite's single session. `db.destroy()` closes PGlite.
+ * and a driver that serializes access to PGlite's single session. A statement waits for the
+ * session at most `connectionTimeoutMillis` (default 5000; 0: no bound). `db.destroy()` closes PGlite.
  *
  * @example
  * const db = new Kysely<any>({ dialect: new PGliteDialect(new PGlite()) });
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly client: PGlite) {}
+  constructor(
+    private readonly client: PGlite,
+    private readonly options: { readonly connectionTimeoutMillis?: number } = {},
+  ) {}
 
   createAdapter(): DialectAdapter {
     return new PostgresAdapter();
   }
 
   createDriver(): Driver {
-    return new PGliteDriver(this.client);
+    return new PGliteDriver(this.client, this.options.connectionTimeoutMillis ?? DEFAULT_PGLITE_CONNECTION_TIMEOUT_MILLIS);
   }
 
   createQueryCompiler(): QueryCompiler {

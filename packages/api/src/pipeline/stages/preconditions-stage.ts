@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
+import { shareTransaction } from '@panel/core';
 import { IdempotencyKeyInUseError, PreconditionRequiredError } from '../../errors/api-errors.js';
 import { credentialKey } from '../../http-semantics/credential-key.js';
 import type { HttpSemantics } from '../../http-semantics/http-semantics.js';
@@ -70,7 +71,8 @@ async function preconditions(context: RequestContext, semantics: HttpSemantics, 
     // A second attempt only when another process stored this key's answer meanwhile (see `IdempotencyKeys.lookup`): it replays it.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        replay = await context.panel.database.db.transaction().execute((trx) => conditionalWrite(context, semantics, { keyed, ifMatch, trx }, action));
+        // Shared: a policy, hook or overridden action that queries through another handle of this database runs inside it, and never waits on its lock.
+        replay = await shareTransaction(() => context.panel.database.db.transaction().execute((trx) => conditionalWrite(context, semantics, { keyed, ifMatch, trx }, action)));
         break;
       } catch (error) {
         if (error === ROLLBACK) break;

@@ -6,6 +6,7 @@ import type { DatabaseTimeouts } from '../database-timeouts.js';
 import type { DatabaseLogger } from '../database-logger.js';
 import type { createPostgresPool } from '../postgres-pool.js';
 import { withUnavailableErrors } from '../unavailable-error-dialect.js';
+import { withSharedTransactions } from '../request-transaction.js';
 import { ReplicaSet, type Replica } from './replica-set.js';
 import { RoutingDriver, routingDialect } from './routing-dialect.js';
 
@@ -70,8 +71,10 @@ export async function openWithReplicas(input: OpenWithReplicasInput): Promise<Op
   const primaryDriver = new PostgresDialect({ pool: input.pool }).createDriver();
   const replicaDrivers = new Map<Replica, ReturnType<PostgresDialect['createDriver']>>(set.replicas.map((replica) => [replica, new PostgresDialect({ pool: replica.pool }).createDriver()]));
   const postgres = new PostgresDialect({ pool: input.pool });
-  const db = new Kysely<any>({ dialect: withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, replicaDrivers, set, true))), log: input.log });
-  const primary = new Kysely<any>({ dialect: withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, new Map(), set, false))), log: input.log });
+  // One database: a transaction shared through either handle is joined by statements of both.
+  const shared = {};
+  const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, replicaDrivers, set, true))), shared), log: input.log });
+  const primary = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, new Map(), set, false))), shared), log: input.log });
   await set.start();
   return {
     db,

@@ -1,0 +1,158 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryCompiler, type QueryResult, type TransactionSettings } from 'kysely';
+
+/** The transaction a running piece of work shares with everything it calls, on one database. */
+interface SharedTransaction {
+  /** The database whose transaction it is (every Kysely handle of one database has the same). */
+  database: object | undefined;
+  /** The connection the transaction runs on, from `begin` to `commit`/`rollback`. */
+  connection: DatabaseConnection | undefined;
+  /** How many transactions begun inside it (as savepoints) so far: names them. */
+  savepoints: number;
+}
+
+const storage = new AsyncLocalStorage<SharedTransaction>();
+
+/**
+ * Runs `work` so that a transaction it begins is shared: while that transaction is open,
+ * every statement issued on the same database by code that `work` calls (a policy, a hook, an
+ * overridden action, through `panel.database.db` or any other handle of that database) runs
+ * inside it, and a transaction begun meanwhile becomes a savepoint of it. Without this, such a
+ * statement would wait for the transaction's lock (PGlite has one connection; a PostgreSQL row
+ * lock), which is never released while the transaction waits for that statement.
+ *
+ * The API runs every conditional or keyed write (`If-Match`, `Idempotency-Key`) so.
+ *
+ * @example
+ * await shareTransaction(() => database.db.transaction().execute((trx) => write(trx)));
+ */
+export function shareTransaction<T>(work: () => Promise<T>): Promise<T> {
+  return storage.run({ database: undefined, connection: undefined, savepoints: 0 }, work);
+}
+
+/** Whether the running code is inside an open shared transaction on `database` (a `PanelDatabase` or its group). */
+function sharedOn(database: object): SharedTransaction | undefined {
+  const shared = storage.getStore();
+  return shared?.database === database && shared.connection ? shared : undefined;
+}
+
+/** A connection as Kysely holds it: the driver's own (`inner`), or the shared transaction's, borrowed. */
+class HeldConnection implements DatabaseConnection {
+  /** The savepoint a transaction begun on a borrowed connection stands for. */
+  savepoint: string | undefined;
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    readonly borrowed: boolean,
+  ) {}
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    return this.inner.executeQuery<R>(compiledQuery);
+  }
+
+  streamQuery<R>(compiledQuery: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(compiledQuery, chunkSize);
+  }
+}
+
+const held = (connection: DatabaseConnection) => connection as HeldConnection;
+const raw = (statement: string) => CompiledQuery.raw(statement);
+
+/** The driver around another: inside a shared transaction, statements join it (see `shareTransaction`). */
+class SharingDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly database: object,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const shared = sharedOn(this.database);
+    if (shared) return new HeldConnection(shared.connection!, true);
+    return new HeldConnection(await this.inner.acquireConnection(), false);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const own = held(connection);
+    if (own.borrowed) {
+      const shared = storage.getStore()!;
+      shared.savepoints += 1;
+      own.savepoint = `panel_shared_${shared.savepoints}`;
+      await own.inner.executeQuery(raw(`savepoint ${own.savepoint}`));
+      return;
+    }
+    await this.inner.beginTransaction(own.inner, settings);
+    const shared = storage.getStore();
+    if (shared && shared.connection === undefined) {
+      shared.database = this.database;
+      shared.connection = own.inner;
+    }
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const own = held(connection);
+    if (own.savepoint) return void (await own.inner.executeQuery(raw(`release savepoint ${own.savepoint}`)));
+    this.#unshare(own.inner);
+    await this.inner.commitTransaction(own.inner);
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const own = held(connection);
+    if (own.savepoint) {
+      await own.inner.executeQuery(raw(`rollback to savepoint ${own.savepoint}`));
+      return void (await own.inner.executeQuery(raw(`release savepoint ${own.savepoint}`)));
+    }
+    this.#unshare(own.inner);
+    await this.inner.rollbackTransaction(own.inner);
+  }
+
+  savepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+    if (!this.inner.savepoint) throw new Error('The `savepoint` method is not supported by this driver');
+    return this.inner.savepoint(held(connection).inner, name, compileQuery);
+  }
+
+  rollbackToSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+    if (!this.inner.rollbackToSavepoint) throw new Error('The `rollbackToSavepoint` method is not supported by this driver');
+    return this.inner.rollbackToSavepoint(held(connection).inner, name, compileQuery);
+  }
+
+  releaseSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+    if (!this.inner.releaseSavepoint) throw new Error('The `releaseSavepoint` method is not supported by this driver');
+    return this.inner.releaseSavepoint(held(connection).inner, name, compileQuery);
+  }
+
+  // A borrowed connection stays with the transaction that holds it.
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const own = held(connection);
+    if (!own.borrowed) await this.inner.releaseConnection(own.inner);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+
+  /** Statements issued after the shared transaction's end take connections of their own again. */
+  #unshare(connection: DatabaseConnection): void {
+    const shared = storage.getStore();
+    if (shared?.connection !== connection) return;
+    shared.connection = undefined;
+    shared.database = undefined;
+  }
+}
+
+/**
+ * Wraps a Kysely dialect so that its statements join a shared transaction (`shareTransaction`).
+ * `database` names the database: every dialect wrapped with the same object (a database's
+ * `db` and its `primary`) joins the same transaction.
+ */
+export function withSharedTransactions(dialect: Dialect, database: object): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => new SharingDriver(dialect.createDriver(), database),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  };
+}
