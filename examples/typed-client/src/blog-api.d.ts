@@ -1096,6 +1096,48 @@ export interface operations {
                 q?: string;
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "title" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("author" | "author.blog_posts" | "author.profile" | "comments" | "comments.blog_post" | "comments.user" | "tag_list" | "tag_list.blog_posts")[];
+                /** @description The fields of each embedded users record of `author` (default: its index fields). */
+                "include_fields[author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `author.blog_posts` (default: its index fields). */
+                "include_fields[author.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `author.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[author.blog_posts]"?: number;
+                /** @description The order of `author.blog_posts` (then the id). */
+                "include_sort_by[author.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[author.blog_posts]`. */
+                "include_sort_direction[author.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `author.profile` (default: its index fields). */
+                "include_fields[author.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded comments record of `comments` (default: its index fields). */
+                "include_fields[comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `comments` per parent (then `has_more` and `next`). */
+                "include_per_page[comments]"?: number;
+                /** @description The order of `comments` (then the id). */
+                "include_sort_by[comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[comments]`. */
+                "include_sort_direction[comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `comments.blog_post` (default: its index fields). */
+                "include_fields[comments.blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `comments.user` (default: its index fields). */
+                "include_fields[comments.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded tags record of `tag_list` (default: its index fields). */
+                "include_fields[tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list]"?: number;
+                /** @description The order of `tag_list` (then the id). */
+                "include_sort_by[tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[tag_list]`. */
+                "include_sort_direction[tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `tag_list.blog_posts` (default: its index fields). */
+                "include_fields[tag_list.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `tag_list.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list.blog_posts]"?: number;
+                /** @description The order of `tag_list.blog_posts` (then the id). */
+                "include_sort_by[tag_list.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[tag_list.blog_posts]`. */
+                "include_sort_direction[tag_list.blog_posts]"?: "asc" | "desc";
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -1351,6 +1393,48 @@ export interface operations {
             query?: {
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("author" | "author.blog_posts" | "author.profile" | "comments" | "comments.blog_post" | "comments.user" | "tag_list" | "tag_list.blog_posts")[];
+                /** @description The fields of each embedded users record of `author` (default: its index fields). */
+                "include_fields[author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `author.blog_posts` (default: its index fields). */
+                "include_fields[author.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `author.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[author.blog_posts]"?: number;
+                /** @description The order of `author.blog_posts` (then the id). */
+                "include_sort_by[author.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[author.blog_posts]`. */
+                "include_sort_direction[author.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `author.profile` (default: its index fields). */
+                "include_fields[author.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded comments record of `comments` (default: its index fields). */
+                "include_fields[comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `comments` per parent (then `has_more` and `next`). */
+                "include_per_page[comments]"?: number;
+                /** @description The order of `comments` (then the id). */
+                "include_sort_by[comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[comments]`. */
+                "include_sort_direction[comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `comments.blog_post` (default: its index fields). */
+                "include_fields[comments.blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `comments.user` (default: its index fields). */
+                "include_fields[comments.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded tags record of `tag_list` (default: its index fields). */
+                "include_fields[tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list]"?: number;
+                /** @description The order of `tag_list` (then the id). */
+                "include_sort_by[tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[tag_list]`. */
+                "include_sort_direction[tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `tag_list.blog_posts` (default: its index fields). */
+                "include_fields[tag_list.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `tag_list.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list.blog_posts]"?: number;
+                /** @description The order of `tag_list.blog_posts` (then the id). */
+                "include_sort_by[tag_list.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[tag_list.blog_posts]`. */
+                "include_sort_direction[tag_list.blog_posts]"?: "asc" | "desc";
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -2222,6 +2306,40 @@ export interface operations {
                 q?: string;
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_post" | "blog_post.author" | "blog_post.comments" | "blog_post.tag_list" | "user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded blog_posts record of `blog_post` (default: its index fields). */
+                "include_fields[blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `blog_post.author` (default: its index fields). */
+                "include_fields[blog_post.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_post.comments` (default: its index fields). */
+                "include_fields[blog_post.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_post.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.comments]"?: number;
+                /** @description The order of `blog_post.comments` (then the id). */
+                "include_sort_by[blog_post.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_post.comments]`. */
+                "include_sort_direction[blog_post.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_post.tag_list` (default: its index fields). */
+                "include_fields[blog_post.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_post.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.tag_list]"?: number;
+                /** @description The order of `blog_post.tag_list` (then the id). */
+                "include_sort_by[blog_post.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_post.tag_list]`. */
+                "include_sort_direction[blog_post.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -2492,6 +2610,40 @@ export interface operations {
             query?: {
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_post" | "blog_post.author" | "blog_post.comments" | "blog_post.tag_list" | "user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded blog_posts record of `blog_post` (default: its index fields). */
+                "include_fields[blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `blog_post.author` (default: its index fields). */
+                "include_fields[blog_post.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_post.comments` (default: its index fields). */
+                "include_fields[blog_post.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_post.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.comments]"?: number;
+                /** @description The order of `blog_post.comments` (then the id). */
+                "include_sort_by[blog_post.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_post.comments]`. */
+                "include_sort_direction[blog_post.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_post.tag_list` (default: its index fields). */
+                "include_fields[blog_post.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_post.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.tag_list]"?: number;
+                /** @description The order of `blog_post.tag_list` (then the id). */
+                "include_sort_by[blog_post.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_post.tag_list]`. */
+                "include_sort_direction[blog_post.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -3386,6 +3538,18 @@ export interface operations {
                 "filter[name][null]"?: boolean;
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "name" | "products")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("products" | "products.product_category")[];
+                /** @description The fields of each embedded products record of `products` (default: its index fields). */
+                "include_fields[products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `products` per parent (then `has_more` and `next`). */
+                "include_per_page[products]"?: number;
+                /** @description The order of `products` (then the id). */
+                "include_sort_by[products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[products]`. */
+                "include_sort_direction[products]"?: "asc" | "desc";
+                /** @description The fields of each embedded product_categories record of `products.product_category` (default: its index fields). */
+                "include_fields[products.product_category]"?: ("id" | "name" | "products")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -3632,6 +3796,18 @@ export interface operations {
             query?: {
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "name" | "products")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("products" | "products.product_category")[];
+                /** @description The fields of each embedded products record of `products` (default: its index fields). */
+                "include_fields[products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `products` per parent (then `has_more` and `next`). */
+                "include_per_page[products]"?: number;
+                /** @description The order of `products` (then the id). */
+                "include_sort_by[products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[products]`. */
+                "include_sort_direction[products]"?: "asc" | "desc";
+                /** @description The fields of each embedded product_categories record of `products.product_category` (default: its index fields). */
+                "include_fields[products.product_category]"?: ("id" | "name" | "products")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -4517,6 +4693,18 @@ export interface operations {
                 q?: string;
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("product_category" | "product_category.products")[];
+                /** @description The fields of each embedded product_categories record of `product_category` (default: its index fields). */
+                "include_fields[product_category]"?: ("id" | "name" | "products")[];
+                /** @description The fields of each embedded products record of `product_category.products` (default: its index fields). */
+                "include_fields[product_category.products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `product_category.products` per parent (then `has_more` and `next`). */
+                "include_per_page[product_category.products]"?: number;
+                /** @description The order of `product_category.products` (then the id). */
+                "include_sort_by[product_category.products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[product_category.products]`. */
+                "include_sort_direction[product_category.products]"?: "asc" | "desc";
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -4761,6 +4949,18 @@ export interface operations {
             query?: {
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("product_category" | "product_category.products")[];
+                /** @description The fields of each embedded product_categories record of `product_category` (default: its index fields). */
+                "include_fields[product_category]"?: ("id" | "name" | "products")[];
+                /** @description The fields of each embedded products record of `product_category.products` (default: its index fields). */
+                "include_fields[product_category.products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `product_category.products` per parent (then `has_more` and `next`). */
+                "include_per_page[product_category.products]"?: number;
+                /** @description The order of `product_category.products` (then the id). */
+                "include_sort_by[product_category.products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[product_category.products]`. */
+                "include_sort_direction[product_category.products]"?: "asc" | "desc";
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -5613,6 +5813,20 @@ export interface operations {
                 "filter[user_id][null]"?: boolean;
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -5860,6 +6074,20 @@ export interface operations {
             query?: {
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -6697,6 +6925,34 @@ export interface operations {
                 "filter[name][null]"?: boolean;
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "name" | "blog_posts")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -6943,6 +7199,34 @@ export interface operations {
             query?: {
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "name" | "blog_posts")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -7797,6 +8081,38 @@ export interface operations {
                 q?: string;
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list" | "profile" | "profile.user")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `profile` (default: its index fields). */
+                "include_fields[profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded users record of `profile.user` (default: its index fields). */
+                "include_fields[profile.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */
@@ -8057,6 +8373,38 @@ export interface operations {
             query?: {
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list" | "profile" | "profile.user")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `profile` (default: its index fields). */
+                "include_fields[profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded users record of `profile.user` (default: its index fields). */
+                "include_fields[profile.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
             };
             header?: {
                 /** @description An ETag of an earlier answer: when it still is the ETag, the answer is 304 with no body. */

@@ -1,4 +1,5 @@
 import { Current, operations, type CompiledResource, type RecordRow, type View } from '@panel/core';
+import { includeGraphOf } from '../controller/include-graph.js';
 import { associationFilter } from '../edition-b/association-filter.js';
 import { BadRequestError } from '../errors/api-errors.js';
 import type { ControllerHooks, ListRequest } from '../controller/controller-hooks.js';
@@ -6,6 +7,7 @@ import type { RequestContext } from '../pipeline/request-context.js';
 import type { ListModifier, PageRequest } from '../querying/list-modifier.js';
 import { listQuery } from '../querying/list-query.js';
 import { ListRequestReader } from '../querying/list-request-reader.js';
+import { embedIncluded } from './included-answer.js';
 import { PER_PAGE_COOKIE, pagination, type Pagination } from '../querying/page-modifier.js';
 
 export { PER_PAGE_COOKIE } from '../querying/page-modifier.js';
@@ -36,6 +38,7 @@ export function readQuery(context: RequestContext, resource: CompiledResource, v
     config: panel.config,
     defaults: route.defaults,
     decider: context.controller,
+    graph: () => includeGraphOf(context),
   });
   const { problems, ...query } = listQuery(reader, modifiers);
   if (problems.length > 0) throw new BadRequestError(problems.join('; '));
@@ -56,7 +59,7 @@ export function listRequestOf(context: RequestContext, resource: CompiledResourc
 
 /** What `operations.list` takes of a list's query. */
 function listInput(query: ListRequest, config: { readonly perPage: number }) {
-  const { page = firstPage(config), ...parts } = query;
+  const { page = firstPage(config), include: _include, ...parts } = query;
   return { ...parts, page: page.page, perPage: page.perPage };
 }
 
@@ -68,17 +71,21 @@ export async function indexAction(context: RequestContext): Promise<unknown> {
   const { rows, totalCount, totalCountSource } = await operations.list({ ...controller.operationInput(), ...listInput(query, panel.config) });
   if (totalCountSource) reply.header(TOTAL_COUNT_HEADER, totalCountSource);
   if (page.perPageFromQuery) reply.setCookie(PER_PAGE_COOKIE, String(page.perPage), { path: context.route.mountPath, httpOnly: true, sameSite: 'lax' });
-  return controller.render(200, { records: controller.serializeRecords(rows, 'index'), pagination: pagination(page.page, page.perPage, totalCount) });
+  const records = controller.serializeRecords(rows, 'index');
+  await embedIncluded(context, query.include, rows, records);
+  return controller.render(200, { records, pagination: pagination(page.page, page.perPage, totalCount) });
 }
 
 /** GET /<route_key>/:id: one record on the show view, read with the route's modifiers that apply to one record (`fields=`). */
 export async function showAction(context: RequestContext): Promise<unknown> {
   const { controller, resource } = context;
   const id = controller.recordId();
-  const { fields } = readQuery(context, resource, 'show', context.route.recordModifiers);
+  const { fields, include } = readQuery(context, resource, 'show', context.route.recordModifiers);
   context.fieldset = fields;
   const row = await operations.show({ ...controller.operationInput(), id, fields });
-  return controller.render(200, { record: controller.serializeRecord(row, 'show') });
+  const record = controller.serializeRecord(row, 'show');
+  await embedIncluded(context, include, [row], [record]);
+  return controller.render(200, { record });
 }
 
 /** A page of a traversal's target records, with what its envelope needs. */

@@ -6,6 +6,7 @@ import { PanelConfigError } from '@panel/core';
 import { CONTROLLERS_DIR } from '../routing/controller-layout.js';
 import type { ListModifier } from '../querying/list-modifier.js';
 import { LIST_MODIFIERS } from '../querying/list-query.js';
+import { CursorCodec, cursorKeys, MIN_CURSOR_SECRET_LENGTH } from '../querying/cursor-codec.js';
 import { normalizeOpenApiOptions, type OpenApiOptions } from '../openapi/openapi-options.js';
 import { normalizeRateLimitOptions, type NormalizedRateLimitOptions, type RateLimitOptions } from '../http-semantics/rate-limit.js';
 import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from '../http-semantics/idempotency-keys.js';
@@ -42,6 +43,13 @@ export interface MountPanelApiOptions {
    * controller's own `static listModifiers` wins. See docs/querying.md, "Your own list modifier".
    */
   listModifiers?: readonly ListModifier[];
+  /**
+   * The secret cursors are signed with (`pagination=cursor`, an included list's `next`): a
+   * string of at least 32 characters, or a list whose first signs and all open (rotation).
+   * Default: derived from the panel's `sessionSecret`, else a random key per process (cursors
+   * then do not survive a restart nor cross processes).
+   */
+  cursorSecret?: string | readonly string[];
   /**
    * What a write does with a key that no field has or that the actor may not write (the two
    * are never told apart): `ignore` (the default, as Rails' strong parameters) or `reject`
@@ -93,6 +101,8 @@ export interface NormalizedMountOptions {
   readonly defaults: Readonly<Record<string, string>>;
   readonly unpermittedAttributes: UnpermittedAttributes;
   readonly listModifiers: readonly ListModifier[];
+  /** Signs and opens the cursors of this mount's lists. */
+  readonly cursors: CursorCodec;
   readonly healthPath: string | false;
   readonly tokens: PanelApiTokensConfig | undefined;
   readonly openapi: OpenApiOptions;
@@ -159,6 +169,7 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     defaults,
     unpermittedAttributes = 'ignore',
     listModifiers = LIST_MODIFIERS,
+    cursorSecret,
     healthPath = 'health',
     tokens,
     openapi,
@@ -196,6 +207,10 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
   if (healthPath !== false && (typeof healthPath !== 'string' || !/^[\w\-.]+(\/[\w\-.]+)*$/.test(healthPath))) {
     throw new PanelConfigError(`mountPanelApi: healthPath must be a path under the mount such as "health", or false, instead got ${JSON.stringify(healthPath)}. Fix: write it without a leading slash, or pass false to draw no health checks.`);
   }
+  const secrets = cursorSecret === undefined ? [] : typeof cursorSecret === 'string' ? [cursorSecret] : cursorSecret;
+  if (!Array.isArray(secrets) || (cursorSecret !== undefined && secrets.length === 0) || secrets.some((secret) => typeof secret !== 'string' || secret.length < MIN_CURSOR_SECRET_LENGTH)) {
+    throw new PanelConfigError(`mountPanelApi: cursorSecret must be a string of at least ${MIN_CURSOR_SECRET_LENGTH} characters, or a list of them (the first signs). Fix: leave it out to derive the cursor key from the panel's sessionSecret.`);
+  }
   const dir = controllersDir ?? join(panel.appRoot, CONTROLLERS_DIR);
   return Object.freeze({
     panel,
@@ -208,6 +223,7 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     defaults: Object.freeze(normalizeDefaults(defaults)),
     unpermittedAttributes,
     listModifiers: Object.freeze([...listModifiers]),
+    cursors: new CursorCodec(cursorKeys({ cursorSecret, sessionSecret: panel.config.sessionSecret }).keys),
     healthPath,
     tokens,
     openapi: normalizeOpenApiOptions(openapi),

@@ -1,4 +1,5 @@
 import type { RouteEntry } from '../routing/draw-routes.js';
+import { servedCollections } from '../routing/served-collections.js';
 import { ref, resourceSchemas, SHARED_HEADERS, SHARED_SCHEMAS, withoutNullable } from './openapi-components.js';
 import type { OpenApiObject, OpenApiOptions } from './openapi-options.js';
 import { resourceOperation, type OperationContext } from './resource-operations.js';
@@ -95,8 +96,9 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
     ...options.securitySchemes,
   };
   const security = [...(input.editionB && !options.security ? [{ [PANEL_API_TOKEN_SCHEME]: [] }] : []), ...(options.security ?? Object.keys(options.securitySchemes ?? {}).map((name) => ({ [name]: [] })))];
-  const context: OperationContext = { ...input, security };
   const routes = input.routes.filter((route) => route.path.startsWith(`/resources/${version}/`));
+  const served = servedCollections(routes, version);
+  const context: OperationContext = { ...input, security, resolve: (name) => (served.has(name) ? input.panel.resource(name) : undefined) };
   const paths: Record<string, Record<string, OpenApiObject>> = {};
   const pathItem = (path: string): Record<string, OpenApiObject> => {
     paths[path] ??= {};

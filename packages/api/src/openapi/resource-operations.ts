@@ -20,6 +20,8 @@ export interface OperationContext {
   /** The mount's list modifiers (default `LIST_MODIFIERS`); a route's controller may list its own. */
   readonly listModifiers?: readonly ListModifier[] | undefined;
   readonly editionB: boolean;
+  /** A resource this version serves, by name (undefined for one it does not): `include`'s targets. */
+  readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined;
   /** The security requirements of an authenticated route. */
   readonly security: readonly Record<string, string[]>[];
 }
@@ -195,7 +197,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const parameters = [
     ...(member ? [ID] : []),
     // The view's fields as declared: the document's sort_by enum, without an actor.
-    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => listed.fieldsOn(view), modifiers: routeModifiers(route, context.listModifiers) }).map(queryParameter),
+    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => listed.fieldsOn(view), modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
   ];
   const writeView = route.action === 'create' ? 'new' : 'edit';
   return {

@@ -1,4 +1,5 @@
 import type { CompiledResource, Panel } from '@panel/core';
+import type { CursorCodec } from '../querying/cursor-codec.js';
 import { beforeActionChain } from '../controller/before-action-chain.js';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { ControllerHooks } from '../controller/controller-hooks.js';
@@ -33,6 +34,12 @@ export interface RouteInput {
   /** For `related`: the association traversed, and the controller serving its target. */
   readonly association?: string | undefined;
   readonly targetController?: typeof ResourcesController | undefined;
+  /** The resources this route's version serves, each with its collection's path under the mount. */
+  readonly served: ReadonlyMap<string, string>;
+  /** Whether the mount serves traversal (Edition B). */
+  readonly traverses: boolean;
+  /** The mount's cursor signer. */
+  readonly cursors: CursorCodec;
 }
 
 /** Whether a controller class keeps the runtime's own `method` (no override of it). */
@@ -103,6 +110,9 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     traversing,
     defaultHidesAssociation: keepsDefault(controller, 'hidesAssociation'),
     defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
+    served: input.served,
+    traverses: input.traverses,
+    cursors: input.cursors,
   };
 }
 

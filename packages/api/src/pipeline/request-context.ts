@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { CompiledResource, FieldAccess, Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { ControllerHooks, ListRequest, Rendered } from '../controller/controller-hooks.js';
+import type { CursorCodec } from '../querying/cursor-codec.js';
 import type { ListModifier } from '../querying/list-modifier.js';
 import { POLICY_ACTOR, type RequestActor, type RequestCredential, type RequestGate } from '../controller/request-gate.js';
 import { RequestSession } from '../controller/request-session.js';
@@ -133,6 +134,12 @@ export interface RouteRuntime {
   readonly traversing: boolean;
   /** Whether the controller keeps the default `hidesAssociation` (then an actor that omits nothing compiles no per-request omission). */
   readonly defaultHidesAssociation: boolean;
+  /** The resources this route's version serves, each with its collection's path under the mount (`include`'s targets and `next` links). */
+  readonly served: ReadonlyMap<string, string>;
+  /** Whether the mount serves traversal (Edition B): an included list's `next` is then its traversal URL. */
+  readonly traverses: boolean;
+  /** Signs and opens the cursors of the mount's lists. */
+  readonly cursors: CursorCodec;
   /** Whether the controller keeps the default `serializeFieldValue` (then an actor that presents values as they are gets each type's own serializer directly). */
   readonly defaultFieldValues: boolean;
 }

@@ -1,4 +1,5 @@
 import type { CompiledField, CompiledResource, JsonSchema, RecordsSort, ScopeFunction, View } from '@panel/core';
+import type { IncludeGraph, IncludeRequest } from './include-params.js';
 import type { QueryableFields } from './queryable-fields.js';
 
 /**
@@ -31,6 +32,8 @@ export interface ParameterContext extends ListSettings {
   readonly fields: readonly CompiledField[];
   /** The fields a request may sort, filter, select and search (`queryableFields`; for the document: without per-actor rules). */
   readonly queryable: QueryableFields;
+  /** A resource the API serves in this version, by name (association targets: `include`'s paths); undefined for one it does not serve, and no function where no association's target is described. */
+  readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined;
 }
 
 /** What a modifier reads one request from. */
@@ -52,6 +55,8 @@ export interface ListRequestContext extends Partial<ListSettings> {
   readonly values: ReadonlyMap<string, readonly string[]>;
   /** The request's cookies (the page reads the `per_page` cookie); none on a traversal. */
   readonly cookies?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The resource graph as this request's actor sees it, which `include` is resolved against; undefined where no answer embeds records (`include` is then refused). */
+  readonly includeGraph?: IncludeGraph | undefined;
 }
 
 /** The page a list asks for. */
@@ -79,6 +84,8 @@ export interface ListModification {
   readonly sort?: RecordsSort | undefined;
   /** A sparse fieldset: the field names to load. */
   readonly fields?: ReadonlySet<string> | undefined;
+  /** The associated records to embed (`include`), checked and costed. */
+  readonly include?: IncludeRequest | undefined;
 }
 
 /**
@@ -122,6 +129,8 @@ export interface ListQuery {
   readonly where: ScopeFunction | undefined;
   /** The sparse fieldset, or undefined for every field of the view. */
   readonly fields: ReadonlySet<string> | undefined;
+  /** The associated records to embed (`include`), or undefined for none. */
+  readonly include?: IncludeRequest | undefined;
   /** Every problem found, for one 400; empty when the query is good. */
   readonly problems: readonly string[];
 }

@@ -2,6 +2,7 @@ import type { CompiledField, CompiledResource, JsonSchema, ScopeFunction, View }
 import type { ActionName } from '../controller/callback-chain.js';
 import { fieldsetModifier } from './fieldset-modifier.js';
 import { filterModifier } from './filter-modifier.js';
+import { includeModifier } from './include-modifier.js';
 import type { ListModification, ListModifier, ListQuery, ListRequestContext, ListSettings, ParameterContext, QueryParameter } from './list-modifier.js';
 
 export type { ListQuery } from './list-modifier.js';
@@ -12,12 +13,12 @@ import { sortModifier } from './sort-modifier.js';
 
 /**
  * The built-in list modifiers, in the order their parameters are documented and read: the
- * page, the order, filters (`filter[…]`), search (`q`) and the sparse fieldset (`fields`).
+ * page, the order, filters (`filter[…]`), search (`q`), the sparse fieldset (`fields`) and the embedded associations (`include`).
  * A route's list of modifiers (its controller's `static listModifiers`, else the mount's
  * `listModifiers`, else this one) is the one list of its query parameters: the route's
  * `schema.querystring`, the OpenAPI document and the reading of a request all derive from it.
  */
-export const LIST_MODIFIERS: readonly ListModifier[] = [pageModifier, sortModifier, filterModifier, searchModifier, fieldsetModifier];
+export const LIST_MODIFIERS: readonly ListModifier[] = [pageModifier, sortModifier, filterModifier, searchModifier, fieldsetModifier, includeModifier];
 
 /**
  * Reads a list's query with every modifier of `modifiers`: every problem of every modifier is
@@ -62,10 +63,10 @@ export function recordParameters(context: ParameterContext, modifiers: readonly 
  * `viewFields` gives a view's fields as declared (the resource's own `fieldsOn`); `modifiers`
  * are the route's (default `LIST_MODIFIERS`).
  */
-export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly modifiers?: readonly ListModifier[] | undefined }): QueryParameter[] {
-  const { config, defaults, viewFields, modifiers = LIST_MODIFIERS } = mount;
-  if (action === 'index' || action === 'related') return listParameters({ config, defaults, resource, fields: viewFields('index'), queryable: queryableFields({ resource, view: 'index' }) }, modifiers);
-  if (action === 'show') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }) }, modifiers);
+export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly modifiers?: readonly ListModifier[] | undefined; readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined }): QueryParameter[] {
+  const { config, defaults, viewFields, modifiers = LIST_MODIFIERS, resolve } = mount;
+  if (action === 'index' || action === 'related') return listParameters({ config, defaults, resource, fields: viewFields('index'), queryable: queryableFields({ resource, view: 'index' }), resolve }, modifiers);
+  if (action === 'show') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }), resolve }, modifiers);
   return [];
 }
 

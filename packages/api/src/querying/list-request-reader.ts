@@ -1,4 +1,5 @@
 import type { CompiledResource, View } from '@panel/core';
+import type { IncludeGraph } from './include-params.js';
 import type { ListRequestContext, ListSettings } from './list-modifier.js';
 import { queryValues } from './query-values.js';
 import type { QueryableFields } from './queryable-fields.js';
@@ -16,6 +17,8 @@ export interface ListRequestInput extends ListSettings {
   readonly sent: Readonly<Record<string, unknown>>;
   readonly cookies: Readonly<Record<string, string | undefined>> | undefined;
   readonly decider: QueryableDecider;
+  /** The graph this request's actor sees, for `include` (made at the first read); none where `include` is not served. */
+  readonly graph?: (() => IncludeGraph) | undefined;
 }
 
 /**
@@ -33,6 +36,8 @@ export class ListRequestReader implements ListRequestContext {
   readonly config: ListSettings['config'];
   readonly defaults: ListSettings['defaults'];
   readonly #decider: QueryableDecider;
+  readonly #graph: (() => IncludeGraph) | undefined;
+  #includeGraph: IncludeGraph | undefined;
   #values: ReadonlyMap<string, readonly string[]> | undefined;
   #queryable: QueryableFields | undefined;
 
@@ -45,6 +50,13 @@ export class ListRequestReader implements ListRequestContext {
     this.config = input.config;
     this.defaults = input.defaults;
     this.#decider = input.decider;
+    this.#graph = input.graph;
+  }
+
+  get includeGraph(): IncludeGraph | undefined {
+    if (this.#graph === undefined) return undefined;
+    this.#includeGraph ??= this.#graph();
+    return this.#includeGraph;
   }
 
   get values(): ReadonlyMap<string, readonly string[]> {

@@ -1,4 +1,6 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { CursorCodec } from '../querying/cursor-codec.js';
+import { routeVersion, servedCollections } from './served-collections.js';
 import fastifyMultipart from '@fastify/multipart';
 import type { JsonSchema, Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
@@ -111,7 +113,7 @@ export function routeModifiers(route: Pick<RouteEntry, 'action' | 'controller' |
 function querystringOf(panel: Panel, route: RouteEntry, defaults: Readonly<Record<string, string>>, modifiers: readonly ListModifier[] | undefined): { querystring?: JsonSchema } {
   const resource = panel.resource(route.resourceName);
   const listed = route.action === 'related' ? panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
-  const parameters = actionParameters(route.action, listed, { config: panel.config, defaults, viewFields: (view) => listed.fieldsOn(view), modifiers: routeModifiers(route, modifiers) });
+  const parameters = actionParameters(route.action, listed, { config: panel.config, defaults, viewFields: (view) => listed.fieldsOn(view), modifiers: routeModifiers(route, modifiers), resolve: (name) => panel.resource(name) });
   return parameters.length === 0 ? {} : { querystring: querystringSchema(parameters) };
 }
 
@@ -160,11 +162,14 @@ export interface DrawOptions {
   readonly bodyLimit?: number | undefined;
   /** The mount's list modifiers (`listModifiers`; default `LIST_MODIFIERS`). */
   readonly listModifiers?: readonly ListModifier[] | undefined;
+  /** The mount's cursor signer (`cursorSecret`). */
+  readonly cursors: CursorCodec;
 }
+
 
 /** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
-  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes, semantics, gate, listModifiers = LIST_MODIFIERS } = options;
+  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes, semantics, gate, listModifiers = LIST_MODIFIERS, cursors } = options;
   const table = [...routeTable(panel, controllers), ...(edition ? relatedRoutes(panel, controllers) : []), ...uploadRoutes(panel, controllers)].filter((route) => via === undefined || via.has(route.method));
   for (const { controller, file } of controllers) {
     settleCsrfStrategy(controller);
@@ -174,7 +179,8 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
     const Controller = route.controller;
     const resource = panel.resource(route.resourceName);
     // The route's stages, assembled now as data rather than at its first request.
-    const runtime = assembleRoute({ panel, resource, action: route.action, controller: Controller, mountPath, defaults, unpermittedAttributes: unpermittedAttributes ?? 'ignore', gate, semantics, modifiers: listModifiers, association: route.association, targetController: route.targetController });
+    const served = servedCollections(table, routeVersion(route));
+    const runtime = assembleRoute({ panel, resource, action: route.action, controller: Controller, mountPath, defaults, unpermittedAttributes: unpermittedAttributes ?? 'ignore', gate, semantics, modifiers: listModifiers, association: route.association, targetController: route.targetController, served, traverses: edition !== undefined, cursors });
     // Uploads are multipart: their parser is registered on the upload route's own scope only (every other route takes JSON alone).
     const scope = route.action === 'upload' ? undefined : api;
     const draw = (on: FastifyInstance) => on.route({

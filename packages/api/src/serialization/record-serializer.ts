@@ -1,4 +1,4 @@
-import type { FieldAccess, RecordRow, View } from '@panel/core';
+import type { CompiledField, CompiledResource, FieldAccess, RecordRow, View } from '@panel/core';
 import { POLICY_ACTOR } from '../controller/request-gate.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { fieldJson } from './field-value.js';
@@ -11,10 +11,24 @@ import { fieldJson } from './field-value.js';
  * type's own serializer is called directly.
  */
 export function serializeRecordFor(context: RequestContext, access: FieldAccess, row: RecordRow, view: View): Record<string, unknown> {
+  return serializeFields(context, access, row, view, context.controller.recordFields(context.resource, view));
+}
+
+/**
+ * One included record of `resource` (`include`), exactly as its show would answer it for this
+ * actor, restricted to the field names `names`: the same field access (`fieldAccess(resource)`),
+ * the same per-record rules and the same value serializer as `serializeRecordFor`.
+ */
+export function serializeIncludedFor(context: RequestContext, resource: CompiledResource, row: RecordRow, names: ReadonlySet<string>): Record<string, unknown> {
+  const access = context.controller.fieldAccess(resource);
+  return serializeFields(context, access, row, 'show', access.readable('show').filter((field) => names.has(field.name)));
+}
+
+function serializeFields(context: RequestContext, access: FieldAccess, row: RecordRow, view: View, fields: readonly CompiledField[]): Record<string, unknown> {
   const { controller } = context;
   const direct = context.route.defaultFieldValues && context.actor.presents === POLICY_ACTOR.presents;
   const record: Record<string, unknown> = {};
-  for (const field of controller.recordFields(context.resource, view)) {
+  for (const field of fields) {
     if (!access.shows(field, view, row)) continue;
     record[field.name] = direct ? fieldJson({ field, row, view }) : controller.serializeFieldValue({ field, row, view });
   }

@@ -45,8 +45,25 @@ function overrides(controller: typeof ResourcesController, methods: readonly Con
  */
 function responseRecord(resource: CompiledResource, view: View): JsonSchema {
   const { properties } = recordSchema(resource, view) as { properties: Record<string, JsonSchema> };
-  const loose = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, BUILTIN.has(resource.fieldsByName.get(name)!.kind) ? schema : {}]));
+  const loose = Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => {
+      const field = resource.fieldsByName.get(name)!;
+      if (!BUILTIN.has(field.kind)) return [name, {}];
+      const include = field.kind.association?.include;
+      return [name, include === undefined ? schema : withIncluded(schema, include.kind)];
+    }),
+  );
   return { type: 'object', properties: loose, additionalProperties: false };
+}
+
+/**
+ * An association value's schema with what `include` adds (`record`; `records`, `has_more`,
+ * `next`), each embedded record serialized as it is (its fields follow `include_fields`).
+ */
+function withIncluded(schema: JsonSchema, kind: 'one' | 'many'): JsonSchema {
+  const added: Record<string, JsonSchema> = kind === 'one' ? { record: {} } : { records: { type: 'array', items: {} }, has_more: { type: 'boolean' }, next: { type: ['string', 'null'] } };
+  const properties = (schema as { properties?: Record<string, JsonSchema> }).properties ?? {};
+  return { ...schema, properties: { ...properties, ...added } };
 }
 
 const PAGINATION: JsonSchema = {

@@ -1,0 +1,48 @@
+// `include` in Edition B through real HTTP on the demo (`buildDemoApp({ edition: 'B' })`): grants
+// decide which paths exist for a token (design: shared/designs/related-reads.md, "Authorization").
+import { expect, it } from 'vitest';
+import { countQueries } from '@panel/test-support';
+import { describeOnEachDatabase } from './demo-app-support.js';
+
+const V1 = '/api/resources/v1';
+
+describeOnEachDatabase('include in Edition B', (demo) => {
+  const bearer = (name: string) => ({ authorization: `Bearer ${demo().tokenSecrets!.get(name)!}` });
+  const get = (url: string, name: string) => demo().app.inject({ method: 'GET', url: `${V1}${url}`, headers: bearer(name) });
+  const census = (url: string, name: string) => countQueries(demo().database, () => get(url, name));
+
+  it('"An association … ungranted to the token (Edition B) … answers exactly like a name that does not exist: 400", and no statement touched the target', async () => {
+    // The reader token reads blog_posts and comments, not users.
+    for (const [path, unknown] of [
+      ['author', 'no_such'],
+      ['comments.user', 'comments.no_such'],
+    ] as const) {
+      const refused = await census(`/blog_posts?include=${path}`, 'reader');
+      const missing = await census(`/blog_posts?include=${unknown}`, 'reader');
+      expect([refused.result.statusCode, missing.result.statusCode]).toEqual([400, 400]);
+      const name = (text: string) => text.replace(`"${path.split('.').at(-1)}"`, '"?"').replace(`"${unknown.split('.').at(-1)}"`, '"?"').replaceAll(path, '?').replaceAll(unknown, '?');
+      expect(name(refused.result.json().error)).toBe(name(missing.result.json().error));
+      expect(refused.result.json().error).not.toContain('author,');
+      // Only the token's own statements (its lookup, which the token cache may spare): none reads a record.
+      const records = (statements: string[]) => statements.filter((statement) => !/"panel_api_/.test(statement));
+      expect(records(refused.statements)).toEqual([]);
+      expect(records(missing.statements)).toEqual([]);
+    }
+    // The same path with the grant: the token with every grant embeds the author.
+    const granted = await get('/blog_posts/1?include=author', 'all');
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json().record.author.record).toMatchObject({ id: granted.json().record.author.id });
+  });
+
+  it('a granted to-many path embeds its records, and its next page is the traversal URL of the parent (the mount serves traversal)', async () => {
+    const response = await get('/blog_posts/3?include=comments&include_per_page[comments]=1', 'reader');
+    expect(response.statusCode, response.body).toBe(200);
+    const { comments } = response.json().record;
+    expect(comments.records).toHaveLength(1);
+    expect(comments.records[0]).not.toHaveProperty('user');
+    if (comments.count > 1) expect(comments.next).toMatch(/^\/api\/resources\/v1\/blog_posts\/3\/comments\?per_page=1&after=/);
+    const more = await get('/blog_posts/2?include=comments&include_per_page[comments]=1', 'reader');
+    expect(more.json().record.comments).toMatchObject({ count: 3, has_more: true });
+    expect(more.json().record.comments.next).toMatch(/^\/api\/resources\/v1\/blog_posts\/2\/comments\?per_page=1&after=[\w-]+\.[\w-]+$/);
+  });
+}, { edition: 'B' });

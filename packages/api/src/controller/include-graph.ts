@@ -1,0 +1,32 @@
+import type { CompiledField, CompiledResource, View } from '@panel/core';
+import type { RequestContext } from '../pipeline/request-context.js';
+import { includableAssociation } from '../querying/include-modifier.js';
+import type { IncludeGraph } from '../querying/include-params.js';
+
+/**
+ * The resource graph as one request's actor sees it, for `include`: every answer comes from
+ * the controller's `queryableFields` (the fields this actor reads on every record of a view:
+ * field rules, hidden fields, Edition B's associations without a read grant), the same function
+ * `fields=`, `sort_by` and filters ask. An association is includable when the actor reads it on
+ * the view, its type embeds records, it is not `includable: false`, its target is served in
+ * this version, and the actor may read the target (Edition B's grant) — else it is answered
+ * exactly like an association that does not exist.
+ */
+export function includeGraphOf(context: RequestContext): IncludeGraph {
+  const { controller, panel, route, actor } = context;
+  const queryable = (resource: CompiledResource, view: View) => controller.queryableFields(resource, view);
+  const reachable = (field: CompiledField): boolean => {
+    if (!includableAssociation(field) || !route.served.has(field.target!)) return false;
+    return actor.mayRead?.(panel.resource(field.target!)) ?? true;
+  };
+  return {
+    includable: (resource, view) => queryable(resource, view).read.filter(reachable),
+    selectable: (resource) => queryable(resource, 'show').read,
+    defaults: (resource) => {
+      const onShow = new Set(queryable(resource, 'show').read);
+      return queryable(resource, 'index').read.filter((field) => onShow.has(field));
+    },
+    sortable: (resource) => queryable(resource, 'index').sort,
+    resource: (name) => panel.resource(name),
+  };
+}
