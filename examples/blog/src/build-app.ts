@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { securePanelPages } from '@panel/panel-ui/security';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createPanel, type CountStrategyInput, type CreatePanelOptions, diskStorage, openDatabase, policyAuthorization, runMigrations, runPanelMigrations, type OpenDatabaseOptions, type Panel, type PanelDatabase, type SessionOptionsInput, type StorageService } from '@panel/core';
-import { mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
+import { apiErrorHandler, mountPanelApi, mountPanelAttachments, panelServerOptions, type MountPanelApiOptions, type PanelServerOptionsInput } from '@panel/api';
 import { DEMO_COUNT } from './demo-count.js';
 import * as createTables from '../db/migrations/0001-create-tables.js';
 import * as addFieldTypeColumns from '../db/migrations/0002-add-field-type-columns.js';
@@ -170,6 +170,10 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   markStartupPhase('seedFiles');
   // Every answer under the panel's root (the app's own pages, the screens, the not-found 404) gets the screens' security headers.
   securePanelPages(app, { rootPath: panel.config.rootPath });
+  // The server's own answers, outside every Panel scope (no route matched; a body refused before
+  // the not-found answer, such as an empty JSON body): JSON that names no internal code.
+  app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
+  app.setNotFoundHandler((_request, reply) => reply.code(404).type('application/json; charset=utf-8').send({ error: 'Not Found' }));
   await app.register(fastifyCookie);
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   const editionB = options.edition === 'B';

@@ -48,7 +48,9 @@ for (const kind of testDatabaseKinds()) {
       expect(lines).toContain('✓ Created BlogPostsController  app/controllers/panel/api/resources/v1/blog-posts-controller.ts');
 
       const after = await boot();
-      expect(after.panelApiRoutes).toHaveLength(7 * 6);
+      // Seven routes per resource (with POST …/batch, issue 45), and POST /uploads: the demo has file fields.
+      expect(after.panelApiRoutes).toHaveLength(7 * 7 + 1);
+      expect(after.panelApiRoutes!.filter((route) => route.action === 'upload').map((route) => `${route.method} ${route.path}`)).toEqual(['POST /api/uploads']);
       // The freshly generated BaseResourcesController keeps the API closed until the app opens it.
       const response = await after.inject({ method: 'GET', url: '/api/resources/v1/blog_posts', headers: { authorization: 'ApiKey demo-admin-key' } });
       expect(response.statusCode).toBe(401);

@@ -67,6 +67,14 @@ describeOnEachDatabase('uploads and batches through HTTP', (demo) => {
     expect(response.json()).toEqual({ error: 'Request body is too large' });
   });
 
+  it('a malformed multipart body (no boundary, a part cut short) is 400 JSON saying so, never a 500', async () => {
+    for (const [contentType, payload] of [['multipart/form-data; boundary=', 'x'], ['multipart/form-data; boundary=b', '--b\r\ncontent-disposition: form-data; name="file"; filename="a.png"\r\n\r\nPNG']]) {
+      const response = await demo().app.inject({ method: 'POST', url: '/api/uploads', headers: { ...ADMIN, 'content-type': contentType }, payload });
+      expect(response.statusCode, contentType).toBe(400);
+      expect(response.json(), contentType).toEqual({ error: 'The body is not valid multipart/form-data (Fix: send a Content-Type with its boundary, and complete parts)' });
+    }
+  });
+
   it('an id used twice, or uploaded by another credential, gets the same 422 on the field', async () => {
     const used = (await upload(solidPng(3, 3, [9, 9, 9]))).json().upload;
     expect((await write('POST', '/api/resources/v1/blog_posts', { title: 'Uses it', author_id: 1, cover: used.id })).statusCode).toBe(201);

@@ -44,3 +44,4 @@ export { recordId } from './actions/record-params.js';
 export { Current, NotAuthorizedError, Policy, PolicyScope, policyAuthorization } from '@panel/core';
 export { buildOpenApiDocument, routeVersions, PANEL_API_TOKEN_SCHEME, type CustomRoute, type OpenApiDocumentInput } from './openapi/build-openapi-document.js';
 export type { OpenApiOptions, OpenApiObject } from './openapi/openapi-options.js';
+export { multipartParts, firstMultipartPart, readFilePart } from './actions/multipart-parts.js';

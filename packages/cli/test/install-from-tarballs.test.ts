@@ -280,7 +280,7 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     expect(routes.exitCode).toBe(0);
     const shown = outputOf(blocks, 'npx --no-install panel-api routes').code.trimEnd().split('\n');
     expect(routes.stdout.split('\n').slice(0, shown.length)).toEqual(shown);
-    expect(routes.stdout.trimEnd().split('\n')).toHaveLength(1 + 2 * 6);
+    expect(routes.stdout.trimEnd().split('\n')).toHaveLength(1 + 2 * 7);
   });
 
   it('"generate --check" fails on an app that cannot boot, naming the file and line of a mistyped association', async () => {

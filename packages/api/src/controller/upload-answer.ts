@@ -3,6 +3,7 @@ import { UploadRefusedError, uploadLimit, type CompiledField, type CompiledResou
 import { ForbiddenError } from '../errors/api-errors.js';
 import { credentialKey, type CredentialSource } from '../http-semantics/credential-key.js';
 import { directUploadParams } from '../actions/upload-params.js';
+import { firstMultipartPart, readFilePart } from '../actions/multipart-parts.js';
 
 /** The request as an upload sees it: the request, the panel, and the credential that uploads (a request's context has these). */
 interface UploadHost extends CredentialSource {
@@ -22,9 +23,9 @@ export async function receivedUpload(host: UploadHost, fieldAccess: (resource: C
   const { request } = host;
   if (!request.isMultipart()) return host.panel.uploads.direct({ owner, maxBytes, ...directUploadParams(request.body) });
   // One byte over the limit lets the upload service see the file is too large, and stop there.
-  const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 0 } });
+  const part = await firstMultipartPart(request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 0 } }));
   if (!part || part.fieldname !== 'file') throw new UploadRefusedError('Send the file as multipart/form-data with a part named "file"');
-  return { upload: await host.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes }) };
+  return { upload: await readFilePart(part.file, () => host.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes })) };
 }
 
 /** The file fields the actor may write, on any resource (on a new record or a stored one): what its uploads may be attached to. */

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import { fieldMaxBytes, secretsEqual, textProblem, type CompiledResource, type Panel } from '@panel/core';
-import { BadRequestError } from '@panel/api';
+import { BadRequestError, multipartParts, readFilePart } from '@panel/api';
 import type { FormBody } from '../forms/form-body.js';
 
 /** The most parts one form sends (its fields and files), and the longest field value. */
@@ -28,7 +28,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
   };
   const fileFields = new Map((input.resource?.fields ?? []).filter((field) => field.kind.attachments !== undefined).map((field) => [`record[${field.writeKey}]`, field]));
   let first = true;
-  for await (const part of request.parts({ limits: LIMITS })) {
+  for await (const part of multipartParts(request.parts({ limits: LIMITS }))) {
     if (first) {
       first = false;
       const token = part.type === 'field' && part.fieldname === 'csrf_token' && typeof part.value === 'string' ? part.value : '';
@@ -50,7 +50,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
       part.file.resume();
       continue;
     }
-    const upload = await panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes: fieldMaxBytes(field) });
+    const upload = await readFilePart(part.file, () => panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes: fieldMaxBytes(field) }));
     add(`record[${field.writeKey}]`, upload.id);
   }
   return { form };
