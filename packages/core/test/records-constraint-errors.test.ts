@@ -93,18 +93,21 @@ describeOnEachDatabase('constraint violations as RecordInvalidError', (library) 
     expect(await refusedWithoutChange(() => create('Shelf', { size: 'big', size_limit: 0 }))).toEqual({ size_limit: ['is invalid'] });
   });
 
-  it('maps a value too long for a varchar (class 22, data exception) to a base message', async () => {
+  // Issue 42, item 15: "no PostgreSQL text in any body" (this answered PostgreSQL's own message on base).
+  it('maps a value too long for a varchar (class 22, data exception) to the field whose value is too long, in its own words', async () => {
     const errors = await refusedWithoutChange(() => create('Author', { name: 'x'.repeat(41) }));
-    expect(errors).toEqual({ base: ['value too long for type character varying(40)'] });
+    expect(errors).toEqual({ name: ['is too long (maximum is 40 characters)'] });
   });
 
   it('maps an integer out of range (class 22) to the field whose value PostgreSQL quotes', async () => {
     expect(await refusedWithoutChange(() => update('Book', 1, { pages: 2 ** 31 }))).toEqual({ pages: ['is out of range'] });
   });
 
-  it('maps a decimal too large for numeric(8, 2) (class 22) to a base message', async () => {
-    const errors = await refusedWithoutChange(() => create('Book', { title: 'Dear', price: 1_000_000 }));
-    expect(errors.base).toEqual([expect.stringMatching(/^numeric field overflow/)]);
+  // Issue 42, item 15: "no PostgreSQL text in any body" (this answered `numeric field overflow` on base).
+  it('maps a decimal too large for numeric(8, 2) (class 22) to the field, never PostgreSQL\'s text', async () => {
+    expect(await refusedWithoutChange(() => create('Book', { title: 'Dear', price: 1_000_000 }))).toEqual({ price: ['is out of range'] });
+    // 999999.995 rounds to 1000000.00 at scale 2: out of range too; 999999.99 fits.
+    expect(await refusedWithoutChange(() => create('Book', { title: 'Dearer', price: 999_999.995 }))).toEqual({ price: ['is out of range'] });
   });
 
   it('accepts the write once the value is valid: a refusal leaves the connection usable', async () => {

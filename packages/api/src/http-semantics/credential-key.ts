@@ -12,9 +12,10 @@ export interface CredentialSource {
 /**
  * The credential a request's idempotency keys and rate limit belong to: the credential an
  * extension's gate verified (`token:<id>`), else the user the code-hook path resolved
- * (`user:<id>`), else the client: `address:<ip>` for the rate limit (Fastify's `request.ip`,
- * which honours `trustProxy`), `public` for idempotency keys (a public endpoint's keys are the
- * endpoint's). Only what the server verified names it, never a value the client chose.
+ * (`user:<id>`), else the client: `address:<ip>` (Fastify's `request.ip`, which honours
+ * `trustProxy`) for the rate limit and for idempotency keys, so that one anonymous client never
+ * replays another's stored answer; `public` for what an anonymous upload belongs to. Only what
+ * the server verified names it, never a value the client chose.
  */
 export function credentialKey(source: CredentialSource, anonymous: 'address' | 'public'): string {
   if (source.credential) return `token:${source.credential.id}`;

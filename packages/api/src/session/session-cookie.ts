@@ -21,7 +21,26 @@ const loaded = new WeakMap<FastifyRequest, Promise<OpenedSession | null>>();
  */
 export function secureSessionCookie(panel: Panel, request: FastifyRequest): boolean {
   const setting = panel.sessions?.options.secureCookies ?? 'auto';
-  return setting === 'auto' ? request.protocol === 'https' : setting;
+  if (setting !== 'auto') return setting;
+  if (request.protocol === 'https') return true;
+  if (request.headers['x-forwarded-proto'] !== undefined) warnUntrustedProxy(panel, request);
+  return false;
+}
+
+const warned = new WeakSet<Panel>();
+
+/**
+ * Says once per panel that a request came through a proxy that speaks of HTTPS while Fastify
+ * does not trust it: the session cookie then goes without `Secure`. Trusting the header by
+ * default would let any client claim HTTPS (and, through `X-Forwarded-For`, any address).
+ */
+function warnUntrustedProxy(panel: Panel, request: FastifyRequest): void {
+  if (warned.has(panel) || !/\bhttps\b/i.test(String(request.headers['x-forwarded-proto']))) return;
+  warned.add(panel);
+  request.log.warn(
+    'Panel session cookie: a request came with X-Forwarded-Proto: https, but Fastify does not trust its proxy, so the cookie is not Secure. ' +
+      "Fix: behind a TLS-terminating proxy you run, create Fastify with trustProxy (the proxy's address, or true); or set session.secureCookies: true.",
+  );
 }
 
 /** The session cookie's name for this request: `sessionCookie`, with the `__Host-` prefix when it is `Secure`. */

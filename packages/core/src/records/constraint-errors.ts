@@ -57,15 +57,52 @@ export function constraintViolation(error: unknown, resource: CompiledResource, 
         .sort((a, b) => b.length - a.length)[0];
       return new RecordInvalidError(add(errors, fieldFor(resource, column), 'is invalid'));
     }
-    case '22003': { // numeric_value_out_of_range: the message quotes the value, which names the field
-      const quoted = /value "([^"]+)"/.exec(error.message)?.[1];
-      const column = quoted === undefined ? undefined : Object.keys(changes).find((c) => String(changes[c]) === quoted);
-      if (column) return new RecordInvalidError(add(errors, fieldFor(resource, column), 'is out of range'));
-      return new RecordInvalidError(add(errors, 'base', error.message));
+    case '22003': // numeric_value_out_of_range
+      return new RecordInvalidError(onFields(resource, outOfRangeColumns(error, changes), 'is out of range'));
+    case '22001': { // string_data_right_truncation: "value too long for type character varying(40)"
+      const limit = Number(/\((\d+)\)/.exec(error.message)?.[1]);
+      const columns = Number.isInteger(limit) ? Object.keys(changes).filter((c) => typeof changes[c] === 'string' && [...(changes[c] as string)].length > limit) : [];
+      return new RecordInvalidError(onFields(resource, columns, Number.isInteger(limit) ? `is too long (maximum is ${limit} characters)` : 'is too long'));
     }
     default:
-      // Class 22 is "data exception": a value the column type cannot hold.
-      if (error.code.startsWith('22')) return new RecordInvalidError(add(errors, 'base', error.message));
+      // Class 22 is "data exception": a value the column type cannot hold. PostgreSQL's own text is never an answer.
+      if (error.code.startsWith('22')) return new RecordInvalidError(add(errors, 'base', 'A value does not fit its column'));
       return undefined;
   }
+}
+
+/** `message` on each changed column's field, or on `base` when no column could be told. */
+function onFields(resource: CompiledResource, columns: readonly string[], message: string): ErrorMessages {
+  const errors: ErrorMessages = {};
+  if (columns.length === 0) return add(errors, 'base', `A value ${message}`);
+  for (const column of columns) add(errors, fieldFor(resource, column), message);
+  return errors;
+}
+
+/**
+ * The changed columns an out-of-range error is about: the one whose value the message quotes
+ * (an integer: `value "2147483648" is out of range for type integer`), else, for a `numeric`
+ * overflow (`A field with precision 8, scale 2 must round to an absolute value less than 10^6`),
+ * the numbers at or beyond that bound.
+ */
+function outOfRangeColumns(error: DatabaseErrorLike, changes: Record<string, unknown>): string[] {
+  const quoted = /value "([^"]+)"/.exec(error.message)?.[1];
+  if (quoted !== undefined) return Object.keys(changes).filter((c) => String(changes[c]) === quoted).slice(0, 1);
+  const bound = /precision (\d+), scale (\d+)/.exec(error.detail ?? '');
+  if (!bound) return [];
+  const [precision, scale] = [Number(bound[1]), Number(bound[2])];
+  const limit = 10 ** (precision - scale);
+  return Object.keys(changes).filter((c) => (typeof changes[c] === 'number' || typeof changes[c] === 'string') && roundsToAtLeast(String(changes[c]), scale, limit));
+}
+
+/** Whether a number's decimal text, rounded half away from zero to `scale` digits as PostgreSQL does, reaches `limit` (a power of ten). */
+function roundsToAtLeast(text: string, scale: number, limit: number): boolean {
+  const value = Math.abs(Number(text));
+  if (!Number.isFinite(value)) return false;
+  const digits = String(value);
+  if (/e/i.test(digits)) return value >= limit;
+  const [whole = '0', fraction = ''] = digits.split('.');
+  if (Number(whole) >= limit) return true;
+  // Only 99…9.99…95 and above carry into the next power of ten.
+  return Number(whole) === limit - 1 && fraction.length > scale && /^9*$/.test(fraction.slice(0, scale)) && fraction[scale]! >= '5';
 }

@@ -64,7 +64,7 @@ async function preconditions(context: RequestContext, semantics: HttpSemantics, 
   const key = idempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
   if (ifMatch === undefined && key === undefined) return runAction(context, action);
   const keyed: KeyedRequest | undefined =
-    key === undefined ? undefined : { scope: credentialKey(context, 'public'), key, method: request.method, path: request.url, fingerprint: requestFingerprint(request.method, request.url, request.body) };
+    key === undefined ? undefined : { scope: credentialKey(context, 'address'), key, method: request.method, path: request.url, fingerprint: requestFingerprint(request.method, request.url, request.body) };
   const release = keyed ? semantics.idempotencyKeys.claim(keyed) : undefined;
   let replay: StoredAnswer | undefined;
   try {
