@@ -39,7 +39,8 @@ export function hostProblem(request: FastifyRequest): string | undefined {
   const sent = request.headers.host;
   if (sent !== undefined && !isValidHost(sent)) return 'The Host header is not a valid host[:port]';
   // Fastify's `request.host` is X-Forwarded-Host's last entry when the proxy is trusted.
-  if (request.host !== sent && request.host !== undefined && !isValidHost(request.host)) return 'The X-Forwarded-Host header is not a valid host[:port]';
+  // Without a Host (HTTP/1.0, a load balancer's health check) Fastify's `request.host` is '': nothing to judge.
+  if (request.host !== sent && request.host !== '' && request.host !== undefined && !isValidHost(request.host)) return 'The X-Forwarded-Host header is not a valid host[:port]';
   return undefined;
 }
 
