@@ -171,7 +171,7 @@ describeOnEachDatabase('field rules per actor (unpermittedAttributes: ignore, th
     expect(everything.some((tag) => tag.blog_posts.count > (visible.get(tag.id) ?? 0))).toBe(true);
   });
 
-  it('"users.password is confirm: true": on the panel-session path a password change needs a recent confirmation (403, as requireRecentConfirmation answers); an API key is unaffected', async () => {
+  it('"users.password is confirm: true": on the panel-session path a password change needs a recent confirmation (403, as requireRecentConfirmation answers); an API key cannot write it at all', async () => {
     const signIn = await demo().app.inject({ method: 'POST', url: '/panel/login', payload: 'email=rita%40example.com&password=demo-password', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     const cookie = `panel_session=${signIn.cookies.find((c) => c.name === 'panel_session')!.value}`;
     const page = await demo().app.inject({ method: 'GET', url: '/panel', headers: { cookie } });
@@ -186,8 +186,9 @@ describeOnEachDatabase('field rules per actor (unpermittedAttributes: ignore, th
     expect((await userRow(2)).password_digest).toBe(before);
     // A write that does not touch the sensitive field needs no confirmation.
     expect((await inject('PATCH', '/users/2', session, { user: { name: 'Rita Reader' } })).statusCode).toBe(200);
-    // The same change with the reader's API key (a credential path) is not asked to confirm.
-    expect((await inject('PATCH', '/users/2', READER, { user: { password: 'demo-password' } })).statusCode).toBe(200);
+    // The same change with the reader's API key (a credential path) is not asked to confirm: it is ignored, as a readonly field (issue 42, M1).
+    expect((await inject('PATCH', '/users/2', READER, { user: { password: 'stolen-key-pw' } })).statusCode).toBe(200);
+    expect((await userRow(2)).password_digest).toBe(before);
   });
 }, { session: { now: () => clock.now } });
 
@@ -223,7 +224,8 @@ describeOnEachDatabase(
     it('an admin writes admin and email in reject mode, and a body of permitted keys passes', async () => {
       const response = await inject('PATCH', '/users/3', ADMIN, { user: { admin: false, email: 'carl@example.com' } });
       expect(response.statusCode).toBe(200);
-      expect((await inject('PATCH', '/users/2', READER, { user: { name: 'Rita Reader', password: 'demo-password' } })).statusCode).toBe(200);
+      // A password is not writable with an API key (issue 42, M1): a body of permitted keys has none.
+      expect((await inject('PATCH', '/users/2', READER, { user: { name: 'Rita Reader' } })).statusCode).toBe(200);
     });
   },
   { api: { unpermittedAttributes: 'reject' } },

@@ -40,7 +40,7 @@ describe('panel-api generate --check on unknown field builders and option keys',
     const run = await runPanelApi(['generate', '--check', '--root', root]);
     expect(run.out).toEqual([]);
     expect(run.err[0]).toBe(
-      'app/panel/resources/book.ts:7: Resource Book: field.text(\'title\'): unknown option "requried". Did you mean "required"? Fix: use one of hideOn, onlyOn, showOn, required, sortable, column, maxLength, minLength, min, max, format, in, unique, visible, readonly, default, confirm, filterable.',
+      'app/panel/resources/book.ts:7: Resource Book: field.text(\'title\'): unknown option "requried". Did you mean "required"? Fix: use one of hideOn, onlyOn, showOn, required, sortable, column, maxLength, minLength, min, max, format, in, unique, visible, readonly, default, confirm, writableBy, filterable.',
     );
     expect(run.err[1]).toMatch(/^app\/panel\/resources\/book\.ts:8: Resource Book: field\.interger\('pages'\) is not a field builder\. Did you mean field\.integer\? Fix: use one of field\.id, field\.text, .*field\.files\.$/);
     expect(run.err[2]).toMatch(/^app\/panel\/resources\/book\.ts:10: Resource Book: field\.belongsTo\('author'\): unknown option "lable"\. Did you mean "label"\? Fix: use one of .*resource, foreignKey, label, includable\.$/);

@@ -1,7 +1,7 @@
 export { field, defineField } from './fields/field-builders.js';
 export { fieldOptionKeys, unknownFieldOptionMessage } from './fields/field-option-keys.js';
 export { didYouMean } from './errors/did-you-mean.js';
-export { VIEWS, type FieldActorRules, type FieldVisibleContext, type FieldReadonlyContext, type FieldDefaultContext, type View, type FieldType, type BuiltinFieldType, type FieldDefinition, type FieldOptions, type BelongsToOptions, type HasAssociationOptions, type NumberFieldOptions, type SelectFieldOptions, type TagsFieldOptions, type JsonFieldOptions, type FileFieldOptions, type HasAndBelongsToManyOptions } from './fields/field-types.js';
+export { VIEWS, type FieldActorRules, type WriteChannel, type FieldVisibleContext, type FieldReadonlyContext, type FieldDefaultContext, type View, type FieldType, type BuiltinFieldType, type FieldDefinition, type FieldOptions, type BelongsToOptions, type HasAssociationOptions, type NumberFieldOptions, type SelectFieldOptions, type TagsFieldOptions, type JsonFieldOptions, type FileFieldOptions, type HasAndBelongsToManyOptions } from './fields/field-types.js';
 export { hashPassword, verifyPassword, PASSWORD_SCRYPT_COST } from './passwords/password-hash.js';
 export { defineFieldType, type FieldTypeDefinition } from './fields/define-field-type.js';
 export { BUILTIN_FIELD_TYPES, builtinFieldTypeOfBuilder, builtinFieldTypes, fieldTypeRegistry, type FieldTypeRegistry } from './fields/field-type-registry.js';
@@ -44,7 +44,8 @@ export { normalizeCountStrategy, DEFAULT_EXACT_BELOW, DEFAULT_MAX_CACHED_COUNTS,
 export type { TotalCountSource } from './records/record-counts.js';
 export { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './records/record-select.js';
 export { parseWriteValues, unpermittedKeys, UNPERMITTED_KEY_MESSAGE, MAX_RECORD_ID, type ParsedWrite } from './records/write-values.js';
-export { fieldAccess, type FieldAccess, type FieldAccessInput, type FieldWriteAction } from './authorization/field-access.js';
+export { SESSION_USERS_TABLE, type PasswordChange } from './operations/password-change.js';
+export { fieldAccess, isSensitiveField, channelMayWrite, type FieldAccess, type FieldAccessInput, type FieldWriteAction } from './authorization/field-access.js';
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
 export { isCatalogChangedDuringSetup, isOtherSchemaDropped, runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';

@@ -1,4 +1,4 @@
-import { fieldAccess, NO_RECORDS, NotAuthorizedError, RecordNotFoundError, type CompiledField, type CompiledResource, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ReadableRecords, type ScopeFunction, type View } from '@panel/core';
+import { fieldAccess, NO_RECORDS, NotAuthorizedError, RecordNotFoundError, type CompiledField, type CompiledResource, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ReadableRecords, type ScopeFunction, type View, type WriteChannel } from '@panel/core';
 import { recordId } from '../actions/record-params.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { credentialKey } from '../http-semantics/credential-key.js';
@@ -39,10 +39,20 @@ export function fieldAccessFor(context: RequestContext, resource: CompiledResour
   if (!access) {
     const omitsNothing = context.route.defaultHidesAssociation && context.actor.omits === POLICY_ACTOR.omits;
     const controller = context.controller;
-    access = fieldAccess({ resource, user: context.user, authorization: context.panel.authorization, omit: omitsNothing ? undefined : (field) => controller.hidesAssociation(field) });
+    access = fieldAccess({ resource, user: context.user, authorization: context.panel.authorization, omit: omitsNothing ? undefined : (field) => controller.hidesAssociation(field), channel: writeChannelOf(context) });
     cache.set(resource, access);
   }
   return access;
+}
+
+/**
+ * Who the request writes through: `'token'` when a gate verified its credential (Edition B's
+ * Bearer token), `'person'` on the panel-session path, else `'code'` (the app's
+ * `setupAuthentication`: an API key, Basic credentials). Sensitive fields follow it.
+ */
+export function writeChannelOf(context: RequestContext): WriteChannel {
+  if (context.authenticated !== undefined) return 'token';
+  return onPanelSessionPath(context) ? 'person' : 'code';
 }
 
 /** The fields a record of the request may carry on a view: those the actor reads, narrowed by `fields=` when it was sent. */
@@ -81,6 +91,8 @@ export function operationInputOf(context: RequestContext): OperationInput {
     access: controller.fieldAccess(),
     unpermittedAttributes: context.route.unpermittedAttributes,
     confirmFields: () => controller.requireFieldConfirmation(),
+    // A password change ended every session of that user; the panel session that made it holds.
+    passwordChanged: onPanelSessionPath(context) ? ({ userId, generation }) => context.session.keepAfterPasswordChange(context.panel, context.request, context.reply, userId, generation) : undefined,
     transaction: context.transaction,
     // The uploads this request's credential made are the ones its writes may attach.
     uploader: credentialKey(context, 'public'),

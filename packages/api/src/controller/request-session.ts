@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenedSession, Panel, SessionData } from '@panel/core';
-import { loadPanelSession } from '../session/session-cookie.js';
+import { loadPanelSession, writePanelSession } from '../session/session-cookie.js';
 import { verifyAuthenticity } from './csrf-protection.js';
 
 /**
@@ -41,6 +41,16 @@ export class RequestSession {
   verifyAuthenticity(cls: object, request: FastifyRequest): void {
     const session = this.#opened?.data ?? null;
     this.#data = verifyAuthenticity(cls, request, session) ? session : null;
+  }
+
+  /**
+   * After this request changed the password of `userId` (every session of theirs ended): when
+   * this session is theirs, it is sealed again under their new generation, so it alone holds.
+   */
+  keepAfterPasswordChange(panel: Panel, request: FastifyRequest, reply: FastifyReply, userId: number, generation: number): void {
+    const opened = this.#opened;
+    if (!panel.sessions || !opened || this.data.userId !== userId || reply.sent) return;
+    writePanelSession(panel, request, reply, panel.sessions.renew(opened, generation));
   }
 
   /** Whether the session's user typed their password within `session.confirmWindow` seconds (false without a session, or with the null session). */

@@ -1,4 +1,4 @@
-import type { View } from '../fields/field-types.js';
+import type { View, WriteChannel } from '../fields/field-types.js';
 import type { CompiledField, CompiledResource } from '../resources/compiled-types.js';
 import type { AuthorizationClient } from './authorization-client.js';
 
@@ -11,6 +11,22 @@ export interface FieldAccessInput {
   readonly authorization?: AuthorizationClient | null | undefined;
   /** A field this request leaves out of every answer besides the field rules (Edition B: an association without a read grant). */
   readonly omit?: ((field: CompiledField) => boolean) | undefined;
+  /**
+   * Who the write comes through (default `'person'`: the screens, the panel-session path, a
+   * script). On `'token'` and `'code'` a sensitive field is writable only when its `writableBy` names the path.
+   */
+  readonly channel?: WriteChannel | undefined;
+}
+
+/** A sensitive field: `confirm: true`, or a `password` field. */
+export function isSensitiveField(field: CompiledField): boolean {
+  return field.definition.options.confirm === true || field.type === 'password';
+}
+
+/** Whether a write through `channel` may set `field` as far as its sensitivity goes (one rule for the API, the screens and scripts). */
+export function channelMayWrite(field: CompiledField, channel: WriteChannel): boolean {
+  if (channel === 'person' || !isSensitiveField(field)) return true;
+  return field.definition.options.writableBy?.includes(channel) === true;
 }
 
 /** The write actions a field list is asked for. */
@@ -44,8 +60,9 @@ export interface FieldAccess {
   queryable(view: View): readonly CompiledField[];
   /**
    * The fields this actor may write on `action`: on the `new` / `edit` view, of a writable
-   * type, visible, not `readonly`, and named by the policy's `permittedAttributes` when it
-   * answers. `record` is the stored row on update, null on create.
+   * type, visible, not `readonly`, writable through the request's `channel` (a sensitive field
+   * only through the person's own session unless `writableBy` names the path), and named by
+   * the policy's `permittedAttributes` when it answers. `record` is the stored row on update, null on create.
    */
   writable(action: FieldWriteAction, record: Readonly<Record<string, unknown>> | null): Promise<readonly CompiledField[]>;
 }
@@ -138,6 +155,7 @@ function sharedViewAccess(resource: CompiledResource, view: View): ViewAccess | 
  */
 export function fieldAccess(input: FieldAccessInput): FieldAccess {
   const { resource, user, authorization, omit } = input;
+  const channel = input.channel ?? 'person';
   const views = new Map<View, ViewAccess>();
 
   const compile = (view: View): ViewAccess => {
@@ -181,7 +199,7 @@ export function fieldAccess(input: FieldAccessInput): FieldAccess {
     async writable(action: FieldWriteAction, record: Readonly<Record<string, unknown>> | null) {
       const view: View = action === 'create' ? 'new' : 'edit';
       const fields = resource.fieldsOn(view).filter((field) => {
-        if (!field.kind.writable) return false;
+        if (!field.kind.writable || !channelMayWrite(field, channel)) return false;
         const visible = field.definition.options.visible;
         if (visible !== undefined && visible({ user, record, view }) !== true) return false;
         return !isReadonly(field, user, record);

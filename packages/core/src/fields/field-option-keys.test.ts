@@ -8,7 +8,7 @@ import { field } from './field-builders.js';
 describe('field builders refuse an option key they do not take', () => {
   it('"{ requried: true }" throws naming the builder, the field, the key and the closest known key', () => {
     expect(() => field.text('title', { requried: true } as never)).toThrow(
-      'field.text(\'title\'): unknown option "requried". Did you mean "required"? Fix: use one of hideOn, onlyOn, showOn, required, sortable, column, maxLength, minLength, min, max, format, in, unique, visible, readonly, default, confirm, filterable.',
+      'field.text(\'title\'): unknown option "requried". Did you mean "required"? Fix: use one of hideOn, onlyOn, showOn, required, sortable, column, maxLength, minLength, min, max, format, in, unique, visible, readonly, default, confirm, writableBy, filterable.',
     );
     expect(() => field.text('title', { requried: true } as never)).toThrow(expect.objectContaining({ code: 'PANEL_ERR_CONFIG' }));
   });

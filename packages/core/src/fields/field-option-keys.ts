@@ -17,7 +17,7 @@ function keysOf<T>() {
 }
 
 /** The options every field accepts (`FieldOptions`, with its validation rules). */
-const COMMON = keysOf<FieldOptions>()(['hideOn', 'onlyOn', 'showOn', 'required', 'sortable', 'column', 'maxLength', 'minLength', 'min', 'max', 'format', 'in', 'unique', 'visible', 'readonly', 'default', 'confirm', 'filterable']);
+const COMMON = keysOf<FieldOptions>()(['hideOn', 'onlyOn', 'showOn', 'required', 'sortable', 'column', 'maxLength', 'minLength', 'min', 'max', 'format', 'in', 'unique', 'visible', 'readonly', 'default', 'confirm', 'writableBy', 'filterable']);
 
 /**
  * The option keys each `field` builder accepts, by builder name. A builder not listed here takes

@@ -82,9 +82,26 @@ export interface FieldActorRules {
   readonly?: boolean | ((context: FieldReadonlyContext) => boolean);
   /** The value stored on create when the write does not set it (`({ user }) => user?.id`). */
   default?: (context: FieldDefaultContext) => unknown;
-  /** A sensitive field: on the panel-session path a write to it needs a recent password confirmation (403 otherwise). */
+  /**
+   * A sensitive field: on the panel-session path a write to it needs a recent password
+   * confirmation (403 otherwise); on the token and code-hook paths it is not writable (see `writableBy`).
+   */
   confirm?: boolean;
+  /**
+   * The credential paths besides the person's own panel session that may write a sensitive
+   * field (`confirm: true`, or any `password` field): `'token'` (a credential an extension's gate
+   * verified, such as an Edition B token), `'code'` (the app's `setupAuthentication`, such as an
+   * API key). Default none: there the field answers exactly like a `readonly` one.
+   */
+  writableBy?: readonly WriteChannel[];
 }
+
+/**
+ * Who a write comes through: `'person'` (the user's own panel session: the screens, the API's
+ * panel-session path, and scripts), `'token'` (a credential a gate verified), `'code'` (the
+ * app's `setupAuthentication` hook).
+ */
+export type WriteChannel = 'person' | 'token' | 'code';
 
 /** Options every field accepts, with the validation rules of `FieldRules` and the per-actor rules of `FieldActorRules`. */
 export interface FieldOptions extends FieldRules, FieldActorRules {

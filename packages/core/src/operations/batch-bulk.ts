@@ -5,6 +5,7 @@ import { prepareValues } from '../records/prepare-values.js';
 import type { ColumnValues, RecordRow } from '../records/record-row.js';
 import { WriteChecks } from '../validation/write-checks.js';
 import type { OperationContext } from './operation-input.js';
+import { changesSessionPassword } from './password-change.js';
 import { throwIfInvalid, writeAttributes } from './write-attributes.js';
 import { checkIfMatch, placed, refusalOf, settle } from './batch-outcomes.js';
 import type { BatchInput, BatchOperationInput, BatchOutcome, BatchOutcomeKind, BatchResult } from './batch-types.js';
@@ -145,7 +146,8 @@ async function judge(input: BatchInput, context: OperationContext, operation: Ba
   const { values, errors, confirming, files } = await writeAttributes({ input: { ...input, attributes: operation.data ?? {} }, context, action: 'update', record: row });
   if (confirming.length > 0) await input.confirmFields?.(confirming);
   throwIfInvalid(errors);
-  if (files.length > 0) return BULK_FALLBACK;
+  // A password change ends the user's sessions: the single update does it.
+  if (files.length > 0 || changesSessionPassword(resource, values)) return BULK_FALLBACK;
   return { kind: 'update', index, id, values: await prepareValues(resource, values), existing: row };
 }
 

@@ -56,6 +56,18 @@ export interface OperationInput {
    * attaches no upload.
    */
   readonly uploader?: string | undefined;
+  /**
+   * Called after a write changed a user's password (and ended every panel session of theirs):
+   * the API's panel-session path and the screens seal their own session again under the new
+   * generation when it is that user's. A script leaves it out.
+   */
+  readonly passwordChanged?: ((change: PasswordChange) => void | Promise<void>) | undefined;
+}
+
+/** What a write that changed a user's password tells its caller: the user and the generation their sessions must carry now. */
+export interface PasswordChange {
+  readonly userId: number;
+  readonly generation: number;
 }
 
 /** What an operation works with once its input is resolved. */

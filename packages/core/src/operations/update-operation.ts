@@ -2,6 +2,7 @@ import type { RecordRow } from '../records/record-row.js';
 import { operationContext, type OperationInput } from './operation-input.js';
 import { throwIfInvalid, writeAttributes } from './write-attributes.js';
 import { judgeUploads } from './judge-uploads.js';
+import { endSessionsOnPasswordChange } from './password-change.js';
 
 /** What `update` takes besides the resource and actor. */
 export interface UpdateInput extends OperationInput {
@@ -16,7 +17,7 @@ export interface UpdateInput extends OperationInput {
  * never learns what is wrong with the values), decide the fields this actor may write on it
  * (`fieldAccess`, with the stored record), confirm sensitive fields (`confirmFields`), judge the
  * values, then write them on the row found, with the scope applied again (see
- * `RecordsRepository.update`). Returns the record on the show view; throws
+ * `RecordsRepository.update`); a changed password ends the user's panel sessions. Returns the record on the show view; throws
  * `RecordNotFoundError`, `NotAuthorizedError` or `RecordInvalidError`.
  *
  * @example
@@ -32,5 +33,7 @@ export async function update(input: UpdateInput): Promise<RecordRow> {
   throwIfInvalid(errors);
   await judgeUploads({ panel: context.panel, uploader: input.uploader, files, errors });
   throwIfInvalid(errors);
-  return records.update({ resource, view: 'show', id: input.id, values, existing, scope, readable, files, uploader: input.uploader });
+  const row = await records.update({ resource, view: 'show', id: input.id, values, existing, scope, readable, files, uploader: input.uploader });
+  await endSessionsOnPasswordChange(context, input, input.id, values);
+  return row;
 }

@@ -12,13 +12,16 @@ export type { CompiledField, CompiledResource, ResourceHooks } from './compiled-
 
 type DraftField = Omit<CompiledField, 'labelColumn'> & { label: string | undefined };
 
-/** A mistake in a field's per-actor rules (`visible`, `readonly`, `default`, `confirm`), or undefined. */
+/** A mistake in a field's per-actor rules (`visible`, `readonly`, `default`, `confirm`, `writableBy`), or undefined. */
 function actorRulesProblem(options: FieldDefinition['options']): string | undefined {
-  const { visible, readonly, default: byDefault, confirm } = options;
+  const { visible, readonly, default: byDefault, confirm, writableBy } = options;
   if (visible !== undefined && typeof visible !== 'function') return `visible must be a function ({ user, record, view }) => boolean, instead got ${JSON.stringify(visible)}.`;
   if (readonly !== undefined && typeof readonly !== 'function' && typeof readonly !== 'boolean') return `readonly must be true, false or a function ({ user, record }) => boolean, instead got ${JSON.stringify(readonly)}.`;
   if (byDefault !== undefined && typeof byDefault !== 'function') return `default must be a function ({ user }) => value, instead got ${JSON.stringify(byDefault)}. Fix: default: () => ${JSON.stringify(byDefault)}.`;
   if (confirm !== undefined && typeof confirm !== 'boolean') return `confirm must be true or false, instead got ${JSON.stringify(confirm)}.`;
+  if (writableBy !== undefined && !(Array.isArray(writableBy) && writableBy.every((path) => path === 'token' || path === 'code'))) {
+    return `writableBy must be a list of 'token' and 'code', instead got ${JSON.stringify(writableBy)}.`;
+  }
   return undefined;
 }
 

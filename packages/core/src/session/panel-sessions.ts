@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { PanelDatabase } from '../database/panel-database.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { createSessionCodec, newCsrfToken, type OpenedSession, type SessionCodec, type SessionData, type SessionStamps } from './session-codec.js';
@@ -120,9 +120,19 @@ export class PanelSessions implements SessionCodec {
 
   /**
    * Ends every session of a user, everywhere: each copy of every cookie sealed before is
-   * refused from now on. A password change and "sign out everywhere" call it.
+   * refused from now on. A password change and "sign out everywhere" call it; `db` is the
+   * caller's transaction when there is one. Returns the user's new generation.
    */
-  async revokeAll(userId: SessionUserId): Promise<void> {
-    await this.revocations.raiseGeneration(userId);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async revokeAll(userId: SessionUserId, db?: Kysely<any>): Promise<number> {
+    return this.revocations.raiseGeneration(userId, db);
+  }
+
+  /**
+   * The session sealed again under the user's generation `generation` (after `revokeAll`), so
+   * the session that changed its own password holds while every other one ends.
+   */
+  renew(session: OpenedSession, generation: number): string {
+    return this.#codec.seal(session.data, { sessionId: session.sessionId, issuedAt: session.issuedAt, generation, confirmedAt: session.confirmedAt });
   }
 }

@@ -41,9 +41,13 @@ export class SessionRevocations {
     return row !== undefined && Number(row.generation) === generation && row.revoked !== true;
   }
 
-  /** Raises the user's generation, refusing every session sealed before; returns the new one. */
-  async raiseGeneration(userId: SessionUserId): Promise<number> {
-    const row = await this.#db
+  /**
+   * Raises the user's generation, refusing every session sealed before; returns the new one.
+   * `db` is a transaction of the caller's (a write that changes the password), else the panel's.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async raiseGeneration(userId: SessionUserId, db: Kysely<any> = this.#db): Promise<number> {
+    const row = await db
       .insertInto(SESSION_GENERATIONS_TABLE)
       .values({ user_key: String(userId), generation: 1, updated_at_ms: this.#now() })
       .onConflict((oc) => oc.column('user_key').doUpdateSet({ generation: sql`${sql.table(SESSION_GENERATIONS_TABLE)}.generation + 1`, updated_at_ms: this.#now() }))

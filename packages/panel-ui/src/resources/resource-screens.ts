@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { humanize, isPanelError, NotAuthorizedError, operations, type CompiledField, type CompiledResource, type ErrorMessages } from '@panel/core';
+import { writePanelSession } from '@panel/api';
+import { humanize, isPanelError, NotAuthorizedError, operations, type CompiledField, type CompiledResource, type ErrorMessages, type PasswordChange } from '@panel/core';
 import { setNotice, type PanelViewer } from '../shell/panel-viewer.js';
 import { seeOther, sendPage } from '../screens/screen-context.js';
 import { listScreen, SCREENS_PER_PAGE_COOKIE } from './list-screen.js';
@@ -35,6 +36,10 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   // A write that sets a `confirm: true` field needs the password typed recently, as on the API's panel-session path.
   const confirmFields = (viewer: PanelViewer) => (fields: readonly CompiledField[]) => {
     if (!panel.sessions!.isRecentlyConfirmed(viewer.session)) throw new ConfirmationNeededError(`Changing ${fields.map((field) => humanize(field.name)).join(', ')} needs your password again. Confirm it, then send the form again.`);
+  };
+  // A password change ends every session of that user (core's update does it); the viewer's own session holds.
+  const passwordChanged = (request: FastifyRequest, reply: FastifyReply, viewer: PanelViewer) => ({ userId, generation }: PasswordChange) => {
+    if (viewer.session && viewer.session.data.userId === userId) writePanelSession(panel, request, reply, panel.sessions!.renew(viewer.session, generation));
   };
 
   const list = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, path: string, parent?: { label: string; href: string; routeKey: string; narrow: ReturnType<NonNullable<NonNullable<CompiledField['kind']['association']>['related']>> }) => {
@@ -113,7 +118,7 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   const write = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: number | null) => {
     const typed = typedValues(request.body as Record<string, unknown>);
     const attributes = postedAttributes(resource, typed);
-    const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer) };
+    const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer), passwordChanged: passwordChanged(request, reply, screen.viewer) };
     try {
       const row = id === null ? await operations.create(input) : await operations.update({ ...input, id });
       notice(reply, `${resource.naming.humanName} ${id === null ? 'created' : 'saved'}.`);

@@ -24,3 +24,14 @@ export const adminsAndAuthor = ({ user, record }: FieldVisibleContext): boolean 
   const actor = user as DemoUser | null;
   return isAdmin(actor) || (actor !== null && record?.author_id === actor.id);
 };
+
+/**
+ * `readonly:` for a password: only its own user writes it (an admin sets the first one, on
+ * create). It is `confirm: true` besides, so no token or API key writes it at all, and on the
+ * panel session it needs a recent confirmation.
+ */
+export const unlessOwnAccount = ({ user, record }: FieldReadonlyContext): boolean => {
+  const actor = user as DemoUser | null;
+  if (record === null) return !isAdmin(actor);
+  return actor === null || record.id !== actor.id;
+};
