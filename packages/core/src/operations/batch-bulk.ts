@@ -137,12 +137,10 @@ async function judge(input: BatchInput, context: OperationContext, operation: Ba
   const id = operation.id!;
   const row = existing.get(idKey(id));
   if (!row) throw new RecordNotFoundError(resource.name, id);
+  // The policy answers before the precondition (RFC 9110 §13.2.1): a refusal never depends on the tag.
+  await authorize(operation.op === 'delete' ? 'destroy' : 'update', row);
   if (operation.ifMatch !== undefined) checkIfMatch(input, operation.ifMatch, row);
-  if (operation.op === 'delete') {
-    await authorize('destroy', row);
-    return { kind: 'delete', index, id };
-  }
-  await authorize('update', row);
+  if (operation.op === 'delete') return { kind: 'delete', index, id };
   const { values, errors, confirming, files } = await writeAttributes({ input: { ...input, attributes: operation.data ?? {} }, context, action: 'update', record: row });
   if (confirming.length > 0) await input.confirmFields?.(confirming);
   throwIfInvalid(errors);

@@ -120,6 +120,8 @@ async function runOne(input: BatchInput, context: OperationContext, operation: B
   if (operation.op !== 'create' && operation.ifMatch !== undefined) {
     await records.lockRow({ resource, id: operation.id! }, trx);
     const row = await records.find({ resource, view: 'show', id: operation.id!, scope, readable: context.readable });
+    // The policy answers before the precondition (RFC 9110 §13.2.1); the single operation asks it again.
+    await context.authorize(operation.op === 'delete' ? 'destroy' : 'update', row);
     checkIfMatch(input, operation.ifMatch, row);
   }
   if (operation.op === 'delete') {

@@ -5,6 +5,7 @@ import { IdempotencyKeyInUseError, PreconditionRequiredError } from '../../error
 import { credentialKey } from '../../http-semantics/credential-key.js';
 import type { HttpSemantics } from '../../http-semantics/http-semantics.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKey, keyStoredMeanwhile, requestFingerprint, type KeyedRequest, type StoredAnswer } from '../../http-semantics/idempotency-keys.js';
+import { authorizeReplay } from '../../http-semantics/replay-authorization.js';
 import { isThenable } from '../call-method.js';
 import type { RequestContext } from '../request-context.js';
 import type { Stage } from '../request-context.js';
@@ -25,7 +26,8 @@ async function runAction(context: RequestContext, action: Stage): Promise<void> 
 /**
  * One attempt of a conditional or keyed write, in its transaction `trx`: the row lock of
  * `If-Match` and the key's lookup (one statement when both apply), then the stored answer to
- * replay, or the precondition, the action and the answer stored.
+ * replay once the request is authorized again, or the precondition (after the policy: see
+ * `checkIfMatchFor`), the action and the answer stored.
  */
 async function conditionalWrite(context: RequestContext, semantics: HttpSemantics, write: { keyed: KeyedRequest | undefined; ifMatch: string | undefined; trx: Transaction<any> }, action: Stage): Promise<StoredAnswer | undefined> {
   const { keyed, ifMatch, trx } = write;
@@ -33,7 +35,10 @@ async function conditionalWrite(context: RequestContext, semantics: HttpSemantic
   const rowLock = ifMatch === undefined ? undefined : controller.ifMatchRowLock(trx);
   if (keyed) {
     const replay = await semantics.idempotencyKeys.lookup(trx, keyed, rowLock);
-    if (replay) return replay;
+    if (replay) {
+      await authorizeReplay(context, trx, replay);
+      return replay;
+    }
   } else if (rowLock) {
     await rowLock.execute();
   }
