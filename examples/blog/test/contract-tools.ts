@@ -42,7 +42,7 @@ export async function redoclyLint(file: string): Promise<LintResult> {
   return { errors: report.totals.errors, warnings: report.totals.warnings, problems: report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`) };
 }
 
-/** Spectral's `lint` with `spectral:oas` (`openapi/.spectral.yaml`); severity 0 is an error, 1 a warning. */
+/** Spectral's `lint` with `spectral:oas` and the OWASP ruleset (`openapi/.spectral.yaml`); severity 0 is an error, 1 a warning. */
 export async function spectralLint(file: string): Promise<LintResult> {
   const { stdout, stderr } = await run('spectral', ['lint', file, '--ruleset', SPECTRAL_RULESET, '--format', 'json', '--quiet']);
   const start = stdout.indexOf('[');

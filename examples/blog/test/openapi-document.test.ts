@@ -49,7 +49,7 @@ describeOnEachDatabase('the OpenAPI document, Edition A ("a valid OpenAPI 3.1 do
     expect(Object.keys(create.responses)).toEqual(['201', '302', '400', '401', '409', '413', '415', '422', '429', '503']);
     expect(create.security).toEqual([{ apiKey: [] }, { session: [] }]);
     expect(document.paths['/api/health'].get.security).toEqual([]);
-    expect(document.components.schemas.BlogPostCreate.properties.author_id).toEqual({ type: ['integer', 'null'], minimum: 1 });
+    expect(document.components.schemas.BlogPostCreate.properties.author_id).toEqual({ type: ['integer', 'null'], format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
     expect(document.components.schemas.BlogPostCreate.properties.published_on.format).toBe('date');
   });
 

@@ -31,7 +31,7 @@ describeOnEachDatabase('the OpenAPI document says what the server does (issue po
   it('"a required belongs_to is in required": ProfileCreate and CommentCreate name the keys the server needs, and leaving them out is a 422', async () => {
     const { schemas } = (await served()).components;
     expect(schemas.ProfileCreate.required).toEqual(['user_id']);
-    expect(schemas.ProfileCreate.properties.user_id).toEqual({ type: 'integer', minimum: 1 });
+    expect(schemas.ProfileCreate.properties.user_id).toEqual({ type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
     expect(schemas.CommentCreate.required).toEqual(expect.arrayContaining(['body', 'blog_post_id']));
     const profile = await send('POST', `${V1}/profiles`, { profile: { bio: 'no owner' } });
     expect(profile.statusCode).toBe(422);
@@ -43,7 +43,8 @@ describeOnEachDatabase('the OpenAPI document says what the server does (issue po
   it('"per_page: the server keeps clamping to 100 (a contract, tested); the document describes the clamp instead of a maximum"', async () => {
     const parameters = (await served()).paths[`${V1}/comments`].get.parameters;
     const perPage = parameters.find((p: Json) => p.name === 'per_page');
-    expect(perPage.schema.maximum).toBeUndefined();
+    // No maximum at the clamp: the bound every integer of the API has (the safe integers), nothing lower.
+    expect(perPage.schema.maximum).toBe(Number.MAX_SAFE_INTEGER);
     expect(perPage.description).toContain('clamps it to 100');
     const page = await demo().app.inject({ url: `${V1}/comments?per_page=5000`, headers: ADMIN });
     expect(page.statusCode).toBe(200);
@@ -67,6 +68,36 @@ describeOnEachDatabase('the OpenAPI document says what the server does (issue po
     const replaced = await send('PUT', `${V1}/blog_posts/2`, { blog_post: { summary: 'Only the summary' } });
     expect(replaced.statusCode).toBe(200);
     expect(replaced.json().record).toMatchObject({ title: before.title, summary: 'Only the summary' });
+  });
+
+  // Issue 42, item 14 (Spectral's OWASP ruleset, API4 "unrestricted resource consumption"): the bounds the document states are the server's.
+  it('"integer format/maximum", "maxItems for arrays", "429 + RateLimit headers on operations that spend the limit": every integer is an int64 within its bounds, a page holds at most maxPerPage, and 409/412 carry RateLimit as the server sends it', async () => {
+    const document = await served();
+    const integers: Json[] = [];
+    const walk = (node: Json): void => {
+      if (Array.isArray(node)) {
+        for (const item of node) walk(item);
+        return;
+      }
+      if (node === null || typeof node !== 'object') return;
+      if (node.type === 'integer' || (Array.isArray(node.type) && node.type.includes('integer'))) integers.push(node);
+      for (const [key, value] of Object.entries(node)) if (key !== 'example' && key !== 'examples') walk(value);
+    };
+    walk(document);
+    expect(integers.length).toBeGreaterThan(100);
+    expect(integers.filter((schema) => schema.format === undefined || schema.minimum === undefined || schema.maximum === undefined)).toEqual([]);
+    expect(integers.every((schema) => schema.maximum <= Number.MAX_SAFE_INTEGER && schema.minimum >= -Number.MAX_SAFE_INTEGER)).toBe(true);
+    // The server refuses what the document's bound refuses: an id beyond the safe integers is no record.
+    expect((await demo().app.inject({ url: `${V1}/blog_posts/${2 ** 53 + 2}`, headers: ADMIN })).statusCode).toBe(404);
+    const list = document.paths[`${V1}/comments`].get.responses['200'].content['application/json'].schema;
+    expect(list.properties.records.maxItems).toBe(100);
+    expect((await demo().app.inject({ url: `${V1}/comments?per_page=5000`, headers: ADMIN })).json().records.length).toBeLessThanOrEqual(100);
+    // A 412 spends the limit and says so.
+    const patch = document.paths[`${V1}/blog_posts/{id}`].patch.responses;
+    for (const status of ['409', '412', '429']) expect(Object.keys(patch[status].headers), status).toEqual(expect.arrayContaining(['RateLimit-Policy', 'RateLimit']));
+    const stale = await demo().app.inject({ method: 'PATCH', url: `${V1}/blog_posts/1`, headers: { ...ADMIN, 'content-type': 'application/json', 'if-match': '"stale"' }, payload: JSON.stringify({ blog_post: { summary: 'x' } }) });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.headers.ratelimit).toMatch(/^"default";r=\d+;t=\d+$/);
   });
 
   it('"a servers entry (from the mount\'s prefix, relative, so it works behind any host)"', async () => {

@@ -581,38 +581,48 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         BlogPost_index: {
+            /** Format: int64 */
             id: number;
             title: string | null;
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            /**
+             * Format: int64
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
             view_count?: number | null;
             rating: number | null;
             author: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
             comments: {
+                /** Format: int64 */
                 count: number;
             };
             tag_list: {
+                /** Format: int64 */
                 count: number;
             };
             cover: {
                 filename: string;
                 content_type: string;
+                /** Format: int64 */
                 byte_size: number;
                 url: string;
             } | null;
             attachments: {
                 filename: string;
                 content_type: string;
+                /** Format: int64 */
                 byte_size: number;
                 url: string;
             }[];
         };
         BlogPost_show: {
+            /** Format: int64 */
             id: number;
             title: string | null;
             summary: string | null;
@@ -620,28 +630,36 @@ export interface components {
             published: boolean | null;
             /** Format: date */
             published_on: string | null;
-            /** @description May be omitted: a `visible` rule decides which actors read this field. */
+            /**
+             * Format: int64
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
             view_count?: number | null;
             rating: number | null;
             author: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
             comments: {
+                /** Format: int64 */
                 count: number;
             };
             tag_list: {
+                /** Format: int64 */
                 count: number;
             };
             cover: {
                 filename: string;
                 content_type: string;
+                /** Format: int64 */
                 byte_size: number;
                 url: string;
             } | null;
             attachments: {
                 filename: string;
                 content_type: string;
+                /** Format: int64 */
                 byte_size: number;
                 url: string;
             }[];
@@ -655,8 +673,10 @@ export interface components {
             published?: boolean | null;
             /** Format: date */
             published_on?: string | null;
+            /** Format: int64 */
             view_count?: number | null;
             rating?: number | null;
+            /** Format: int64 */
             author_id?: number | null;
             /** @description The id of an upload (POST <mount>/uploads), used once. */
             cover?: string | null;
@@ -671,8 +691,10 @@ export interface components {
             published?: boolean | null;
             /** Format: date */
             published_on?: string | null;
+            /** Format: int64 */
             view_count?: number | null;
             rating?: number | null;
+            /** Format: int64 */
             author_id?: number | null;
             /** @description The id of an upload (POST <mount>/uploads), used once. */
             cover?: string | null;
@@ -681,40 +703,51 @@ export interface components {
             attachments_remove?: string[];
         };
         Comment_index: {
+            /** Format: int64 */
             id: number;
             body: string | null;
             blog_post: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
             user: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
         };
         Comment_show: {
+            /** Format: int64 */
             id: number;
             body: string | null;
             blog_post: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
             user: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
         };
         CommentCreate: {
             body: string;
+            /** Format: int64 */
             blog_post_id: number;
+            /** Format: int64 */
             user_id?: number | null;
         };
         CommentUpdate: {
             body?: string;
+            /** Format: int64 */
             blog_post_id?: number;
+            /** Format: int64 */
             user_id?: number | null;
         };
         Product_index: {
+            /** Format: int64 */
             id: number;
             name: string | null;
             price: number | null;
@@ -722,6 +755,7 @@ export interface components {
             /** Format: date */
             released_on: string | null;
             product_category: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
@@ -733,6 +767,7 @@ export interface components {
             } | null;
         };
         Product_show: {
+            /** Format: int64 */
             id: number;
             name: string | null;
             price: number | null;
@@ -740,6 +775,7 @@ export interface components {
             /** Format: date */
             released_on: string | null;
             product_category: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
@@ -751,16 +787,20 @@ export interface components {
             } | null;
         };
         ProductCategory_index: {
+            /** Format: int64 */
             id: number;
             name: string | null;
             products: {
+                /** Format: int64 */
                 count: number;
             };
         };
         ProductCategory_show: {
+            /** Format: int64 */
             id: number;
             name: string | null;
             products: {
+                /** Format: int64 */
                 count: number;
             };
         };
@@ -776,6 +816,7 @@ export interface components {
             in_stock?: boolean | null;
             /** Format: date */
             released_on?: string | null;
+            /** Format: int64 */
             product_category_id?: number | null;
             /** @enum {string|null} */
             status?: "draft" | "active" | "archived" | null;
@@ -790,6 +831,7 @@ export interface components {
             in_stock?: boolean | null;
             /** Format: date */
             released_on?: string | null;
+            /** Format: int64 */
             product_category_id?: number | null;
             /** @enum {string|null} */
             status?: "draft" | "active" | "archived" | null;
@@ -799,56 +841,68 @@ export interface components {
             } | null;
         };
         Profile_index: {
+            /** Format: int64 */
             id: number;
             bio: string | null;
             user: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
             avatar: {
                 filename: string;
                 content_type: string;
+                /** Format: int64 */
                 byte_size: number;
                 url: string;
             } | null;
         };
         Profile_show: {
+            /** Format: int64 */
             id: number;
             bio: string | null;
             user: {
+                /** Format: int64 */
                 id: number;
                 label: unknown;
             } | null;
             avatar: {
                 filename: string;
                 content_type: string;
+                /** Format: int64 */
                 byte_size: number;
                 url: string;
             } | null;
         };
         ProfileCreate: {
             bio?: string | null;
+            /** Format: int64 */
             user_id: number;
             /** @description The id of an upload (POST <mount>/uploads), used once. */
             avatar?: string | null;
         };
         ProfileUpdate: {
             bio?: string | null;
+            /** Format: int64 */
             user_id?: number;
             /** @description The id of an upload (POST <mount>/uploads), used once. */
             avatar?: string | null;
         };
         Tag_index: {
+            /** Format: int64 */
             id: number;
             name: string | null;
             blog_posts: {
+                /** Format: int64 */
                 count: number;
             };
         };
         Tag_show: {
+            /** Format: int64 */
             id: number;
             name: string | null;
             blog_posts: {
+                /** Format: int64 */
                 count: number;
             };
         };
@@ -859,6 +913,7 @@ export interface components {
             name?: string;
         };
         User_index: {
+            /** Format: int64 */
             id: number;
             name: string | null;
             email: string | null;
@@ -869,13 +924,16 @@ export interface components {
              */
             created_at?: string | null;
             blog_posts: {
+                /** Format: int64 */
                 count: number;
             };
             profile: {
+                /** Format: int64 */
                 id: number;
             } | null;
         };
         User_show: {
+            /** Format: int64 */
             id: number;
             name: string | null;
             email: string | null;
@@ -886,9 +944,11 @@ export interface components {
              */
             created_at?: string | null;
             blog_posts: {
+                /** Format: int64 */
                 count: number;
             };
             profile: {
+                /** Format: int64 */
                 id: number;
             } | null;
         };
@@ -905,9 +965,13 @@ export interface components {
             password?: string | null;
         };
         Pagination: {
+            /** Format: int64 */
             page: number;
+            /** Format: int64 */
             per_page: number;
+            /** Format: int64 */
             total_pages: number;
+            /** Format: int64 */
             total_count: number;
             has_next_page: boolean;
             has_prev_page: boolean;
@@ -1322,6 +1386,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1653,6 +1719,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1662,6 +1730,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1810,6 +1880,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1819,6 +1891,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1970,6 +2044,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1979,6 +2055,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,7 +2160,10 @@ export interface operations {
                         op: "update";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -2092,7 +2173,10 @@ export interface operations {
                         op: "delete";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -2112,9 +2196,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["BlogPost_show"];
                             message?: string;
@@ -2124,8 +2212,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -2170,6 +2261,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2208,9 +2301,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["BlogPost_show"];
                             message?: string;
@@ -2220,8 +2317,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -2539,6 +2639,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2877,6 +2979,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,6 +2990,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,6 +3151,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3054,6 +3162,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3209,6 +3319,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +3330,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3321,7 +3435,10 @@ export interface operations {
                         op: "update";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -3331,7 +3448,10 @@ export interface operations {
                         op: "delete";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -3351,9 +3471,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["Comment_show"];
                             message?: string;
@@ -3363,8 +3487,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -3420,6 +3547,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3458,9 +3587,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["Comment_show"];
                             message?: string;
@@ -3470,8 +3603,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -3725,6 +3861,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4017,6 +4155,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4026,6 +4166,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4174,6 +4316,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,6 +4327,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4325,6 +4471,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4334,6 +4482,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4437,7 +4587,10 @@ export interface operations {
                         op: "update";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -4447,7 +4600,10 @@ export interface operations {
                         op: "delete";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -4467,9 +4623,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["ProductCategory_show"];
                             message?: string;
@@ -4479,8 +4639,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -4525,6 +4688,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4563,9 +4728,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["ProductCategory_show"];
                             message?: string;
@@ -4575,8 +4744,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -4878,6 +5050,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5168,6 +5342,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5177,6 +5353,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5325,6 +5503,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5334,6 +5514,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5487,6 +5669,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5496,6 +5680,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5599,7 +5785,10 @@ export interface operations {
                         op: "update";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -5609,7 +5798,10 @@ export interface operations {
                         op: "delete";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -5629,9 +5821,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["Product_show"];
                             message?: string;
@@ -5641,8 +5837,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -5687,6 +5886,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5725,9 +5926,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["Product_show"];
                             message?: string;
@@ -5737,8 +5942,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -6003,6 +6211,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6298,6 +6508,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6307,6 +6519,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6455,6 +6669,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6464,6 +6680,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6607,6 +6825,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6616,6 +6836,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6719,7 +6941,10 @@ export interface operations {
                         op: "update";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -6729,7 +6954,10 @@ export interface operations {
                         op: "delete";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -6749,9 +6977,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["Profile_show"];
                             message?: string;
@@ -6761,8 +6993,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -6807,6 +7042,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6845,9 +7082,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["Profile_show"];
                             message?: string;
@@ -6857,8 +7098,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -7128,6 +7372,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7436,6 +7682,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7445,6 +7693,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7593,6 +7843,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7602,6 +7854,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7744,6 +7998,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7753,6 +8009,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7856,7 +8114,10 @@ export interface operations {
                         op: "update";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -7866,7 +8127,10 @@ export interface operations {
                         op: "delete";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -7886,9 +8150,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["Tag_show"];
                             message?: string;
@@ -7898,8 +8166,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -7944,6 +8215,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7982,9 +8255,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["Tag_show"];
                             message?: string;
@@ -7994,8 +8271,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -8302,6 +8582,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8626,6 +8908,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8635,6 +8919,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8783,6 +9069,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8792,6 +9080,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8946,6 +9236,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8955,6 +9247,8 @@ export interface operations {
             /** @description Precondition Failed: the record changed since the `If-Match` ETag; nothing was written. */
             412: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9058,7 +9352,10 @@ export interface operations {
                         op: "update";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -9068,7 +9365,10 @@ export interface operations {
                         op: "delete";
                         /** @description Echoed back with the operation's result; unique in the batch. */
                         ref?: string;
-                        /** @description The record id. */
+                        /**
+                         * Format: int64
+                         * @description The record id.
+                         */
                         id: number;
                         /** @description The record's ETag (as `If-Match`): a record changed since answers 412. */
                         if_match?: string;
@@ -9088,9 +9388,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["User_show"];
                             message?: string;
@@ -9100,8 +9404,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };
@@ -9157,6 +9464,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9195,9 +9504,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** Format: int64 */
                             index: number;
                             ref?: string;
-                            /** @enum {integer} */
+                            /**
+                             * Format: int64
+                             * @enum {integer}
+                             */
                             status: 200 | 201 | 403 | 404 | 412 | 422 | 424;
                             record?: components["schemas"]["User_show"];
                             message?: string;
@@ -9207,8 +9520,11 @@ export interface operations {
                             error?: string;
                         }[];
                         summary: {
+                            /** Format: int64 */
                             succeeded: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             not_applied: number;
                         };
                     };

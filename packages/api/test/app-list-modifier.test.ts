@@ -56,7 +56,7 @@ for (const kind of testDatabaseKinds()) {
     it('its parameter is declared once: in the route\'s schema and on every list operation of the OpenAPI document', async () => {
       const document = (await mounted.inject({ url: '/api/resources/v1/openapi.json' })).json() as { paths: Record<string, { get: { parameters: { name: string; schema: unknown }[] } }> };
       for (const path of ['/api/resources/v1/books', '/api/resources/v1/authors']) {
-        expect(document.paths[path]!.get.parameters.find((parameter) => parameter.name === 'ids')?.schema).toEqual({ type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, maxItems: 100 });
+        expect(document.paths[path]!.get.parameters.find((parameter) => parameter.name === 'ids')?.schema).toEqual({ type: 'array', items: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, minItems: 1, maxItems: 100 });
       }
       expect(document.paths['/api/resources/v1/books/{id}']!.get.parameters.map((parameter) => parameter.name)).not.toContain('ids');
     });

@@ -16,7 +16,7 @@ describe('the OpenAPI document on a mount: who may read it, and mistakes in the 
     const { app } = await buildLibraryApp(database, { ...AUTHORIZED, perPage: 5, maxPerPage: 20 }, { at: '/admin/api', defaults: { per_page: '7' } });
     const document = (await app.inject({ url: '/admin/api/resources/v1/openapi.json' })).json();
     const perPage = document.paths['/admin/api/resources/v1/books'].get.parameters.find((p: { name: string }) => p.name === 'per_page');
-    expect(perPage.schema).toEqual({ type: 'integer', minimum: 1, default: 7 });
+    expect(perPage.schema).toEqual({ type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 7 });
     expect(perPage.description).toContain('clamps it to 20');
     expect(document.components.securitySchemes).toBeUndefined();
     await app.close();

@@ -4,6 +4,7 @@ import { ref, resourceSchemas, SHARED_HEADERS, SHARED_SCHEMAS, withoutNullable }
 import type { OpenApiObject, OpenApiOptions } from './openapi-options.js';
 import { resourceOperation, type OperationContext } from './resource-operations.js';
 import { withoutUnusedComponents } from './unused-components.js';
+import { withSchemaBounds } from './schema-bounds.js';
 import { HTTP_SEMANTICS_HEADERS, withHttpSemantics, type OpenApiHttpSemantics } from '../http-semantics/openapi-http-semantics.js';
 
 /** A route the app drew inside the mount (`mountPanelApi({ routes })`) with a Fastify `schema`. */
@@ -120,11 +121,11 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   }
   for (const route of input.customRoutes ?? []) pathItem(openApiPath(route.url))[route.method.toLowerCase()] = customOperation(route);
   if (input.healthPath !== false) Object.assign(paths, healthPaths(mountPath, input.healthPath));
-  return withoutUnusedComponents({
+  return withSchemaBounds(withoutUnusedComponents({
     openapi: '3.1.0',
     info: { title: 'Panel API', version, ...options.info },
-    // Relative, so the document holds behind any host; every path below carries the mount path.
-    servers: [{ url: '/', description: `This server: the host that serves the document (the API is mounted at ${mountPath}).` }],
+    // Relative, so the document holds behind any host; every path below carries the mount path. Its audience is the app's.
+    servers: [{ url: '/', description: `This server: the host that serves the document, in production or local development alike (the API is mounted at ${mountPath}).`, 'x-internal': false }],
     tags: [...[...tags].sort(([a], [b]) => a.localeCompare(b)).map(([name, description]) => ({ name, description })), ...(input.healthPath !== false ? [{ name: 'Health', description: 'Liveness and readiness checks.' }] : [])],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
@@ -132,5 +133,5 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
       headers: { ...SHARED_HEADERS, ...HTTP_SEMANTICS_HEADERS },
       ...(Object.keys(schemes).length > 0 ? { securitySchemes: schemes } : {}),
     },
-  });
+  }));
 }

@@ -63,12 +63,12 @@ function success(route: RouteEntry, resource: CompiledResource, context: Operati
   if (route.action === 'batch') return [200, { description: 'Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones).', content: json(batchAnswerSchema(resource)) }];
   if (route.action === 'related') {
     const target = context.panel.resource(resource.fieldsByName.get(route.association!)!.target!);
-    return [200, { description: `The ${route.association} of the record, a page at a time.`, headers: TOTAL_COUNT, content: json({ type: 'object', properties: { records: { type: 'array', items: ref(schemaNames.related(target)) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false }) }];
+    return [200, { description: `The ${route.association} of the record, a page at a time.`, headers: TOTAL_COUNT, content: json({ type: 'object', properties: { records: { type: 'array', maxItems: context.panel.config.maxPerPage, items: ref(schemaNames.related(target)) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false }) }];
   }
   const status = route.action === 'create' ? 201 : 200;
   const derived = responseSchemas(resource, route.action, route.controller)[status] !== undefined;
   const body: Record<string, JsonSchema> = {
-    index: { type: 'object', properties: { records: { type: 'array', items: ref(schemaNames.record(resource, 'index')) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false },
+    index: { type: 'object', properties: { records: { type: 'array', maxItems: context.panel.config.maxPerPage, items: ref(schemaNames.record(resource, 'index')) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false },
     show: { type: 'object', properties: { record: ref(schemaNames.record(resource, 'show')) }, required: ['record'], additionalProperties: false },
     destroy: ref('DestroyResult'),
   };
@@ -137,6 +137,9 @@ const REF = { type: 'string', minLength: 1, maxLength: 64, description: 'Echoed 
 const IF_MATCH = { type: 'string', description: "The record's ETag (as `If-Match`): a record changed since answers 412." };
 
 /** A batch's body, typed per operation: a create takes the new view's attributes, an update the edit view's, a delete none. */
+/** The most operations any batch holds (`maxBatchOperations` is at most this); a batch answers one result per operation. */
+const MAX_BATCH_OPERATIONS = 1000;
+
 function batchRequestBody(resource: CompiledResource): OpenApiObject {
   const id = { type: 'integer', minimum: 1, description: 'The record id.' };
   const operation = {
@@ -146,7 +149,7 @@ function batchRequestBody(resource: CompiledResource): OpenApiObject {
       { type: 'object', properties: { op: { const: 'delete' }, ref: REF, id, if_match: IF_MATCH }, required: ['op', 'id'], additionalProperties: false },
     ],
   };
-  const schema = { type: 'object', properties: { atomic: { type: 'boolean', default: true }, operations: { type: 'array', minItems: 1, maxItems: 1000, items: operation } }, required: ['operations'] };
+  const schema = { type: 'object', properties: { atomic: { type: 'boolean', default: true }, operations: { type: 'array', minItems: 1, maxItems: MAX_BATCH_OPERATIONS, items: operation } }, required: ['operations'] };
   return { required: true, content: { [JSON_TYPE]: { schema, example: { operations: [{ op: 'delete', ref: 'first', id: 1 }] } } } };
 }
 
@@ -166,7 +169,7 @@ function batchAnswerSchema(resource: CompiledResource): JsonSchema {
     required: ['index', 'status'],
   };
   const count = { type: 'integer', minimum: 0 };
-  return { type: 'object', properties: { results: { type: 'array', items: result }, summary: { type: 'object', properties: { succeeded: count, failed: count, not_applied: count }, required: ['succeeded', 'failed', 'not_applied'] } }, required: ['results', 'summary'] };
+  return { type: 'object', properties: { results: { type: 'array', maxItems: MAX_BATCH_OPERATIONS, items: result }, summary: { type: 'object', properties: { succeeded: count, failed: count, not_applied: count }, required: ['succeeded', 'failed', 'not_applied'] } }, required: ['results', 'summary'] };
 }
 
 /** The OpenAPI operation of one generated (or Edition B) route: parameters, body, every answer it can give, security. */

@@ -10,6 +10,7 @@ import { pageModifier } from './page-modifier.js';
 import { queryableFields } from './queryable-fields.js';
 import { searchModifier } from './search-modifier.js';
 import { sortModifier } from './sort-modifier.js';
+import { withSchemaBounds } from '../openapi/schema-bounds.js';
 
 /**
  * The built-in list modifiers, in the order their parameters are documented and read: the
@@ -65,10 +66,13 @@ export function recordParameters(context: ParameterContext, modifiers: readonly 
  */
 export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly modifiers?: readonly ListModifier[] | undefined; readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined }): QueryParameter[] {
   const { config, defaults, viewFields, modifiers = LIST_MODIFIERS, resolve } = mount;
-  if (action === 'index' || action === 'related') return listParameters({ config, defaults, resource, fields: viewFields('index'), queryable: queryableFields({ resource, view: 'index' }), resolve }, modifiers);
-  if (action === 'show') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }), resolve }, modifiers);
+  // Bounded here, once: the route's querystring and the OpenAPI document state the same schemas.
+  if (action === 'index' || action === 'related') return listParameters({ config, defaults, resource, fields: viewFields('index'), queryable: queryableFields({ resource, view: 'index' }), resolve }, modifiers).map(boundedParameter);
+  if (action === 'show') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }), resolve }, modifiers).map(boundedParameter);
   return [];
 }
+
+const boundedParameter = (parameter: QueryParameter): QueryParameter => ({ ...parameter, schema: withSchemaBounds(parameter.schema) });
 
 /**
  * The route's `schema.querystring`: an object whose properties are the parameters' schemas (with
