@@ -8844,7 +8844,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        record: components["schemas"]["User_show"];
+                    };
                 };
             };
             /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
@@ -9172,7 +9174,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        record: components["schemas"]["User_show"];
+                    };
                 };
             };
             /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
