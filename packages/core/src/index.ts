@@ -11,6 +11,7 @@ export { textDisplay, jsonDisplay, TEXT_FORM, LONG_TEXT_FORM, NUMBER_FORM, BOOLE
 export { recordsWhere, type RecordFilter, type RecordSearch } from './records/record-filters.js';
 export type { FieldFilter, FilterOperator, FilterConditionInput, FieldTypeModule, FieldValue, FieldLayout, FieldAssociation, FieldSelectInput, FieldCheckInput, FieldStatementCheckInput, FieldStatementCheck, FieldLoadContext, ParsedValue, JsonSchema, ReadableRecords } from './resources/compiled-types.js';
 export { NO_RECORDS } from './records/no-records-scope.js';
+export { associatedResources, unlistedResources, readableRecordsFor } from './authorization/listable-resources.js';
 export { fieldViews, hasColumn, isWritableType } from './fields/field-visibility.js';
 export { Resource, isResourceClass, type ResourceClass, type DefaultOrder } from './resources/resource.js';
 export { compileResources, writableFields, type CompiledField, type CompiledResource } from './resources/compiled-resource.js';

@@ -64,16 +64,20 @@ export function recordFieldsFor(context: RequestContext, resource: CompiledResou
 
 /**
  * The records of other resources the actor may read (asked of the ids a write names and of
- * association values): the actor's read rule (Edition B: a read grant on the target), then the
- * target's policy scope for the current user. Undefined (every record) when neither applies.
+ * association values): the actor's read rule (Edition B: a read grant on the target), then
+ * under the policies none of a target the actor may not list (its `index`), else the target's
+ * scope for the current user. Undefined (every record) when neither applies.
  */
 export function readableRecordsOf(context: RequestContext, client: Panel['authorization']): ReadableRecords | undefined {
   const mayRead = context.actor.mayRead;
   if (!mayRead && !client) return undefined;
   const user = context.user;
+  const unlisted = context.unlistedResources;
   return (target) => {
     if (mayRead && !mayRead(target)) return NO_RECORDS;
-    return client ? (query) => client.scope({ user, resource: target, query }) : undefined;
+    if (!client) return undefined;
+    // A resource the policy does not let the actor list: none of its records (labels answer null).
+    return unlisted?.has(target) ? NO_RECORDS : (query) => client.scope({ user, resource: target, query });
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CompiledResource, Panel } from '@panel/core';
+import { associatedResources, type CompiledResource, type Panel } from '@panel/core';
 import type { CursorCodec } from '../querying/cursor-codec.js';
 import { beforeActionChain } from '../controller/before-action-chain.js';
 import type { ActionName } from '../controller/callback-chain.js';
@@ -12,6 +12,7 @@ import { actionStage } from './stages/action-stage.js';
 import { authenticateStage } from './stages/authenticate-stage.js';
 import { beforeActionStage } from './stages/before-action-stage.js';
 import { currentUserStage } from './stages/current-user-stage.js';
+import { listableResourcesStage } from './stages/listable-resources-stage.js';
 import { permitStage } from './stages/permit-stage.js';
 import { preconditionsStage } from './stages/preconditions-stage.js';
 import { rateLimitStage } from './stages/rate-limit-stage.js';
@@ -84,8 +85,13 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
   const method = panel.config.currentUserMethod;
   const identify: Stage[] = [...(panel.sessions && !traversing ? [sessionStage] : []), ...chainStages(controller, action, gate), ...(method === null ? [] : [currentUserStage(method)])];
   const stages = [...identify];
-  if (!traversing) {
+  // Under policies, the associated resources the actor may not list, asked once per request (labels and includes follow it).
+  const targets = panel.authorization && method !== null ? associatedResources(panel.resources, input.resource) : [];
+  const listable = targets.length > 0 ? [listableResourcesStage(targets)] : [];
+  if (traversing) stages.push(...listable);
+  else {
     if (semantics?.rateLimit) stages.push(rateLimitStage);
+    stages.push(...listable);
     const act = actionStage(action);
     stages.push(semantics && WRITES.has(action) ? preconditionsStage(semantics, { requireIfMatch: controller.requireIfMatch, member: action === 'update' || action === 'destroy' }, act) : act);
   }

@@ -31,6 +31,8 @@ export class RequestContext {
   session: RequestSession;
   /** The actor an extension's gate made from a credential it verified (Edition B's Bearer token); undefined otherwise. */
   authenticated: RequestActor | undefined;
+  /** The resources the actor may not list (the policy's `index`), whose records the answer does not name (see `listableResourcesStage`). */
+  unlistedResources: ReadonlySet<CompiledResource> | undefined;
   /** The actor once permitted: what the gate decided, else the panel's policies govern it. */
   actor: RequestActor = POLICY_ACTOR;
   /** The current user (`currentUserMethod`'s answer), null until the current-user stage ran or when there is none. */
@@ -91,7 +93,7 @@ export interface Stage {
 }
 
 /** The kinds of stage a route's list may hold. */
-export type StageName = 'session' | 'before-action' | 'authenticate' | 'permit' | 'current-user' | 'rate-limit' | 'preconditions' | 'action';
+export type StageName = 'session' | 'before-action' | 'authenticate' | 'permit' | 'current-user' | 'listable-resources' | 'rate-limit' | 'preconditions' | 'action';
 
 /** A controller class the runtime routes to: made with one request's context. */
 export type ControllerClass = (new (context: RequestContext) => { process(): Promise<unknown> }) & { readonly name: string };

@@ -1,4 +1,4 @@
-import { fieldAccess, type CompiledResource, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ScopeFunction } from '@panel/core';
+import { fieldAccess, readableRecordsFor, unlistedResources, type CompiledResource, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ReadableRecords, type ScopeFunction } from '@panel/core';
 
 /**
  * The signed-in user acting on the resource screens, for one request: the panel, the user
@@ -13,6 +13,7 @@ export class ScreenActor {
   /** The key the user's uploads are owned by (`user:<id>`, as the API's session path keys them). */
   readonly uploader: string;
   readonly #access = new Map<CompiledResource, FieldAccess>();
+  #readable: ReadableRecords | undefined;
 
   constructor(panel: Panel, user: unknown, uploader: string) {
     this.panel = panel;
@@ -30,9 +31,19 @@ export class ScreenActor {
     return access;
   }
 
-  /** What an operation on `resource` takes for this user: the policies, scopes and field rules of the panel, and the user's uploads. */
+  /**
+   * Asks the policy once which resources the user may not list (`index`): their records are
+   * named by no label or association value on any screen, as on the API. Called once per request.
+   */
+  async prepare(): Promise<this> {
+    const client = this.panel.authorization;
+    if (client) this.#readable = readableRecordsFor(client, this.user, await unlistedResources(client, this.user, [...this.panel.resources.values()]));
+    return this;
+  }
+
+  /** What an operation on `resource` takes for this user: the policies, scopes and field rules of the panel, the other resources' records it reads, and the user's uploads. */
   input(resource: CompiledResource): OperationInput {
-    return { panel: this.panel, resource, actor: this.user, access: this.access(resource), uploader: this.uploader };
+    return { panel: this.panel, resource, actor: this.user, access: this.access(resource), uploader: this.uploader, ...(this.#readable ? { readable: this.#readable } : {}) };
   }
 
   /**

@@ -71,7 +71,7 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
       const problem = formProblem(request.body);
       if (problem) throw new BadRequestError(problem);
       if (write && (viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) return await expired();
-      return await handler(request, reply, { viewer, actor: new ScreenActor(context.panel, viewer.user.record, uploader) });
+      return await handler(request, reply, { viewer, actor: await new ScreenActor(context.panel, viewer.user.record, uploader).prepare() });
     } catch (error) {
       const problem = problemOf(error);
       if (!problem) throw error;
