@@ -15,6 +15,7 @@ export { associatedResources, unlistedResources, readableRecordsFor } from './au
 export { fieldViews, hasColumn, isWritableType } from './fields/field-visibility.js';
 export { Resource, isResourceClass, type ResourceClass, type DefaultOrder } from './resources/resource.js';
 export { compileResources, writableFields, type CompiledField, type CompiledResource } from './resources/compiled-resource.js';
+export { recordKeyOf, RECORD_KEY_TYPES, MAX_TEXT_KEY_LENGTH, type RecordId, type RecordKey, type RecordKeyType } from './resources/record-key.js';
 export { DEFAULT_INCLUDE_LIMITS, normalizeIncludeLimits, type IncludeLimits, type IncludeLimitsInput } from './resources/include-limits.js';
 export { recordSchema, writeSchema } from './resources/record-schema.js';
 export { loadResourceClasses, isSourceModule } from './resources/load-resources.js';

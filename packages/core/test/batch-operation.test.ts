@@ -277,7 +277,7 @@ for (const kind of testDatabaseKinds()) {
         const atomic = random(2) === 0;
         const result = await run(batch, { actor, atomic });
         // The same operations, one by one, on the twin table (its ids in the same places).
-        const twin = batch.map((operation) => (operation.op === 'create' ? operation : { ...operation, id: twinIds[ids.indexOf(operation.id!)]! }));
+        const twin = batch.map((operation) => (operation.op === 'create' ? operation : { ...operation, id: twinIds[ids.indexOf(operation.id as number)]! }));
         const outcomes: string[] = [];
         for (const operation of twin) {
           const input = { panel, resource: 'TwinPost', actor };

@@ -1,4 +1,4 @@
-import { Current, operations, type CompiledResource, type RecordRow, type View } from '@panel/core';
+import { Current, operations, type CompiledResource, type RecordId, type RecordRow, type View } from '@panel/core';
 import { includeGraphOf } from '../controller/include-graph.js';
 import { associationFilter } from '../edition-b/association-filter.js';
 import { BadRequestError } from '../errors/api-errors.js';
@@ -111,7 +111,7 @@ export async function relatedPage(context: RequestContext, target: ControllerHoo
   const query = target.listRequest(panel.resource(field.target!));
   const page = query.page ?? firstPage(panel.config);
   const input = target.operationInput();
-  const narrow = associationFilter(field, Number(parent.id));
+  const narrow = associationFilter(field, parent[context.resource.primaryKey] as RecordId);
   const { rows, totalCount, totalCountSource } = await operations.list({ ...input, ...listInput(query, panel.config), scope: (scoped) => narrow(input.scope ? input.scope(scoped) : scoped) });
   if (totalCountSource) reply.header(TOTAL_COUNT_HEADER, totalCountSource);
   return { rows, pagination: pagination(page.page, page.perPage, totalCount) };

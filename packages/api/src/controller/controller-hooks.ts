@@ -1,5 +1,5 @@
 import type { SelectQueryBuilder, Transaction } from 'kysely';
-import type { CompiledField, CompiledResource, ErrorMessages, FieldAccess, OperationInput, PolicyAction, ReadableRecords, RecordRow, ScopeFunction, View } from '@panel/core';
+import type { CompiledField, CompiledResource, RecordId, ErrorMessages, FieldAccess, OperationInput, PolicyAction, ReadableRecords, RecordRow, ScopeFunction, View } from '@panel/core';
 import type { ListQuery } from '../querying/list-modifier.js';
 import type { QueryableFields } from '../querying/queryable-fields.js';
 import type { FieldValue } from '../serialization/field-value.js';
@@ -30,7 +30,7 @@ export interface ControllerHooks {
   recordFields(resource: CompiledResource, view: View): readonly CompiledField[];
   hidesAssociation(field: CompiledField): boolean;
   requireFieldConfirmation(): void;
-  recordId(): number;
+  recordId(): RecordId;
   queryableFields(resource: CompiledResource, view: View): QueryableFields;
   listRequest(resource: CompiledResource): ListRequest;
   serializeRecords(rows: readonly RecordRow[], view: View): Record<string, unknown>[];

@@ -1,5 +1,4 @@
-import { fieldAccess, NO_RECORDS, NotAuthorizedError, RecordNotFoundError, type CompiledField, type CompiledResource, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ReadableRecords, type ScopeFunction, type View, type WriteChannel } from '@panel/core';
-import { recordId } from '../actions/record-params.js';
+import { fieldAccess, NO_RECORDS, NotAuthorizedError, RecordNotFoundError, type CompiledField, type CompiledResource, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ReadableRecords, type RecordId, type ScopeFunction, type View, type WriteChannel } from '@panel/core';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { credentialKey } from '../http-semantics/credential-key.js';
 import { POLICY_ACTOR } from './request-gate.js';
@@ -104,9 +103,9 @@ export function operationInputOf(context: RequestContext): OperationInput {
 }
 
 /** The `:id` of the request; an id that cannot name a record is a 404. */
-export function recordIdOf(context: RequestContext): number {
+export function recordIdOf(context: RequestContext): RecordId {
   const raw = context.params.id;
-  const id = recordId(raw);
+  const id = context.resource.key.fromText(raw);
   if (id === undefined) throw new RecordNotFoundError(context.resource.name, raw);
   return id;
 }

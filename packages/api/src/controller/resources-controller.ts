@@ -1,7 +1,7 @@
 // The one controller class: every step of a request an app may override, each a short method that delegates to its stage or helper module (why the file is near the size limit).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SelectQueryBuilder, Transaction } from 'kysely';
-import { DEFAULT_MAX_BATCH_OPERATIONS, type CompiledField, type CompiledResource, type ErrorMessages, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ReadableRecords, type RecordRow, type ScopeFunction, type SessionData, type View } from '@panel/core';
+import { DEFAULT_MAX_BATCH_OPERATIONS, type CompiledField, type CompiledResource, type RecordId, type ErrorMessages, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ReadableRecords, type RecordRow, type ScopeFunction, type SessionData, type View } from '@panel/core';
 import { batchAction, createAction, destroyAction, updateAction } from '../actions/write-actions.js';
 import { receivedUpload } from './upload-answer.js';
 import { indexAction, listRequestOf, relatedPage, showAction } from '../actions/read-actions.js';
@@ -130,7 +130,7 @@ export class ResourcesController extends ControllerDeclarations {
   /** A write sets a `confirm: true` field: on the panel-session path it needs a recent password confirmation. */
   protected requireFieldConfirmation(): void { if (this.onPanelSessionPath()) this.requireRecentConfirmation(); }
   /** The `:id` of the request; an id that cannot name a record is a 404. */
-  protected recordId(): number { return recordIdOf(this.context); }
+  protected recordId(): RecordId { return recordIdOf(this.context); }
   /** The fields this request may filter, select and search on a view of a resource (`queryableFields`, with this actor). */
   protected queryableFields(resource: CompiledResource, view: View): QueryableFields { return queryableFields({ resource, view, access: this.fieldAccess(resource) }); }
   /** A list's query parameters, read by the route's list modifiers against what this request may read (one 400 for every problem). */

@@ -1,4 +1,5 @@
 import type { CompiledField, ScopeFunction } from '@panel/core';
+import type { RecordId } from '@panel/core';
 
 /** Whether a field is an association the API can traverse (`GET …/:id/<association>`): its type says how (`association.related`). */
 export function isTraversable(field: CompiledField): boolean {
@@ -10,6 +11,6 @@ export function isTraversable(field: CompiledField): boolean {
  * says (`has_many` / `has_one`: by the foreign key; `has_and_belongs_to_many`: through the
  * join table).
  */
-export function associationFilter(field: CompiledField, parentId: number): ScopeFunction {
+export function associationFilter(field: CompiledField, parentId: RecordId): ScopeFunction {
   return field.kind.association!.related!(field, parentId);
 }

@@ -50,7 +50,13 @@ const ANSWERS: Readonly<Record<number, OpenApiObject>> = {
 };
 
 
-const ID = { name: 'id', in: 'path', required: true, description: 'The record id.', schema: { type: 'integer', minimum: 1 }, example: 1 };
+/** The `:id` path parameter, typed as the resource's key (an integer, a bigint as digits, a uuid, a text). */
+function idParameter(resource: CompiledResource): OpenApiObject {
+  const { key } = resource;
+  if (key.type === 'integer') return { name: 'id', in: 'path', required: true, description: 'The record id.', schema: { type: 'integer', minimum: 1 }, example: 1 };
+  const { example, ...schema } = key.schema as { example?: unknown };
+  return { name: 'id', in: 'path', required: true, description: `The record's ${key.column} (${key.type}).`, schema, ...(example === undefined ? {} : { example }) };
+}
 
 /** A query parameter as the OpenAPI document gives it (the list modifiers declare it: `querying/list-query.ts`). */
 function queryParameter({ name, description, style, explode, schema }: QueryParameter): OpenApiObject {
@@ -141,7 +147,7 @@ const IF_MATCH = { type: 'string', description: "The record's ETag (as `If-Match
 const MAX_BATCH_OPERATIONS = 1000;
 
 function batchRequestBody(resource: CompiledResource): OpenApiObject {
-  const id = { type: 'integer', minimum: 1, description: 'The record id.' };
+  const id = { ...(resource.key.type === 'integer' ? { type: 'integer', minimum: 1 } : resource.key.schema), description: 'The record id.' };
   const operation = {
     oneOf: [
       { type: 'object', properties: { op: { const: 'create' }, ref: REF, data: ref(schemaNames.write(resource, 'new')) }, required: ['op', 'data'], additionalProperties: false },
@@ -198,7 +204,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   if (route.action === 'batch') responses[422] = { description: 'An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424).', content: json(batchAnswerSchema(resource)) };
   const listed = route.action === 'related' ? context.panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
   const parameters = [
-    ...(member ? [ID] : []),
+    ...(member ? [idParameter(resource)] : []),
     // The view's fields as declared: the document's sort_by enum, without an actor.
     ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => listed.fieldsOn(view), modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
   ];

@@ -15,6 +15,7 @@ import { ATTACHMENTS_SEGMENT, attachmentUrl } from './attachment-url.js';
 import { checkedContentType, sanitizeFilename } from './sanitize-filename.js';
 import { isFileField } from './attachment-select.js';
 import { retryAfterStalePlan } from '../database/stale-plan.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** What `attach` takes: the record's field, and the file. */
 export interface AttachInput {
@@ -97,7 +98,7 @@ export class PanelAttachments {
    */
   async attach(input: AttachInput): Promise<AttachedFile> {
     const { resource, keeps } = this.#fileField(input);
-    const id = recordId(input.id);
+    const id = recordId(input.id, resource);
     const filename = sanitizeFilename(input.filename);
     const contentType = checkedContentType(input.contentType);
     const bytes = typeof input.bytes === 'string' ? new TextEncoder().encode(input.bytes) : input.bytes;
@@ -144,7 +145,7 @@ export class PanelAttachments {
   /** Removes every file of a record's field and purges their bytes after the commit; returns how many were removed. */
   async detach(input: FieldOfRecord): Promise<number> {
     const { resource } = this.#fileField(input);
-    const id = recordId(input.id);
+    const id = recordId(input.id, resource);
     const keys = await retryAfterStalePlan(() => this.#db.transaction().execute((trx) => this.#detach(trx, resource.name, id, input.field)));
     await this.purge(keys);
     return keys.length;
@@ -162,7 +163,7 @@ export class PanelAttachments {
    * blob rows, and returns the blob keys whose bytes to purge once the transaction has
    * committed (`purge`). The records layer calls it from `destroy`.
    */
-  detachRecord(trx: Transaction<any>, resource: CompiledResource, id: number): Promise<string[]> {
+  detachRecord(trx: Transaction<any>, resource: CompiledResource, id: RecordId): Promise<string[]> {
     return this.#detach(trx, resource.name, id, undefined);
   }
 
@@ -186,7 +187,7 @@ export class PanelAttachments {
    * file, on a `files` field after the others. Returns the keys of the blobs removed, whose
    * bytes to `purge` once the transaction has committed.
    */
-  async applyChanges(trx: Transaction<any>, input: { readonly resource: CompiledResource; readonly id: number; readonly owner: string | undefined; readonly changes: readonly FileChange[] }): Promise<string[]> {
+  async applyChanges(trx: Transaction<any>, input: { readonly resource: CompiledResource; readonly id: RecordId; readonly owner: string | undefined; readonly changes: readonly FileChange[] }): Promise<string[]> {
     const { resource, id, owner, changes } = input;
     const purge: string[] = [];
     for (const { field, attach, remove } of changes) {
@@ -226,7 +227,7 @@ export class PanelAttachments {
     }
   }
 
-  async #detach(trx: Transaction<any>, recordType: string, id: number, name: string | undefined): Promise<string[]> {
+  async #detach(trx: Transaction<any>, recordType: string, id: RecordId, name: string | undefined): Promise<string[]> {
     const removed = await trx
       .deleteFrom(ATTACHMENTS_TABLE)
       .where('record_type', '=', recordType)
@@ -239,7 +240,7 @@ export class PanelAttachments {
   }
 
   /** Removes the files of a field named by URL (its key) or filename; a name that matches none refuses the write. */
-  async #detachNamed(trx: Transaction<any>, recordType: string, id: number, name: string, names: readonly string[]): Promise<string[]> {
+  async #detachNamed(trx: Transaction<any>, recordType: string, id: RecordId, name: string, names: readonly string[]): Promise<string[]> {
     const keys = names.map(keyInUrl).filter((key): key is string => key !== undefined);
     const removed = await trx
       .deleteFrom(`${ATTACHMENTS_TABLE} as a`)
@@ -279,7 +280,8 @@ function keyInUrl(name: string): string | undefined {
   return isBlobKey(key) ? key : undefined;
 }
 
-function recordId(id: unknown): number {
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new TypeError(`id must be a record id (a positive whole number), instead got ${JSON.stringify(id)}.`);
-  return id;
+function recordId(id: unknown, resource: CompiledResource): RecordId {
+  const key = resource.key.fromJson(id);
+  if (key === undefined) throw new TypeError(`id must be a record id of ${resource.name} (${resource.key.expected}), instead got ${JSON.stringify(id)}.`);
+  return key;
 }

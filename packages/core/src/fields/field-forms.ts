@@ -106,7 +106,7 @@ const WHOLE = /^\d{1,16}$/;
 function recordDisplay(value: unknown): FieldDisplay {
   if (isMissing(value) || typeof value !== 'object') return EMPTY;
   const { id, label } = value as { id?: unknown; label?: unknown };
-  if (typeof id !== 'number') return EMPTY;
+  if (typeof id !== 'number' && typeof id !== 'string') return EMPTY;
   return { kind: 'record', id, label: isMissing(label) ? null : String(label) };
 }
 
@@ -114,7 +114,10 @@ function recordDisplay(value: unknown): FieldDisplay {
 export const RECORD_FORM = formOf({
   display: recordDisplay,
   control: (field: CompiledField): FormControl => ({ kind: 'record', target: field.target! }),
-  formValue: (value: unknown) => [typeof (value as { id?: unknown } | null)?.id === 'number' ? String((value as { id: number }).id) : ''],
+  formValue: (value: unknown) => {
+    const id = (value as { id?: unknown } | null)?.id;
+    return [typeof id === 'number' || typeof id === 'string' ? String(id) : ''];
+  },
   fromForm: (posted: readonly string[]) => {
     const value = orNull(posted);
     return value !== null && WHOLE.test(value) ? Number(value) : value;

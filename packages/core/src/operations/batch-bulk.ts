@@ -9,6 +9,7 @@ import { changesSessionPassword } from './password-change.js';
 import { throwIfInvalid, writeAttributes } from './write-attributes.js';
 import { checkIfMatch, placed, refusalOf, settle } from './batch-outcomes.js';
 import type { BatchInput, BatchOperationInput, BatchOutcome, BatchOutcomeKind, BatchResult } from './batch-types.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** Said by the bulk path when it cannot decide the batch exactly: the batch runs one operation at a time instead. */
 export const BULK_FALLBACK = Symbol('run one by one');
@@ -16,8 +17,8 @@ export const BULK_FALLBACK = Symbol('run one by one');
 /** An operation judged and ready to write. */
 type Plan =
   | { readonly kind: 'create'; readonly index: number; readonly values: ColumnValues }
-  | { readonly kind: 'update'; readonly index: number; readonly id: number; readonly values: ColumnValues; readonly existing: RecordRow }
-  | { readonly kind: 'delete'; readonly index: number; readonly id: number };
+  | { readonly kind: 'update'; readonly index: number; readonly id: RecordId; readonly values: ColumnValues; readonly existing: RecordRow }
+  | { readonly kind: 'delete'; readonly index: number; readonly id: RecordId };
 
 /**
  * Whether a batch of this resource can run in bulk: no `validate` or `beforeDestroy` hook (they

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import type { RecordKey } from '../resources/record-key.js';
 import { BatchRefusedError } from '../errors/panel-errors.js';
 import { deferPurges } from '../records/deferred-purges.js';
 import { idKey } from '../records/bulk-records.js';
@@ -37,9 +38,9 @@ import {
  * const { outcomes } = await operations.batch({ panel, resource: 'BlogPost', actor, operations: [{ op: 'create', data: { title: 'A' } }, { op: 'delete', id: 44 }] });
  */
 export async function batch(input: BatchInput): Promise<BatchResult> {
-  const operations = checkBatch(input);
-  const atomic = input.atomic !== false;
   const context = operationContext(input);
+  const operations = checkBatch(input, context.resource.key);
+  const atomic = input.atomic !== false;
   if (input.transaction) {
     // In the caller's transaction (a keyed request): the batch is undone to its savepoint when it fails.
     const trx = input.transaction;
@@ -135,7 +136,7 @@ async function runOne(input: BatchInput, context: OperationContext, operation: B
 }
 
 /** The operations of a batch, checked: their number, their shape, no id or ref twice. */
-function checkBatch(input: BatchInput): readonly BatchOperationInput[] {
+function checkBatch(input: BatchInput, key: RecordKey): readonly BatchOperationInput[] {
   const max = input.maxOperations ?? DEFAULT_MAX_BATCH_OPERATIONS;
   if (!Number.isInteger(max) || max < 1 || max > MAX_BATCH_OPERATIONS) throw new TypeError(`operations.batch: maxOperations must be a whole number from 1 to ${MAX_BATCH_OPERATIONS}, instead got ${JSON.stringify(max)}.`);
   const { operations } = input;
@@ -143,6 +144,7 @@ function checkBatch(input: BatchInput): readonly BatchOperationInput[] {
   if (operations.length > max) throw new BatchRefusedError(`A batch holds at most ${max} operations, instead got ${operations.length}`);
   const ids = new Set<string>();
   const refs = new Set<string>();
+  const checked: BatchOperationInput[] = [];
   for (const [index, operation] of operations.entries()) {
     const at = `operations[${index}]`;
     if (typeof operation !== 'object' || operation === null) throw new BatchRefusedError(`${at} must be an object`);
@@ -154,11 +156,16 @@ function checkBatch(input: BatchInput): readonly BatchOperationInput[] {
     if (operation.op !== 'delete' && (typeof operation.data !== 'object' || operation.data === null || Array.isArray(operation.data))) throw new BatchRefusedError(`${at}.data must be an object of attributes`);
     if (operation.op === 'delete' && operation.data !== undefined) throw new BatchRefusedError(`${at}: a delete takes no data`);
     if (operation.ifMatch !== undefined && (operation.op === 'create' || typeof operation.ifMatch !== 'string')) throw new BatchRefusedError(`${at}.if_match is taken by update and delete, as a string`);
-    if (operation.op === 'create') continue;
-    if (!Number.isSafeInteger(operation.id) || (operation.id as number) < 1) throw new BatchRefusedError(`${at}.id must be the id of a record (a positive whole number)`);
-    if (ids.has(idKey(operation.id))) throw new BatchRefusedError(`${at}.id ${operation.id} is named twice in the batch`);
-    ids.add(idKey(operation.id));
+    if (operation.op === 'create') {
+      checked.push(operation);
+      continue;
+    }
+    const id = key.fromJson(operation.id);
+    if (id === undefined) throw new BatchRefusedError(`${at}.id must be the id of a record (${key.expected})`);
+    if (ids.has(idKey(id))) throw new BatchRefusedError(`${at}.id ${JSON.stringify(operation.id)} is named twice in the batch`);
+    ids.add(idKey(id));
+    checked.push(id === operation.id ? operation : { ...operation, id });
   }
-  return operations;
+  return checked;
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorMessages } from '../errors/panel-errors.js';
 import type { RecordRow } from '../records/record-row.js';
 import type { OperationInput } from './operation-input.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** The kinds of operation a batch holds. */
 export type BatchOp = 'create' | 'update' | 'delete';
@@ -11,7 +12,7 @@ export interface BatchOperationInput {
   /** Echoed back with the operation's result: ≤ 64 characters, unique in the batch. */
   readonly ref?: string | undefined;
   /** The record of an update or a delete. */
-  readonly id?: number | undefined;
+  readonly id?: RecordId | undefined;
   /** What the single create or update takes inside its `<singular_key>` wrapper. */
   readonly data?: Record<string, unknown> | undefined;
   /** Compared with the record's tag (`entityTag`) as `If-Match` is: a mismatch is `precondition_failed`. */

@@ -1,8 +1,9 @@
 import { operationContext, type OperationInput } from './operation-input.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** What `destroy` takes besides the resource and actor. */
 export interface DestroyInput extends OperationInput {
-  readonly id: number;
+  readonly id: RecordId;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { RecordRow } from '../records/record-row.js';
 import { operationContext, type OperationInput } from './operation-input.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** What `show` takes besides the resource and actor. */
 export interface ShowInput extends OperationInput {
-  readonly id: number;
+  readonly id: RecordId;
   /** A sparse fieldset: the show view's field names to load; default every field of the view. */
   readonly fields?: ReadonlySet<string> | undefined;
 }

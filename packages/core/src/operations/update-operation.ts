@@ -3,10 +3,11 @@ import { operationContext, type OperationInput } from './operation-input.js';
 import { throwIfInvalid, writeAttributes } from './write-attributes.js';
 import { judgeUploads } from './judge-uploads.js';
 import { endSessionsOnPasswordChange } from './password-change.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** What `update` takes besides the resource and actor. */
 export interface UpdateInput extends OperationInput {
-  readonly id: number;
+  readonly id: RecordId;
   /** The attributes to change (a partial update: the others stay). */
   readonly attributes: Record<string, unknown>;
 }

@@ -13,6 +13,7 @@ import { findRecord } from './record-reads.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import type { RecordsLayer } from './records-layer.js';
 import { compiledWrite, executeCompiledWrite, type WriteShape } from './write-statements.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** The name of the written row in a write that reads itself back (`with written as (…)`). */
 const WRITTEN = 'written';
@@ -34,14 +35,14 @@ export interface JudgedWriteInput {
   readonly view: View;
   readonly changes: ColumnValues;
   readonly existing: RecordRow | undefined;
-  readonly id?: number | undefined;
+  readonly id?: RecordId | undefined;
   readonly readable?: ReadableRecords | undefined;
   /**
    * Runs in the write's transaction once the row is written (an update that sets no column:
    * once the row is locked), before it is read back: what the write does besides its columns
    * (its file fields). The write then runs in a transaction and reads back in a second statement.
    */
-  readonly afterWrite?: ((db: Kysely<any>, id: number) => Promise<void>) | undefined;
+  readonly afterWrite?: ((db: Kysely<any>, id: RecordId) => Promise<void>) | undefined;
 }
 
 /**
@@ -129,9 +130,9 @@ async function writeAndRead(
     checks: WriteChecks;
     write: WriteBuilder;
     shape?: WriteShape<WriteBuilder> | undefined;
-    id?: number | undefined;
+    id?: RecordId | undefined;
     readable?: ReadableRecords | undefined;
-    afterWrite?: ((db: Kysely<any>, id: number) => Promise<void>) | undefined;
+    afterWrite?: ((db: Kysely<any>, id: RecordId) => Promise<void>) | undefined;
   },
 ): Promise<RecordRow> {
   const { resource, view, checks, write, shape, id, readable, afterWrite } = input;
@@ -160,8 +161,8 @@ async function writeAndRead(
   const row = result && result[resource.primaryKey] !== null && result[resource.primaryKey] !== undefined ? (result as RecordRow) : undefined;
   if (!row) throw new RecordNotFoundError(resource.name, id);
   if (gated) for (const check of checks.statement) delete row[check.alias];
-  if (afterWrite) await afterWrite(db, row[resource.primaryKey] as number);
-  if (ownTable) return findRecord(layer, { resource, view, id: row[resource.primaryKey] as number, readable }, db);
+  if (afterWrite) await afterWrite(db, row[resource.primaryKey] as RecordId);
+  if (ownTable) return findRecord(layer, { resource, view, id: row[resource.primaryKey] as RecordId, readable }, db);
   resolveFileUrls(layer, [row], resource, view);
   return row;
 }

@@ -9,11 +9,12 @@ import type { ScopeFunction } from './records-query.js';
 import { findRecord } from './record-reads.js';
 import type { RecordsLayer } from './records-layer.js';
 import { purgeAfterCommit } from './deferred-purges.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** What `RecordsRepository.destroy` takes. */
 export interface DestroyRecordInput {
   resource: CompiledResource;
-  id: number;
+  id: RecordId;
   scope?: ScopeFunction | undefined;
 }
 

@@ -10,6 +10,7 @@ import { whereShape } from './record-filters.js';
 import { LIST_SHAPES, MAX_LIST_SHAPES, listStatements } from './list-statements.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import type { RecordsLayer } from './records-layer.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** A column to sort an index by, already checked against the resource's sortable fields. */
 export interface RecordsSort {
@@ -53,7 +54,7 @@ export interface ListRecordsInput {
 export interface FindRecordInput {
   resource: CompiledResource;
   view: View;
-  id: number;
+  id: RecordId;
   scope?: ScopeFunction | undefined;
   readable?: ReadableRecords | undefined;
   fields?: ReadonlySet<string> | undefined;
@@ -113,7 +114,7 @@ export async function findRecord(layer: RecordsLayer, input: FindRecordInput, db
   const policed = input.scope ? input.scope(table) : table;
   const whole = narrowed === undefined && fields === undefined && policed === table;
   const build = (values: readonly unknown[]) => ({
-    find: selectRecords(db, resource, view, layer.registry, 'all', policed, narrowed, fields).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', values[0] as number).compile(),
+    find: selectRecords(db, resource, view, layer.registry, 'all', policed, narrowed, fields).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', values[0] as RecordId).compile(),
   });
   const statements = (whole && layer.statements.statements({ bucket: FINDS, key: `${resource.name}\u0000${view}`, values: [id] }, build)) || build([id]);
   const row = (await db.executeQuery(statements.find)).rows[0] as RecordRow | undefined;

@@ -11,6 +11,7 @@ import { findRecord } from './record-reads.js';
 import { judgeAndWrite, type WriteBuilder } from './judged-write.js';
 import type { RecordsLayer } from './records-layer.js';
 import { plainValues, type WriteShape } from './write-statements.js';
+import type { RecordId } from '../resources/record-key.js';
 
 /** What a write does to its file fields, and who uploaded the files it attaches. */
 export interface FileWrites {
@@ -32,7 +33,7 @@ export interface CreateRecordInput extends FileWrites {
 export interface UpdateRecordInput extends FileWrites {
   resource: CompiledResource;
   view: View;
-  id: number;
+  id: RecordId;
   values: ColumnValues;
   /** The stored row, when the caller found it (through the same scope, on the `edit` view). */
   existing?: RecordRow | undefined;
@@ -72,7 +73,7 @@ export async function updateRecord(layer: RecordsLayer, input: UpdateRecordInput
   const values = await prepareValues(resource, replaced ?? input.values);
   const columns = Object.keys(values);
   const writeOf =
-    (values: ColumnValues, id: number): WriteBuilder =>
+    (values: ColumnValues, id: RecordId): WriteBuilder =>
     (db, gate) => {
       let update = db.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id);
       const unscoped = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
@@ -91,7 +92,7 @@ export async function updateRecord(layer: RecordsLayer, input: UpdateRecordInput
       ? {
           key: `update\u0000${columns.join('\u0000')}`,
           values: ordered,
-          builder: (values) => writeOf(byColumn(columns, values), values[columns.length] as number),
+          builder: (values) => writeOf(byColumn(columns, values), values[columns.length] as RecordId),
           checked: (values) => ({ changes: byColumn(columns, values), existing: { [resource.primaryKey]: values[columns.length] } as RecordRow }),
         }
       : undefined;
@@ -107,7 +108,7 @@ async function withFileWrites(
   layer: RecordsLayer,
   resource: CompiledResource,
   input: FileWrites,
-  run: (afterWrite: ((db: Kysely<any>, id: number) => Promise<void>) | undefined) => Promise<RecordRow>,
+  run: (afterWrite: ((db: Kysely<any>, id: RecordId) => Promise<void>) | undefined) => Promise<RecordRow>,
 ): Promise<RecordRow> {
   const { files, uploader } = input;
   const attachments = layer.attachments;

@@ -19,6 +19,7 @@ import { deleteRecords, findRecords, idsInScope, insertRecords, lockRecords, upd
 import type { ColumnValues as BulkValues } from './record-row.js';
 import type { ScopeFunction } from './records-query.js';
 import type { ReadableRecords } from '../resources/compiled-types.js';
+import type { RecordId } from '../resources/record-key.js';
 
 export type { ColumnValues, RecordRow } from './record-row.js';
 export type { RecordsPage, RecordsSort } from './record-reads.js';
@@ -88,7 +89,7 @@ export class RecordsRepository {
    * Locks the row of `id` (`select … for update`) until the end of the transaction `trx`, so
    * that a check made on the record and the write after it see no change in between.
    */
-  async lockRow(input: { resource: CompiledResource; id: number }, trx: Transaction<any>): Promise<void> {
+  async lockRow(input: { resource: CompiledResource; id: RecordId }, trx: Transaction<any>): Promise<void> {
     await this.rowLock(input, trx).execute();
   }
 
@@ -97,7 +98,7 @@ export class RecordsRepository {
    * or to embed in another statement of `trx` (the API's `If-Match` takes the lock in the
    * statement that looks up an `Idempotency-Key`: one round trip for both).
    */
-  rowLock(input: { resource: CompiledResource; id: number }, trx: Transaction<any>): SelectQueryBuilder<any, any, any> {
+  rowLock(input: { resource: CompiledResource; id: RecordId }, trx: Transaction<any>): SelectQueryBuilder<any, any, any> {
     const { resource, id } = input;
     return trx.selectFrom(resource.table).select(resource.primaryKey).where(resource.primaryKey, '=', id).forUpdate();
   }

@@ -6,6 +6,7 @@ import type { ResourceClass } from './resource.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeCountStrategy } from '../records/count-strategy.js';
 import { normalizeIncludeLimits } from './include-limits.js';
+import { recordKeyOf, type RecordKey } from './record-key.js';
 import type { CompiledField, CompiledResource, ResourceHooks } from './compiled-types.js';
 
 export type { CompiledField, CompiledResource, ResourceHooks } from './compiled-types.js';
@@ -77,6 +78,23 @@ function searchFields(resource: string, names: readonly string[] | undefined, fi
 }
 
 /**
+ * An `id` field names the resource's key column and reads it as the key's type (its filter,
+ * its schema); file fields need an integer or bigint key (attachments name their record by a
+ * bigint).
+ */
+function checkKeyFields(resource: string, key: RecordKey, fields: CompiledField[]): void {
+  for (const [index, field] of fields.entries()) {
+    if (field.type === 'id' && field.column !== key.column) {
+      throw new PanelConfigError(`Resource ${resource}: the field "${field.name}" is an id field on the column "${field.column}", but the primary key is "${key.column}". Fix: field.id('${key.column}'), or static primaryKey = '${field.column}'.`);
+    }
+    if (field.type === 'id') fields[index] = { ...field, extra: Object.freeze({ ...field.extra, ownKey: key }) };
+    if ((field.type === 'file' || field.type === 'files') && key.type !== 'integer' && key.type !== 'bigint') {
+      throw new PanelConfigError(`Resource ${resource}: the file field "${field.name}" needs an integer or bigint primary key (attachments name their record by a bigint); "${key.column}" is ${key.type}. Fix: keep files on a resource with an integer key, or leave the field out.`);
+    }
+  }
+}
+
+/**
  * Compiles every resource class once at boot, then resolves what depends on the other
  * resources (association targets and `belongs_to` labels). Mistakes fail here, naming the
  * resource, the field and the fix.
@@ -102,7 +120,8 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
       ...(typeof instance.beforeDestroy === 'function' ? { beforeDestroy: instance.beforeDestroy.bind(instance) } : {}),
     };
     const count = resourceClass.count === undefined ? undefined : normalizeCountStrategy(resourceClass.count, `${resourceClass.name || name}.count`);
-    return { resourceClass, name, naming, hooks, count, fields: definitions.map((d) => compileField(d, naming, fieldTypes)) };
+    const key = recordKeyOf(name, resourceClass.primaryKey, resourceClass.primaryKeyType);
+    return { resourceClass, name, naming, hooks, count, key, fields: definitions.map((d) => compileField(d, naming, fieldTypes)) };
   });
 
   const byName = new Map(drafts.map((draft) => [draft.name, draft]));
@@ -114,7 +133,7 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
   const titleOf = (draft: (typeof drafts)[number]): string => {
     if (draft.resourceClass.title) return draft.resourceClass.title;
     const columns = new Set(draft.fields.map((f) => f.column));
-    return columns.has('name') ? 'name' : columns.has('title') ? 'title' : 'id';
+    return columns.has('name') ? 'name' : columns.has('title') ? 'title' : draft.key.column;
   };
 
   const compiled = new Map<string, CompiledResource>();
@@ -128,10 +147,11 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
             `Fix: pass { resource: '<ResourceName>' } to ${rest.kind.builder ?? `defineField('${rest.type}', …)`}('${rest.name}', …).`,
         );
       }
-      // A foreign key on this table (belongs_to) is answered with the target's label.
-      return { ...rest, labelColumn: rest.column !== undefined ? (label ?? titleOf(target)) : undefined };
+      // A foreign key on this table (belongs_to) is answered with the target's label; the target's key says what an id of it is.
+      return { ...rest, labelColumn: rest.column !== undefined ? (label ?? titleOf(target)) : undefined, extra: Object.freeze({ ...rest.extra, targetKey: target.key }) };
     });
     const columns = new Set(fields.map((f) => f.column));
+    checkKeyFields(draft.name, draft.key, fields);
     const search = searchFields(draft.name, draft.resourceClass.search, fields);
     const byView = new Map<View, readonly CompiledField[]>();
     const resource: CompiledResource = Object.freeze({
@@ -139,14 +159,15 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
       name: draft.name,
       resourceClass: draft.resourceClass,
       table: draft.resourceClass.table ?? draft.naming.routeKey,
-      primaryKey: 'id' as const,
+      primaryKey: draft.key.column,
+      key: draft.key,
       titleColumn: titleOf(draft),
       hooks: Object.freeze(draft.hooks),
       fields: Object.freeze(fields),
       fieldsByName: new Map(fields.map((f) => [f.name, f])),
       defaultOrder:
         draft.resourceClass.defaultOrder ??
-        (columns.has('created_at') ? { column: 'created_at', direction: 'desc' as const } : { column: 'id', direction: 'desc' as const }),
+        (columns.has('created_at') ? { column: 'created_at', direction: 'desc' as const } : { column: draft.key.column, direction: 'desc' as const }),
       count: draft.count,
       search,
       include: normalizeIncludeLimits(draft.resourceClass.include, `${draft.resourceClass.name || draft.name}.include`),

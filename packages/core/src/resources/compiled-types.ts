@@ -14,6 +14,8 @@ import type { DefaultOrder, ResourceClass } from './resource.js';
 import type { CountStrategy } from '../records/count-strategy.js';
 import type { ScopeFunction } from '../records/records-query.js';
 import type { IncludeLimits } from './include-limits.js';
+import type { RecordKey } from './record-key.js';
+import type { RecordId } from './record-key.js';
 
 /**
  * Which records of another resource the acting user may read, as a scope over that resource's
@@ -68,7 +70,10 @@ export interface CompiledResource {
   readonly name: string;
   readonly resourceClass: ResourceClass;
   readonly table: string;
-  readonly primaryKey: 'id';
+  /** The primary key's column (`static primaryKey`, default `id`). */
+  readonly primaryKey: string;
+  /** The primary key: its column, its type, how a URL or a body names a record. */
+  readonly key: RecordKey;
   readonly titleColumn: string;
   readonly fields: readonly CompiledField[];
   readonly fieldsByName: ReadonlyMap<string, CompiledField>;
@@ -122,7 +127,7 @@ export interface FieldAssociation {
    * the join table). Present: the association is traversable (`GET …/:id/<field>`); absent
    * (`belongs_to`, whose target is one id on the row): it is not.
    */
-  related?(field: CompiledField, parentId: number | Expression<unknown>): ScopeFunction;
+  related?(field: CompiledField, parentId: RecordId | Expression<unknown>): ScopeFunction;
   /**
    * How `include` embeds the target's records in a record's value (absent: the association
    * cannot be included). `one`: the record whose primary key `targetKey` reads from the row as
@@ -243,7 +248,7 @@ export type FieldDisplay =
   | { readonly kind: 'multiline'; readonly text: string }
   | { readonly kind: 'yes_no'; readonly value: boolean }
   /** A record of the field's `target`; `label` null when the target is not readable (then plain text). */
-  | { readonly kind: 'record'; readonly id: number; readonly label: string | null }
+  | { readonly kind: 'record'; readonly id: RecordId; readonly label: string | null }
   /** How many records of the field's `target` belong to this one (an association panel on show). */
   | { readonly kind: 'count'; readonly count: number }
   | { readonly kind: 'files'; readonly files: readonly { readonly filename: string; readonly url: string; readonly contentType: string; readonly byteSize: number }[] }

@@ -3,6 +3,7 @@ import type { PolicyClass } from '../authorization/policy.js';
 import type { DestroyContext, ValidationContext } from '../validation/hook-contexts.js';
 import type { CountStrategyInput } from '../records/count-strategy.js';
 import type { IncludeLimitsInput } from './include-limits.js';
+import type { RecordKeyType } from './record-key.js';
 
 /** A column and direction a resource is listed in when the client asks for no order. */
 export interface DefaultOrder {
@@ -28,6 +29,16 @@ export abstract class Resource {
   static resourceName?: string;
   /** The table; defaults to the route key (`blog_posts`). */
   static table?: string;
+  /**
+   * The primary key's column; defaults to `id`. One column of any type `primaryKeyType` names;
+   * the URL keeps `:id` whatever the column is called.
+   *
+   * @example
+   * static override primaryKey = 'film_id';
+   */
+  static primaryKey?: string;
+  /** The primary key's type (a `RecordKeyType`, checked at boot): `integer` (the default), `bigint`, `uuid` or `text`. */
+  static primaryKeyType?: RecordKeyType | (string & {});
   /** The column used as this resource's label in `belongs_to` values; defaults to `name`, `title` or `id`. */
   static title?: string;
   /** The order of an index without `sort_by`; defaults to `created_at desc`, else `id desc`. */
@@ -75,6 +86,8 @@ export abstract class Resource {
 export type ResourceClass = (abstract new () => Resource) & {
   resourceName?: string;
   table?: string;
+  primaryKey?: string;
+  primaryKeyType?: RecordKeyType | (string & {});
   title?: string;
   defaultOrder?: DefaultOrder;
   policy?: PolicyClass;

@@ -92,7 +92,7 @@ export async function listScreen(input: ListScreenInput): Promise<ListScreen> {
     cells: columns.map((field) => {
       const value: ShownValue = access.shows(field, 'index', row) ? shownValue(context.panel, context.resourcePaths, resource, field, row, 'index') : { empty: true };
       const isTitle = field === title;
-      return { value: isTitle && !value.empty ? { ...value, href: context.resourcePaths.record(resource.naming.routeKey, row.id) } : value, rowHeader: isTitle };
+      return { value: isTitle && !value.empty ? { ...value, href: context.resourcePaths.record(resource.naming.routeKey, row[resource.primaryKey]) } : value, rowHeader: isTitle };
     }),
   }));
 

@@ -76,7 +76,7 @@ async function recordChoices(actor: ScreenActor, target: CompiledResource): Prom
   if (!(await actor.may(target, 'index'))) return undefined;
   const list = await operations.list({ ...actor.input(target), page: 1, perPage: RECORD_CHOICES });
   if (list.totalCount > RECORD_CHOICES) return undefined;
-  return list.rows.map((row) => ({ value: String(row.id), label: recordLabel(target, row) }));
+  return list.rows.map((row) => ({ value: String(row[target.primaryKey]), label: recordLabel(target, row) }));
 }
 
 /** A size in bytes as people read it (`10 MB`, `512 KB`). */

@@ -10,14 +10,15 @@ import { formModel, postedAttributes, typedValues, type TypedValues } from './re
 import { recordLabel, showScreen } from './show-screen.js';
 import { ConfirmationNeededError, notFound, recordIdOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
 import type { ScreenActor } from './screen-actor.js';
+import type { RecordId } from '@panel/core';
 
 type ScreenRequest = FastifyRequest<{ Params: { route_key: string; id?: string; association?: string }; Querystring: Record<string, unknown> }>;
 
 const invalidErrors = (error: unknown): ErrorMessages | undefined => (isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined);
 
 /** The `:id` of the request, or the 404 page. */
-function idOf(request: ScreenRequest): number {
-  const id = recordIdOf(request.params.id ?? '');
+function idOf(request: ScreenRequest, resource: CompiledResource): RecordId {
+  const id = recordIdOf(request.params.id ?? '', resource);
   if (id === undefined) throw notFound(request.params.id ?? '');
   return id;
 }
@@ -61,13 +62,13 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
 
   app.get(`${paths.base}/:route_key/:id`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
-    const { label, model } = await showScreen(context, screen.actor, resource, idOf(request));
+    const { label, model } = await showScreen(context, screen.actor, resource, idOf(request, resource));
     return sendPage(context, request, reply, screen.viewer, 200, 'resourceShow', { title: `${label} · ${humanize(resource.naming.routeKey)}`, resource: resource.naming.routeKey }, model);
   }));
 
   app.get(`${paths.base}/:route_key/:id/:association`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
-    const id = idOf(request);
+    const id = idOf(request, resource);
     const parent = await operations.show({ ...screen.actor.input(resource), id });
     const access = screen.actor.access(resource);
     // Only an association the user reads on this record's show view lists anything; any other name is the 404 page.
@@ -79,7 +80,7 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   }));
 
   /** Renders the new or edit form (200, or 422 with the messages and what was typed). */
-  const sendForm = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: number | null, typed: TypedValues, errors: ErrorMessages, status: number) => {
+  const sendForm = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: RecordId | null, typed: TypedValues, errors: ErrorMessages, status: number) => {
     const { actor, viewer } = screen;
     const row = id === null ? null : await operations.show({ ...actor.input(resource), id });
     if (row && !(await actor.may(resource, 'update', row))) throw new NotAuthorizedError('update', resource.naming.humanName);
@@ -87,16 +88,16 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     const routeKey = resource.naming.routeKey;
     const label = row ? recordLabel(resource, row) : undefined;
     const heading = row ? `Edit “${label}”` : `New ${resource.naming.humanName.toLowerCase()}`;
-    const formPath = row ? paths.edit(routeKey, row.id) : withQuery(paths.newRecord(routeKey), [...typed].flatMap(([name, values]) => values.map((value): [string, string] => [name, value])));
+    const formPath = row ? paths.edit(routeKey, row[resource.primaryKey]) : withQuery(paths.newRecord(routeKey), [...typed].flatMap(([name, values]) => values.map((value): [string, string] => [name, value])));
     const model = {
       ...form,
       heading,
-      action: row ? paths.record(routeKey, row.id) : paths.index(routeKey),
+      action: row ? paths.record(routeKey, row[resource.primaryKey]) : paths.index(routeKey),
       submitLabel: row ? 'Save changes' : `Create ${resource.naming.humanName.toLowerCase()}`,
-      cancelHref: row ? paths.record(routeKey, row.id) : paths.index(routeKey),
+      cancelHref: row ? paths.record(routeKey, row[resource.primaryKey]) : paths.index(routeKey),
       indexHref: paths.index(routeKey),
       indexLabel: humanize(routeKey),
-      recordHref: row ? paths.record(routeKey, row.id) : undefined,
+      recordHref: row ? paths.record(routeKey, row[resource.primaryKey]) : undefined,
       recordLabel: label,
       confirmHref: `${context.paths.confirm}?${new URLSearchParams({ return_to: formPath })}`,
     };
@@ -111,18 +112,18 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
 
   app.get(`${paths.base}/:route_key/:id/edit`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
-    return sendForm(request, reply, screen, resource, idOf(request), new Map(), {}, 200);
+    return sendForm(request, reply, screen, resource, idOf(request, resource), new Map(), {}, 200);
   }));
 
   /** Runs a create or update from the posted form: 303 to the record with a notice, or the form again with 422. */
-  const write = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: number | null) => {
+  const write = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: RecordId | null) => {
     const typed = typedValues(request.body as Record<string, unknown>);
     const attributes = postedAttributes(resource, typed);
     const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer), passwordChanged: passwordChanged(request, reply, screen.viewer) };
     try {
       const row = id === null ? await operations.create(input) : await operations.update({ ...input, id });
       notice(reply, `${resource.naming.humanName} ${id === null ? 'created' : 'saved'}.`);
-      return seeOther(reply, paths.record(resource.naming.routeKey, row.id));
+      return seeOther(reply, paths.record(resource.naming.routeKey, row[resource.primaryKey] as RecordId));
     } catch (error) {
       const errors = invalidErrors(error);
       if (!errors) throw error;
@@ -131,10 +132,10 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   };
 
   app.post(`${paths.base}/:route_key`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), null)));
-  app.post(`${paths.base}/:route_key/:id`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), idOf(request))));
+  app.post(`${paths.base}/:route_key/:id`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key)))));
 
   /** The delete confirmation (200), or again with the refusal's messages (422). */
-  const sendDelete = async (request: ScreenRequest, reply: FastifyReply, actor: ScreenActor, viewer: PanelViewer, resource: CompiledResource, id: number, errors: readonly string[], status: number) => {
+  const sendDelete = async (request: ScreenRequest, reply: FastifyReply, actor: ScreenActor, viewer: PanelViewer, resource: CompiledResource, id: RecordId, errors: readonly string[], status: number) => {
     const row = await operations.show({ ...actor.input(resource), id });
     if (!(await actor.may(resource, 'destroy', row))) throw new NotAuthorizedError('destroy', resource.naming.humanName);
     const routeKey = resource.naming.routeKey;
@@ -144,11 +145,11 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   };
 
   app.get(`${paths.base}/:route_key/:id/delete`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) =>
-    sendDelete(request, reply, screen.actor, screen.viewer, resourceOf(context, request.params.route_key), idOf(request), [], 200)));
+    sendDelete(request, reply, screen.actor, screen.viewer, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key)), [], 200)));
 
   app.post(`${paths.base}/:route_key/:id/delete`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
-    const id = idOf(request);
+    const id = idOf(request, resource);
     try {
       await operations.destroy({ ...screen.actor.input(resource), id });
     } catch (error) {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isPanelError, RecordNotFoundError, secretsEqual, type CompiledResource } from '@panel/core';
+import { isPanelError, RecordNotFoundError, secretsEqual, type CompiledResource, type RecordId } from '@panel/core';
 import { BadRequestError, isSameOriginRequest } from '@panel/api';
 import { formField, formProblem } from '../forms/form-body.js';
 import { panelViewer, type PanelViewer } from '../shell/panel-viewer.js';
@@ -93,6 +93,6 @@ export function notFound(what: string): Error {
 }
 
 /** An `:id` of the URL as a record id, or undefined when it cannot name one (then the screen answers 404). */
-export function recordIdOf(raw: string): number | undefined {
-  return /^[1-9]\d{0,15}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined;
+export function recordIdOf(raw: string, resource: CompiledResource): RecordId | undefined {
+  return resource.key.fromText(raw);
 }

@@ -2,6 +2,7 @@ import { humanize, operations, type CompiledField, type CompiledResource, type R
 import type { ScreenActor } from './screen-actor.js';
 import type { ResourceScreensContext } from './screen-request.js';
 import { shownValue } from './shown-value.js';
+import type { RecordId } from '@panel/core';
 
 /** How many records an association panel lists on show. */
 export const PANEL_ROWS = 10;
@@ -9,7 +10,7 @@ export const PANEL_ROWS = 10;
 /** The name a record goes by on the screens: its title column's value, else "Blog post #7". */
 export function recordLabel(resource: CompiledResource, row: RecordRow): string {
   const title = row[resource.titleColumn];
-  return resource.titleColumn !== resource.primaryKey && typeof title === 'string' && title.trim() !== '' ? title : `${resource.naming.humanName} #${String(row.id)}`;
+  return resource.titleColumn !== resource.primaryKey && typeof title === 'string' && title.trim() !== '' ? title : `${resource.naming.humanName} #${String(row[resource.primaryKey])}`;
 }
 
 /**
@@ -26,11 +27,11 @@ function backReference(target: CompiledResource, field: CompiledField): string |
 async function associationPanel(context: ResourceScreensContext, actor: ScreenActor, resource: CompiledResource, row: RecordRow, field: CompiledField) {
   const { resourcePaths: paths, panel } = context;
   const target = panel.resources.get(field.target!)!;
-  const related = field.kind.association!.related!(field, Number(row.id));
+  const related = field.kind.association!.related!(field, row[resource.primaryKey] as RecordId);
   const heading = humanize(field.name);
-  const allHref = paths.association(resource.naming.routeKey, row.id, field.name);
+  const allHref = paths.association(resource.naming.routeKey, row[resource.primaryKey], field.name);
   const fk = backReference(target, field);
-  const newHref = fk !== undefined && (await actor.may(target, 'create')) ? `${paths.newRecord(target.naming.routeKey)}?${new URLSearchParams({ [`record[${fk}]`]: String(row.id) })}` : undefined;
+  const newHref = fk !== undefined && (await actor.may(target, 'create')) ? `${paths.newRecord(target.naming.routeKey)}?${new URLSearchParams({ [`record[${fk}]`]: String(row[resource.primaryKey]) })}` : undefined;
   const base = { heading, id: `panel-${field.name}`, allHref, newHref, newLabel: `New ${target.naming.humanName.toLowerCase()}` };
   if (!(await actor.may(target, 'index'))) return { ...base, countText: undefined, rows: [], headers: [] };
   const scope = actor.scope(target);
@@ -45,7 +46,7 @@ async function associationPanel(context: ResourceScreensContext, actor: ScreenAc
     rows: list.rows.map((targetRow) => ({
       cells: columns.map((column) => {
         const value = access.shows(column, 'index', targetRow) ? shownValue(panel, paths, target, column, targetRow, 'index') : { empty: true as const };
-        return { value: column === title && !value.empty ? { ...value, href: paths.record(target.naming.routeKey, targetRow.id) } : value, rowHeader: column === title };
+        return { value: column === title && !value.empty ? { ...value, href: paths.record(target.naming.routeKey, targetRow[target.primaryKey]) } : value, rowHeader: column === title };
       }),
     })),
   };
@@ -57,7 +58,7 @@ async function associationPanel(context: ResourceScreensContext, actor: ScreenAc
  * list of terms, one panel per `has_many` / `has_and_belongs_to_many` field (its first rows and
  * count: two statements each), and Edit and Delete only when the policy allows them on it.
  */
-export async function showScreen(context: ResourceScreensContext, actor: ScreenActor, resource: CompiledResource, id: number) {
+export async function showScreen(context: ResourceScreensContext, actor: ScreenActor, resource: CompiledResource, id: RecordId) {
   const { resourcePaths: paths, panel } = context;
   const row = await operations.show({ ...actor.input(resource), id });
   const access = actor.access(resource);
@@ -77,8 +78,8 @@ export async function showScreen(context: ResourceScreensContext, actor: ScreenA
       heading: label,
       terms,
       panels: await Promise.all(panels.map((field) => associationPanel(context, actor, resource, row, field))),
-      editHref: (await actor.may(resource, 'update', row)) ? paths.edit(routeKey, row.id) : undefined,
-      deleteHref: (await actor.may(resource, 'destroy', row)) ? paths.remove(routeKey, row.id) : undefined,
+      editHref: (await actor.may(resource, 'update', row)) ? paths.edit(routeKey, row[resource.primaryKey]) : undefined,
+      deleteHref: (await actor.may(resource, 'destroy', row)) ? paths.remove(routeKey, row[resource.primaryKey]) : undefined,
       indexHref: paths.index(routeKey),
       indexLabel: humanize(routeKey),
     },

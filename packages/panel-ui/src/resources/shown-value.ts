@@ -40,7 +40,7 @@ export function shownValue(panel: Panel, paths: ResourcePaths, resource: Compile
       return { text: display.label, href: paths.record(target.naming.routeKey, display.id) };
     }
     case 'count':
-      return { text: String(display.count), href: paths.association(resource.naming.routeKey, row.id, field.name) };
+      return { text: String(display.count), href: paths.association(resource.naming.routeKey, row[resource.primaryKey], field.name) };
     case 'list':
       return display.items.length === 0 ? EMPTY : { list: display.items };
     case 'files':

@@ -1,5 +1,6 @@
 import { defineFieldType } from '../define-field-type.js';
-import { choiceFilter, parseFilterInteger } from '../field-filters.js';
+import { choiceFilter } from '../field-filters.js';
+import { keyFilterParts, keyJson, keyOfField, keySchema } from '../key-values.js';
 import { MAX_RECORD_ID } from '../max-record-id.js';
 import { associationKey } from '../association-key.js';
 import { resourceNameFromAssociation } from '../../naming/resource-naming.js';
@@ -20,7 +21,7 @@ export const belongsToField = defineFieldType({
   // An association (a token's grants must cover its target), not traversable: its target is one id on the row.
   // Included as the record of the row's foreign key.
   association: { include: { kind: 'one', targetKey: (field, row) => row[field.column!] } },
-  filter: choiceFilter({ parse: parseFilterInteger, schema: () => ({ type: 'integer' }), cast: () => 'bigint' }),
+  filter: choiceFilter(keyFilterParts('targetKey')),
   compile: ({ name, options }) => {
     const column = options.foreignKey ?? `${name}_id`;
     return { column, writeKey: column, target: options.resource ?? resourceNameFromAssociation(name), label: options.label };
@@ -35,13 +36,20 @@ export const belongsToField = defineFieldType({
   form: RECORD_FORM,
   serialize: ({ field, row }) => {
     const id = row[field.column!];
-    return id === null || id === undefined ? null : { id, label: row[associationKey(field)] ?? null };
+    return id === null || id === undefined ? null : { id: keyJson(field, 'targetKey', id), label: row[associationKey(field)] ?? null };
   },
-  schema: (_field, direction) =>
-    direction === 'read'
-      ? nullable('object', { properties: { id: { type: 'integer' }, label: {} }, required: ['id', 'label'] })
-      : nullable('integer', { minimum: 1 }),
-  parse: (value) => {
+  schema: (field, direction) => {
+    const key = keyOfField(field, 'targetKey');
+    if (direction === 'read') return nullable('object', { properties: { id: keySchema(field, 'targetKey'), label: {} }, required: ['id', 'label'] });
+    if (key === undefined || key.type === 'integer') return nullable('integer', { minimum: 1 });
+    return { ...key.schema, type: [key.schema.type, 'null'] };
+  },
+  parse: (value, field) => {
+    const key = keyOfField(field, 'targetKey');
+    if (key !== undefined && key.type !== 'integer') {
+      const id = key.fromJson(value);
+      return id === undefined ? { ok: false, message: `must be the id of a record (${key.expected})` } : { ok: true, value: id };
+    }
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return { ok: false, message: 'must be the id of a record (a positive integer)' };
     return value > MAX_RECORD_ID ? { ok: false, message: 'must exist' } : { ok: true, value };
   },

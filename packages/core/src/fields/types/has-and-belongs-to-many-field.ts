@@ -4,6 +4,7 @@ import { resourceNameFromAssociation, resourceNaming } from '../../naming/resour
 import type { CompiledField } from '../../resources/compiled-types.js';
 import { ROW_ALIAS, type RecordsQuery } from '../../records/record-select.js';
 import { COUNT_FORM } from '../field-forms.js';
+import { keyOfField } from '../key-values.js';
 
 /** The join table and its two columns, as `compile` resolves them. */
 interface JoinTable {
@@ -33,7 +34,7 @@ export const hasAndBelongsToManyField = defineFieldType({
     // Traversable: the target's records the join table pairs with the parent.
     related: (field, parentId) => (query) => {
       const { table, ownKey, targetKey } = joinOf(field);
-      return query.where(`${ROW_ALIAS}.id`, 'in', (eb: { selectFrom: (table: string) => RecordsQuery }) => eb.selectFrom(table).select(targetKey).where(ownKey, '=', parentId));
+      return query.where(`${ROW_ALIAS}.${keyOfField(field, 'targetKey')?.column ?? 'id'}`, 'in', (eb: { selectFrom: (table: string) => RecordsQuery }) => eb.selectFrom(table).select(targetKey).where(ownKey, '=', parentId));
     },
   },
   compile: ({ name, options }, owner) => {

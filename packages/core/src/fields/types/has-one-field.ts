@@ -4,6 +4,7 @@ import { inverseAssociation, inverseAssociationRelated } from './has-many-field.
 import type { CompiledField, RecordRow } from '../../resources/compiled-types.js';
 import { nullable } from './column-value.js';
 import { HAS_ONE_FORM } from '../field-forms.js';
+import { keyJson, keySchema } from '../key-values.js';
 
 /** The other side of a unique foreign key: answered as `{ id }` (the first by id) or null; read-only. */
 export const hasOneField = defineFieldType({
@@ -24,7 +25,7 @@ export const hasOneField = defineFieldType({
   form: HAS_ONE_FORM,
   serialize: ({ field, row }) => {
     const id = row[associationKey(field)];
-    return id === null || id === undefined ? null : { id };
+    return id === null || id === undefined ? null : { id: keyJson(field, 'targetKey', id) };
   },
-  schema: (_field, direction) => (direction === 'read' ? nullable('object', { properties: { id: { type: 'integer' } }, required: ['id'] }) : undefined),
+  schema: (field, direction) => (direction === 'read' ? nullable('object', { properties: { id: keySchema(field, 'targetKey') }, required: ['id'] }) : undefined),
 });

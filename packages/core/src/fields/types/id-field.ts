@@ -1,5 +1,6 @@
 import { defineFieldType } from '../define-field-type.js';
-import { orderedFilter, parseFilterInteger } from '../field-filters.js';
+import { orderedFilter } from '../field-filters.js';
+import { keyFilterParts, keyJson, keySchema } from '../key-values.js';
 import { ID_FORM } from '../field-forms.js';
 
 /** The primary key: shown on index and show, never written, sortable. */
@@ -10,8 +11,9 @@ export const idField = defineFieldType({
   sortable: true,
   // No client writes the primary key: a constraint on it is about the record.
   constraintErrorsOn: 'base',
-  filter: orderedFilter({ parse: parseFilterInteger, schema: () => ({ type: 'integer' }), cast: () => 'bigint' }),
+  // Parsed, described and cast as the resource's key (`static primaryKeyType`): an integer by default.
+  filter: orderedFilter(keyFilterParts('ownKey')),
   form: ID_FORM,
-  serialize: ({ field, row }) => row[field.column!] ?? null,
-  schema: (_field, direction) => (direction === 'read' ? { type: 'integer' } : undefined),
+  serialize: ({ field, row }) => keyJson(field, 'ownKey', row[field.column!] ?? null),
+  schema: (field, direction) => (direction === 'read' ? keySchema(field, 'ownKey') : undefined),
 });
