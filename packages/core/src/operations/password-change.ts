@@ -1,5 +1,6 @@
 import type { ColumnValues } from '../records/record-row.js';
 import type { CompiledResource } from '../resources/compiled-types.js';
+import type { RecordId } from '../resources/record-key.js';
 import type { OperationContext, OperationInput } from './operation-input.js';
 
 export type { PasswordChange } from './operation-input.js';
@@ -19,9 +20,10 @@ export function changesSessionPassword(resource: CompiledResource, values: Colum
  * one), whatever path wrote it; then `passwordChanged` lets the caller keep its own session (the
  * person who changed their own password stays signed in on that device only).
  */
-export async function endSessionsOnPasswordChange(context: OperationContext, input: OperationInput, id: number, values: ColumnValues): Promise<void> {
+export async function endSessionsOnPasswordChange(context: OperationContext, input: OperationInput, id: RecordId, values: ColumnValues): Promise<void> {
   const { panel, resource } = context;
-  if (!panel.sessions || !changesSessionPassword(resource, values)) return;
+  // Panel sessions name users by an integer id: a users table keyed otherwise has no sessions to end.
+  if (!panel.sessions || typeof id !== 'number' || !changesSessionPassword(resource, values)) return;
   const generation = await panel.sessions.revokeAll(id, input.transaction);
   await input.passwordChanged?.({ userId: id, generation });
 }
