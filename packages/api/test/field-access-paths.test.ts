@@ -25,6 +25,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'packages/core/src/operations/write-attributes.ts': 'the defaults of create: a readonly field still gets its default, which is the point of it',
   'packages/api/src/routing/draw-routes.ts': 'checks the mount\'s defaults (sort_by) at boot, where there is no actor',
   'packages/api/src/openapi/resource-operations.ts': 'the document\'s sort_by enum, without an actor',
+  'packages/api/src/querying/include-modifier.ts': 'the document\'s include parameters (paths, include_fields and include_sort_by enums), without an actor; a request\'s include is read against the graph its actor sees (include-params.ts, IncludeGraph)',
   'packages/api/src/querying/queryable-fields.ts': 'the list parameters without an actor (the OpenAPI document, panel-api routes), and the shared answer when fieldAccess hides nothing from the actor',
 };
 
