@@ -6,6 +6,7 @@ import { cliVersion } from './cli-version.js';
 import { messages } from './messages.js';
 import { registerInstallCommand } from './commands/install-command.js';
 import { registerTokenCommands } from './commands/token-commands.js';
+import { registerDevCommand } from './commands/dev-command.js';
 
 import type { CliIo } from './cli-io.js';
 
@@ -39,6 +40,7 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
   registerOpenApiCommand(program, io, setExitCode);
   registerInstallCommand(program, io, setExitCode);
   registerTokenCommands(program, io, setExitCode);
+  registerDevCommand(program, io, setExitCode);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
