@@ -74,6 +74,11 @@ export class ApiRateLimit {
    * Spends `units` (default one) of `key`'s budget (`max` when the credential has its own
    * limit), once per request; sets the headers, and throws the 429 when the budget is spent.
    */
+  /** Whether this request spent already (its controller ran, or the scope's hook). */
+  hasSpent(request: FastifyRequest): boolean {
+    return this.#spent.has(request);
+  }
+
   async spend(request: FastifyRequest, reply: FastifyReply, key: string, max = this.options.max, units = 1): Promise<void> {
     if (this.#spent.has(request)) return;
     this.#spent.add(request);

@@ -6,6 +6,7 @@ import { BadRequestError } from '../errors/api-errors.js';
 import { apiErrorHandler } from '../errors/error-reply.js';
 import { NotFoundError } from '../errors/api-errors.js';
 import { discoverControllers } from '../routing/discover-controllers.js';
+import { spendForRefusedRequest } from '../pipeline/refused-early.js';
 import { drawRoutes, type RouteEntry } from '../routing/draw-routes.js';
 import { normalizeMountOptions, type MountPanelApiOptions } from './mount-options.js';
 import { requestHygiene } from './request-hygiene.js';
@@ -92,7 +93,8 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       const wwwAuthenticate = authenticationChallenge(options.openapi, edition !== undefined, mountPath);
       // Edition B answers a refused policy with 403 JSON, not the panel's redirect.
       const errorHandler = apiErrorHandler({ rootPath: panel.config.rootPath, policyRefusal: edition ? 'forbidden' : 'redirect', ...(wwwAuthenticate ? { wwwAuthenticate } : {}) });
-      api.setErrorHandler(errorHandler);
+      // A request refused before its controller ran spends its credential's rate limit first (429 when spent).
+      api.setErrorHandler(async (error, request, reply) => errorHandler(await spendForRefusedRequest(error, request, reply), request, reply));
       api.setNotFoundHandler((request, reply) => errorHandler(new NotFoundError(), request, reply));
       const semantics = await httpSemanticsFor(api, options, edition);
       const table = drawRoutes(api, panel, controllers, { ...options, edition, semantics, gate: edition ? tokenGate(panel, edition) : undefined });

@@ -60,8 +60,24 @@ export function requestHygiene(api: FastifyInstance): void {
   api.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id).headers(NOSNIFF);
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-    if (encoding && encoding !== 'identity') return done(unsupportedEncoding(encoding));
+    if (encoding && encoding !== 'identity') return done(refuseOnArrival(request, unsupportedEncoding(encoding)));
     const problem = unreadableRequest(request);
-    done(problem ? new BadRequestError(problem) : undefined);
+    done(problem ? refuseOnArrival(request, new BadRequestError(problem)) : undefined);
   });
+}
+
+const refusedOnArrival = new WeakSet<FastifyRequest>();
+
+function refuseOnArrival(request: FastifyRequest, error: Error): Error {
+  refusedOnArrival.add(request);
+  return error;
+}
+
+/**
+ * Whether the request was refused on arrival for its framing (an encoding, two Authorization
+ * headers, a transfer coding): answered at once, before its body is read, and naming no single
+ * credential, so it spends no rate limit.
+ */
+export function wasRefusedOnArrival(request: FastifyRequest): boolean {
+  return refusedOnArrival.has(request);
 }

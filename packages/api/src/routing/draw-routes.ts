@@ -195,7 +195,7 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
       validatorCompiler: checkedByTheAction,
       // ETag on the answers, 304 on a matching If-None-Match.
       ...conditionalGetHooks(route.action),
-      config: { panelApiResource: true },
+      config: { panelApiResource: true, panelApiRuntime: runtime },
       handler: (request, reply) => new Controller(new RequestContext(runtime, request, reply)).process(),
     });
     if (scope) draw(scope);
