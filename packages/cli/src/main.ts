@@ -7,6 +7,7 @@ import { messages } from './messages.js';
 import { registerInstallCommand } from './commands/install-command.js';
 import { registerTokenCommands } from './commands/token-commands.js';
 import { registerDevCommand } from './commands/dev-command.js';
+import { registerInitCommands } from './commands/init-command.js';
 
 import type { CliIo } from './cli-io.js';
 
@@ -41,6 +42,7 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
   registerInstallCommand(program, io, setExitCode);
   registerTokenCommands(program, io, setExitCode);
   registerDevCommand(program, io, setExitCode);
+  registerInitCommands(program, io, setExitCode);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -1,0 +1,113 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase, type PanelDatabase } from '@panel/core';
+import type { AppConfig } from '../config/app-config.js';
+import { readCatalog, type CatalogTable } from '../introspect/catalog.js';
+import { inferResources, type InferredResource, type NotServed } from '../introspect/infer-resources.js';
+import { INIT_MARK, renderResource } from '../introspect/render-resource.js';
+import { resourceDrift } from '../introspect/resource-drift.js';
+import { generateAction } from './generate-action.js';
+import { openApiAction } from './openapi-action.js';
+
+/** What `panel-api init --from-database` (or `resource <Name> --from-table`) was asked for. */
+export interface InitContext {
+  readonly app: AppConfig;
+  /** A `postgres://` URL, or a PGlite data folder. */
+  readonly database: string;
+  readonly schema: string;
+  readonly version: string;
+  readonly check: boolean;
+  /** Only this table, as this resource (`resource <Name> --from-table <table>`). */
+  readonly only?: { readonly name: string; readonly table: string } | undefined;
+  readonly print: (line: string) => void;
+  readonly printError: (line: string) => void;
+}
+
+/** Opens the database `init` reads: a PostgreSQL URL, else a PGlite data folder. */
+async function openSource(source: string): Promise<PanelDatabase> {
+  return /^postgres(ql)?:\/\//.test(source) ? openDatabase({ url: source, maxConnections: 1 }) : openDatabase({ dataDir: source });
+}
+
+/** The resources of the catalog, narrowed to one table for `resource <Name> --from-table`. */
+function selected(tables: readonly CatalogTable[], only: InitContext['only']): { resources: InferredResource[]; notServed: NotServed[] } | string {
+  const inferred = inferResources(tables);
+  if (!only) return inferred;
+  const refused = inferred.notServed.find((n) => n.table === only.table);
+  if (refused) return `The table "${only.table}" is not served: ${refused.reason}.`;
+  const found = inferred.resources.find((r) => r.table === only.table);
+  if (!found) return `No table "${only.table}" in the schema. Fix: name one of ${inferred.resources.map((r) => r.table).join(', ')}.`;
+  return { resources: [{ ...found, name: only.name, stem: only.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase() }], notServed: [] };
+}
+
+/** The resource files `init` wrote in the folder (they start with its mark), by table. */
+function initFiles(dir: string): Map<string, { file: string; text: string }> {
+  const found = new Map<string, { file: string; text: string }>();
+  if (!existsSync(dir)) return found;
+  for (const name of readdirSync(dir)) {
+    if (!/\.(ts|js|mts|mjs)$/.test(name)) continue;
+    const text = readFileSync(join(dir, name), 'utf8');
+    const table = text.startsWith(INIT_MARK) ? /^[^\n]*?"([^"]+)"/.exec(text)?.[1] : undefined;
+    if (table !== undefined) found.set(table, { file: name, text });
+  }
+  return found;
+}
+
+/**
+ * Introspects the schema's catalog (one query) and writes one resource file per served table,
+ * never over an existing file; prints what it inferred and each table it does not serve, with
+ * the reason; then generates the controllers and the OpenAPI document. With `check`, writes
+ * nothing and exits 1 when a table and its resource file differ (a column added, gone, or of
+ * another type; a table added or gone).
+ */
+export async function initAction(context: InitContext): Promise<number> {
+  const { app, print, printError } = context;
+  let database: PanelDatabase;
+  try {
+    database = await openSource(context.database);
+  } catch (error) {
+    printError(`Cannot open the database ${context.database.replace(/\/\/[^@/]*@/, '//…@')}: ${(error as Error).message}`);
+    return 2;
+  }
+  let tables: CatalogTable[];
+  try {
+    tables = await readCatalog(database.db, context.schema);
+  } finally {
+    await database.close();
+  }
+  if (tables.length === 0) {
+    printError(`The schema "${context.schema}" has no tables. Fix: pass --schema <name>, or create the tables first.`);
+    return 1;
+  }
+  const plan = selected(tables, context.only);
+  if (typeof plan === 'string') {
+    printError(plan);
+    return 1;
+  }
+  const dir = join(app.appRoot, app.resourcesDir);
+  const language = app.language === 'js' ? 'js' : 'ts';
+  if (context.check) {
+    const drift = resourceDrift(plan.resources, initFiles(dir), context.only === undefined);
+    for (const line of drift) print(line);
+    print(drift.length === 0 ? 'Up to date: every resource written by init matches its table.' : `${drift.length} difference(s) between the tables and the resources.`);
+    return drift.length === 0 ? 0 : 1;
+  }
+  mkdirSync(dir, { recursive: true });
+  const existing = initFiles(dir);
+  for (const resource of plan.resources) {
+    const file = join(dir, `${resource.stem}.${language}`);
+    const kept = existing.get(resource.table)?.file ?? (existsSync(file) ? `${resource.stem}.${language}` : undefined);
+    if (kept !== undefined) print(`kept     ${join(app.resourcesDir, kept)} (exists; init never overwrites a resource)`);
+    else {
+      writeFileSync(file, renderResource(resource, language));
+      print(`create   ${join(app.resourcesDir, `${resource.stem}.${language}`)}`);
+    }
+    const key = `${resource.primaryKey} ${resource.primaryKeyType}`;
+    print(`  ${resource.name} (table ${resource.table}, key ${key}${resource.title ? `, label ${resource.title}` : ''})`);
+    for (const f of resource.fields) print(`    ${f.inferred}: ${f.source}`);
+    for (const o of resource.leftOut) print(`    ${o.column}: left out, ${o.reason}`);
+  }
+  for (const n of plan.notServed) print(`not served  ${n.table}: ${n.reason}`);
+  const generated = await generateAction({ appRoot: app.appRoot, resourcesDir: app.resourcesDir, controllersDir: app.controllersDir, language: app.language, version: context.version, force: false, dryRun: false, withBase: true, print, printError });
+  if (generated.exitCode !== 0) return generated.exitCode;
+  return openApiAction({ app, version: context.version, at: 'api', out: undefined, check: false, print, printError });
+}
