@@ -177,10 +177,10 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   await app.register(fastifyCookie);
   // The API is mounted before the panel's pages and outside their scope: it authenticates itself.
   const editionB = options.edition === 'B';
-  const edition = editionB ? { tokens: panelApi, controllersDir: EDITION_B_CONTROLLERS_DIR } : {};
+  const edition = editionB ? { extensions: [panelApi], controllersDir: EDITION_B_CONTROLLERS_DIR } : {};
   await app.register(mountPanelApi, { panel, at: 'api', openapi, rateLimit: DEMO_RATE_LIMIT, ...edition, ...options.api });
   // Attachment URLs are public (Edition A: permanent, unsigned), so they too stay outside the session scope.
-  await app.register(mountPanelAttachments, { panel, ...(editionB ? { tokens: panelApi } : {}) });
+  await app.register(mountPanelAttachments, { panel, ...(editionB ? { extensions: [panelApi] } : {}) });
   // The panel's pages around the screens: sign-in, password confirmation, sign-out, security.
   await app.register(panelPages, { panel, home: false });
   if (editionB || (options.panelHome ?? true)) {

@@ -11,3 +11,6 @@ export { configurePanelApi, type PanelApiTokensOptions, type PanelApiTokensConfi
 export { mayManageTokens, DENY_EVERYONE, type ManageTokensIf } from './config/manage-tokens-gate.js';
 export { signingKey, revealKey, signFile, checkFileSignature, signedUrl, type FileSignature, type SignatureCheck } from './signed-urls/signed-file-url.js';
 export { sealBlobKey, openBlobKey } from './signed-urls/sealed-blob-key.js';
+export { createEditionB, tokenGrants, type EditionB, type GrantSet } from './edition-b/edition-b.js';
+export { bearerToken } from './edition-b/bearer-token.js';
+export { PANEL_API_TOKEN_SCHEME, SIGNED_SEGMENT, EMPTY_DEFAULT_PERMISSIONS_WARNING, MISSING_DIGEST_INDEX_WARNING } from './edition-b/edition-b-names.js';

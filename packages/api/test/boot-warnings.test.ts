@@ -8,10 +8,9 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPanel, runMigrations, type PanelDatabase } from '@panel/core';
-import { apiTokensSchemaV1, apiTokensSchemaV2, configurePanelApi } from '@panel/api-tokens';
+import { apiTokensSchemaV1, apiTokensSchemaV2, configurePanelApi, MISSING_DIGEST_INDEX_WARNING } from '@panel/api-tokens';
 import { openTestDatabase } from '@panel/test-support';
 import { mountPanelApi } from '../src/index.js';
-import { MISSING_DIGEST_INDEX_WARNING } from '../src/mount/missing-controllers-warning.js';
 import { LIBRARY_ROOT, prepareLibrary } from './library-app.js';
 
 const BASE = "import { ResourcesController } from '@panel/api';\n\nexport class BaseResourcesController extends ResourcesController {}\n";

@@ -81,7 +81,7 @@ export const messages = Object.freeze({
     'Next:',
     '  1. Run the migrations (runMigrations in your app).',
     '  2. Set PANEL_API_TOKEN_PEPPER to 32 or more random characters (openssl rand -hex 32), or pass pepper to configurePanelApi.',
-    '  3. Pass the configuration to the API: app.register(mountPanelApi, { panel, tokens: panelApi }).',
+    '  3. Pass the configuration to the API: app.register(mountPanelApi, { panel, extensions: [panelApi] }).',
     '  4. Open manageTokensIf to the users who may manage API tokens.',
   ],
 });

@@ -1,6 +1,10 @@
 import { PanelConfigError } from '@panel/core';
+import type { AttachmentsHost, ExtensionHost } from '@panel/api';
+import type { PanelApiTokensConfig } from './panel-api-tokens-config.js';
 import type { TokenPepperSource } from '../pepper/token-pepper.js';
 import { DENY_EVERYONE, type ManageTokensIf } from './manage-tokens-gate.js';
+
+export type { PanelApiTokensConfig } from './panel-api-tokens-config.js';
 
 /** Edition B options as the app's initializer writes them (`Panel::Api.configure`). */
 export interface PanelApiTokensOptions {
@@ -12,20 +16,12 @@ export interface PanelApiTokensOptions {
   signedUrlTtlSeconds?: number;
 }
 
-/** Edition B options after validation: complete and frozen. */
-export interface PanelApiTokensConfig {
-  readonly edition: 'B';
-  readonly manageTokensIf: ManageTokensIf;
-  readonly pepper: TokenPepperSource;
-  readonly signedUrlTtlSeconds: number;
-}
-
 const KNOWN = ['manageTokensIf', 'pepper', 'signedUrlTtlSeconds'];
 
 /**
  * Validates the Edition B options once, at startup, and returns them frozen; a mistake throws a
- * `PanelConfigError` naming the option and the fix. The app passes the result to `mountPanelApi`
- * (an app that does not is Edition A).
+ * `PanelConfigError` naming the option and the fix. The app lists the result in `mountPanelApi`'s
+ * and `mountPanelAttachments`' `extensions` (an app that does not is Edition A).
  *
  * @example
  * export const panelApi = configurePanelApi({ manageTokensIf: (user) => (user as { admin?: boolean } | null)?.admin === true });
@@ -46,5 +42,14 @@ export function configurePanelApi(options: PanelApiTokensOptions = {}): PanelApi
   if (!Number.isInteger(ttl) || ttl < 1 || ttl > 7 * 24 * 3600) {
     throw new PanelConfigError(`configurePanelApi: signedUrlTtlSeconds must be a whole number of seconds from 1 to 604800, instead got ${String(ttl)}. Fix: leave it out for 300 (five minutes).`);
   }
-  return Object.freeze({ edition: 'B', manageTokensIf: gate, pepper, signedUrlTtlSeconds: ttl });
+  const config: PanelApiTokensConfig = Object.freeze({
+    edition: 'B' as const,
+    name: 'Edition B (@panel/api-tokens)',
+    manageTokensIf: gate,
+    pepper,
+    signedUrlTtlSeconds: ttl,
+    mount: async (host: ExtensionHost) => (await import('../edition-b/edition-b-extension.js')).mountEditionB(config, host),
+    attachments: async (host: AttachmentsHost) => (await import('../edition-b/edition-b-extension.js')).serveSignedFiles(config, host),
+  });
+  return config;
 }

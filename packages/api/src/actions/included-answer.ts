@@ -1,5 +1,5 @@
 import type { CompiledResource, KeysetPosition, RecordRow } from '@panel/core';
-import { isTraversable } from '../edition-b/association-filter.js';
+import { isTraversable } from './association-filter.js';
 import { credentialKey } from '../http-semantics/credential-key.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { cursorBinding } from '../querying/cursor-codec.js';

@@ -1,6 +1,6 @@
 import { Current, operations, type CompiledResource, type RecordId, type RecordRow, type View } from '@panel/core';
 import { includeGraphOf } from '../controller/include-graph.js';
-import { associationFilter } from '../edition-b/association-filter.js';
+import { associationFilter } from './association-filter.js';
 import { BadRequestError } from '../errors/api-errors.js';
 import type { ControllerHooks, ListRequest } from '../controller/controller-hooks.js';
 import type { RequestContext } from '../pipeline/request-context.js';

@@ -1,9 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import type { PanelApiTokensConfig } from '@panel/api-tokens';
-import { loadTokensModule } from '../edition-b/tokens-module.js';
-import { ForbiddenError } from '../errors/api-errors.js';
-import { SIGNED_SEGMENT } from '../edition-b/signed-file-urls.js';
+import type { ApiExtension } from '../extensions/api-extension.js';
 import { attachmentsPath, FileNotFoundError, isPanelError, PanelConfigError, type Panel } from '@panel/core';
 import { apiErrorHandler } from '../errors/error-reply.js';
 import { contentDisposition, dispositionFor } from './content-disposition.js';
@@ -13,13 +10,14 @@ export interface MountPanelAttachmentsOptions {
   /** The panel whose attachments are served, under its `rootPath`. */
   panel: Panel;
   /**
-   * Edition B: the `configurePanelApi()` result. With it, the signed URLs given to token actors
-   * are served too, at `<rootPath>/attachments/signed/<sealed key>/<filename>?expires=…&signature=…`
-   * with `Cache-Control: private, no-store`; an expired or tampered one is 403
-   * `{ "error": "Forbidden" }`. The blob key is sealed, so the signed URL does not disclose the
-   * permanent one.
+   * The API's extensions, whose file routes are served too. Edition B's (`configurePanelApi()`)
+   * serves the signed URLs given to token actors, at
+   * `<rootPath>/attachments/signed/<sealed key>/<filename>?expires=…&signature=…` with
+   * `Cache-Control: private, no-store`; an expired or tampered one is 403 `{ "error": "Forbidden" }`.
    */
-  tokens?: PanelApiTokensConfig;
+  extensions?: readonly ApiExtension[];
+  /** The earlier spelling of `extensions: [tokens]` (Edition B's `configurePanelApi()` result). */
+  tokens?: ApiExtension;
 }
 
 /** A year: the bytes under a key never change (replacing a file makes a new blob with a new key). */
@@ -81,25 +79,8 @@ const mountPanelAttachmentsPlugin: FastifyPluginAsync<MountPanelAttachmentsOptio
     url: `${attachmentsPath(panel.config.rootPath)}/:key/:filename`,
     handler: (request, reply) => serve(request.params.key, request.params.filename, ATTACHMENT_CACHE_CONTROL, request, reply),
   });
-  const tokens = options.tokens;
-  if (tokens) {
-    const { checkFileSignature, openBlobKey, resolveTokenPepper, signingKey } = await loadTokensModule();
-    // A wildcard, not `:key`: a sealed key is longer than Fastify's default limit on one path parameter.
-    app.route<{ Params: { '*': string }; Querystring: Record<string, unknown> }>({
-      method: ['GET', 'HEAD'],
-      url: `${attachmentsPath(panel.config.rootPath)}/${SIGNED_SEGMENT}/*`,
-      handler: async (request, reply) => {
-        const rest = request.params['*'];
-        const slash = rest.indexOf('/');
-        const key = signingKey(resolveTokenPepper(tokens.pepper));
-        const blobKey = slash > 0 ? openBlobKey(key, rest.slice(0, slash)) : undefined;
-        const filename = rest.slice(slash + 1);
-        if (blobKey === undefined || checkFileSignature(key, blobKey, filename, request.query.expires, request.query.signature, new Date()) !== 'valid') throw new ForbiddenError();
-        // A signed URL expires: no cache may keep its answer.
-        return serve(blobKey, filename, SIGNED_ATTACHMENT_CACHE_CONTROL, request, reply);
-      },
-    });
-  }
+  const extensions = [...(options.extensions ?? []), ...(options.tokens ? [options.tokens] : [])];
+  for (const extension of extensions) await extension.attachments?.({ app, panel, serve });
 };
 
 // Encapsulated (its error handler stays its own); a Fastify other than 5 fails at register.

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { NormalizedMountOptions } from '../mount/mount-options.js';
-import type { EditionB } from '../edition-b/edition-b.js';
 import { apiCacheHeaders } from './cache-headers.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 import { registerRateLimit } from './rate-limit.js';
@@ -17,9 +16,10 @@ declare module 'fastify' {
  * Sets up one mount's HTTP semantics on the API's scope: the cache headers of every answer, the
  * idempotency keys, and the rate limit. Resource routes spend from the credential's budget in
  * their controller (once it is known); every other route of the scope but the health checks
- * (the OpenAPI document, the app's custom routes, a 404) spends from the client address's.
+ * (the OpenAPI document, the app's custom routes, a 404) spends from the client address's. An
+ * extension's `credentialLimit` gives a credential its own limit (Edition B: a token's).
  */
-export async function httpSemanticsFor(api: FastifyInstance, options: NormalizedMountOptions, edition: EditionB | undefined): Promise<HttpSemantics> {
+export async function httpSemanticsFor(api: FastifyInstance, options: NormalizedMountOptions, credentialLimit: HttpSemantics['credentialLimit']): Promise<HttpSemantics> {
   apiCacheHeaders(api);
   const rateLimit = options.rateLimit === false ? undefined : await registerRateLimit(api, options.panel, options.rateLimit);
   if (rateLimit) {
@@ -34,6 +34,6 @@ export async function httpSemanticsFor(api: FastifyInstance, options: Normalized
     requireIfMatch: options.requireIfMatch,
     idempotencyKeys: new IdempotencyKeys(options.idempotencyKeyRetentionSeconds),
     rateLimit,
-    credentialLimit: edition ? (id) => edition.tokenRateLimit(id) : undefined,
+    credentialLimit,
   };
 }

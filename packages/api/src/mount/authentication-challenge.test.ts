@@ -10,16 +10,16 @@ describe('authenticationChallenge ("a 401 carries WWW-Authenticate naming the sc
       session: { type: 'apiKey', in: 'cookie', name: 'panel_session' },
       other: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
     };
-    expect(authenticationChallenge({ securitySchemes: schemes }, true, '/api')).toBe('Bearer realm="/api", Basic realm="/api", charset="UTF-8", ApiKey realm="/api"');
-    expect(authenticationChallenge({ securitySchemes: { key: schemes.key } }, false, '/admin/api')).toBe('ApiKey realm="/admin/api"');
+    expect(authenticationChallenge({ securitySchemes: schemes }, [{ type: 'http', scheme: 'bearer' }], '/api')).toBe('Bearer realm="/api", Basic realm="/api", charset="UTF-8", ApiKey realm="/api"');
+    expect(authenticationChallenge({ securitySchemes: { key: schemes.key } }, [], '/admin/api')).toBe('ApiKey realm="/admin/api"');
   });
 
   it('is undefined when no declared scheme has a challenge (a session cookie alone, or nothing declared)', () => {
-    expect(authenticationChallenge({ securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'panel_session' } } }, false, '/api')).toBeUndefined();
-    expect(authenticationChallenge({}, false, '/api')).toBeUndefined();
+    expect(authenticationChallenge({ securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'panel_session' } } }, [], '/api')).toBeUndefined();
+    expect(authenticationChallenge({}, [], '/api')).toBeUndefined();
   });
 
   it('quotes the realm', () => {
-    expect(authenticationChallenge({ securitySchemes: { b: { type: 'http', scheme: 'bearer' } } }, false, '/a"b')).toBe('Bearer realm="/a\\"b"');
+    expect(authenticationChallenge({ securitySchemes: { b: { type: 'http', scheme: 'bearer' } } }, [], '/a"b')).toBe('Bearer realm="/a\\"b"');
   });
 });

@@ -17,17 +17,17 @@ function challenge(scheme: OpenApiObject, realm: string): string | undefined {
 
 /**
  * The `WWW-Authenticate` of the mount's 401 answers (RFC 9110 §11.6.1): one challenge per
- * scheme the mount accepts in the `Authorization` header, Edition B's Bearer tokens first, then
+ * scheme the mount accepts in the `Authorization` header, its gate's (an extension's: Edition B's Bearer tokens) first, then
  * the schemes the integrator declares in `openapi.securitySchemes` (Panel cannot see what
  * `setupAuthentication` accepts otherwise). Undefined when none is declared that HTTP can name
  * (a session cookie alone).
  *
  * @example
- * authenticationChallenge({ securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } }, false, '/api');
+ * authenticationChallenge({ securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } }, [], '/api');
  * // 'Bearer realm="/api"'
  */
-export function authenticationChallenge(options: OpenApiOptions, editionB: boolean, realm: string): string | undefined {
-  const schemes = [...(editionB ? [{ type: 'http', scheme: 'bearer' }] : []), ...Object.values(options.securitySchemes ?? {})];
+export function authenticationChallenge(options: OpenApiOptions, gateSchemes: readonly OpenApiObject[], realm: string): string | undefined {
+  const schemes = [...gateSchemes, ...Object.values(options.securitySchemes ?? {})];
   const challenges = [...new Set(schemes.map((scheme) => challenge(scheme, realm)).filter((value) => value !== undefined))];
   return challenges.length > 0 ? challenges.join(', ') : undefined;
 }

@@ -6,8 +6,6 @@ import type { DiscoveredController } from '../routing/discover-controllers.js';
 /** The process warning codes of the boot's controller checks. */
 export const NO_ROUTES_WARNING = 'PANEL_WARN_NO_ROUTES';
 export const MISSING_CONTROLLER_WARNING = 'PANEL_WARN_MISSING_CONTROLLER';
-export const EMPTY_DEFAULT_PERMISSIONS_WARNING = 'PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS';
-export const MISSING_DIGEST_INDEX_WARNING = 'PANEL_WARN_MISSING_TOKEN_DIGEST_INDEX';
 
 /**
  * A boot warning: in the app's log when it has a logger, else a process warning on standard
@@ -19,8 +17,8 @@ export function bootWarning(app: FastifyInstance, code: string, message: string)
 }
 
 /**
- * Says at boot what `panel-api routes` would (Edition A, where only generated controllers are
- * served): a mount with no controllers at all answers 404 everywhere, and a resource without
+ * Says at boot what `panel-api routes` would (where only generated controllers are served:
+ * Edition A, or any mount whose extensions add no controllers): a mount with no controllers at all answers 404 everywhere, and a resource without
  * a controller in a version folder the app serves has no routes there. Each message names the
  * folder and the `panel-api generate` command that fixes it.
  */
@@ -39,44 +37,4 @@ export function warnAboutMissingControllers(app: FastifyInstance, panel: Panel, 
     const names = missing.length === 1 ? `the resource ${missing[0]} has` : `the resources ${missing.join(', ')} have`;
     bootWarning(app, MISSING_CONTROLLER_WARNING, `Panel API: ${names} no controller in ${dir}/${version}, so the API answers 404 for ${missing.length === 1 ? 'it' : 'them'} there. Fix: run \`panel-api generate${flag}\`.`);
   }
-}
-
-/**
- * Edition B: says at boot when the default permissions list is empty, because then every
- * request on the code-hook path (the app's `setupAuthentication`, not a token) gets 403. A
- * database that cannot answer yet (tables not migrated) says nothing here.
- */
-export async function warnAboutEmptyDefaultPermissions(app: FastifyInstance, defaultPermissions: () => Promise<readonly unknown[]>): Promise<void> {
-  let grants: readonly unknown[];
-  try {
-    grants = await defaultPermissions();
-  } catch {
-    return;
-  }
-  if (grants.length > 0) return;
-  bootWarning(
-    app,
-    EMPTY_DEFAULT_PERMISSIONS_WARNING,
-    "Panel API Edition B: the default permissions list is empty, so requests on the code-hook path (the base controller's setupAuthentication, without a token) get 403. Fix: grant index/show per resource on the panel's default permissions screen, or await app.panelApiTokens.setDefaultPermissions(['books:index', …]).",
-  );
-}
-
-/**
- * Edition B: says at boot when the tokens table lacks the digest index (an app installed before
- * `apiTokensSchemaV2`), because then every token lookup reads the whole table. A database that
- * cannot answer yet says nothing here.
- */
-export async function warnAboutMissingDigestIndex(app: FastifyInstance, hasDigestIndex: () => Promise<boolean>): Promise<void> {
-  let present: boolean;
-  try {
-    present = await hasDigestIndex();
-  } catch {
-    return;
-  }
-  if (present) return;
-  bootWarning(
-    app,
-    MISSING_DIGEST_INDEX_WARNING,
-    'Panel API Edition B: the tokens table has no digest index (apiTokensSchemaV2), so every token lookup reads the whole panel_api_tokens table. Fix: run `panel-api install` (it adds the migration), then run your migrations.',
-  );
 }

@@ -1,5 +1,4 @@
 import { isAbsolute, join } from 'node:path';
-import type { PanelApiTokensConfig } from '@panel/api-tokens';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Panel } from '@panel/core';
 import { PanelConfigError } from '@panel/core';
@@ -10,6 +9,7 @@ import { CursorCodec, cursorKeys, MIN_CURSOR_SECRET_LENGTH } from '../querying/c
 import { normalizeOpenApiOptions, type OpenApiOptions } from '../openapi/openapi-options.js';
 import { normalizeRateLimitOptions, type NormalizedRateLimitOptions, type RateLimitOptions } from '../http-semantics/rate-limit.js';
 import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from '../http-semantics/idempotency-keys.js';
+import type { ApiExtension } from '../extensions/api-extension.js';
 
 /** What a write does with unknown or unpermitted keys: ignore them, or answer 422 naming them. */
 export type UnpermittedAttributes = 'ignore' | 'reject';
@@ -64,12 +64,13 @@ export interface MountPanelApiOptions {
    */
   healthPath?: string | false;
   /**
-   * Edition B: the result of `configurePanelApi()` from `@panel/api-tokens` (the app's
-   * initializer, written by `panel-api install`). With it, Bearer tokens are checked first,
-   * permission grants gate every request, and every resource is served without a generated
-   * controller. Without it the API is Edition A.
+   * The extensions of this mount, in order (docs/extensions.md): each may add a gate stage,
+   * routes, OpenAPI security schemes and rate-limit keys. Edition B is
+   * `extensions: [configurePanelApi(…)]` (from `@panel/api-tokens`); without it the API is Edition A.
    */
-  tokens?: PanelApiTokensConfig;
+  extensions?: readonly ApiExtension[];
+  /** The earlier spelling of `extensions: [tokens]`, kept working: Edition B's `configurePanelApi()` result. */
+  tokens?: ApiExtension;
   /**
    * The OpenAPI document served at `<at>/resources/<version>/openapi.json` (public by default)
    * and the optional reference page: security schemes, `info`, who may read it. See docs/openapi.md.
@@ -104,7 +105,7 @@ export interface NormalizedMountOptions {
   /** Signs and opens the cursors of this mount's lists. */
   readonly cursors: CursorCodec;
   readonly healthPath: string | false;
-  readonly tokens: PanelApiTokensConfig | undefined;
+  readonly extensions: readonly ApiExtension[];
   readonly openapi: OpenApiOptions;
   readonly requireIfMatch: boolean;
   readonly idempotencyKeyRetentionSeconds: number;
@@ -156,6 +157,11 @@ function normalizeDefaults(defaults: unknown): Record<string, string> {
   return { ...checked };
 }
 
+/** Whether `value` is an API extension (a name and a mount function). */
+function isExtension(value: unknown): value is ApiExtension {
+  return typeof value === 'object' && value !== null && typeof (value as ApiExtension).name === 'string' && typeof (value as ApiExtension).mount === 'function';
+}
+
 /** Validates `mountPanelApi` options once, at boot; a mistake names the option and the fix. */
 export function normalizeMountOptions(options: MountPanelApiOptions): NormalizedMountOptions {
   const {
@@ -172,6 +178,7 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     cursorSecret,
     healthPath = 'health',
     tokens,
+    extensions = [],
     openapi,
     requireIfMatch = false,
     idempotencyKeyRetentionSeconds = DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
@@ -189,8 +196,11 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
   if (!Number.isInteger(idempotencyKeyRetentionSeconds) || idempotencyKeyRetentionSeconds < 1) {
     throw new PanelConfigError(`mountPanelApi: idempotencyKeyRetentionSeconds must be a positive whole number of seconds, instead got ${JSON.stringify(idempotencyKeyRetentionSeconds)}. Fix: leave it out for 86400 (24 hours).`);
   }
-  if (tokens !== undefined && (typeof tokens !== 'object' || tokens === null || (tokens as { edition?: unknown }).edition !== 'B')) {
-    throw new PanelConfigError('mountPanelApi: tokens must be the result of configurePanelApi() from @panel/api-tokens. Fix: export const panelApi = configurePanelApi({ manageTokensIf }), then mountPanelApi({ panel, tokens: panelApi }); or leave it out for Edition A.');
+  if (tokens !== undefined && !isExtension(tokens)) {
+    throw new PanelConfigError('mountPanelApi: tokens must be the result of configurePanelApi() from @panel/api-tokens. Fix: export const panelApi = configurePanelApi({ manageTokensIf }), then mountPanelApi({ panel, extensions: [panelApi] }); or leave it out for Edition A.');
+  }
+  if (!Array.isArray(extensions) || !extensions.every(isExtension)) {
+    throw new PanelConfigError('mountPanelApi: extensions must be an array of API extensions (each with a name and mount()), such as [configurePanelApi({ manageTokensIf })] for Edition B. Fix: see docs/extensions.md.');
   }
   if (!panel || typeof panel.resource !== 'function') {
     throw new PanelConfigError('mountPanelApi: the panel option is required. Fix: app.register(mountPanelApi, { panel: await createPanel({ database }) }).');
@@ -225,7 +235,7 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     listModifiers: Object.freeze([...listModifiers]),
     cursors: new CursorCodec(cursorKeys({ cursorSecret, sessionSecret: panel.config.sessionSecret }).keys),
     healthPath,
-    tokens,
+    extensions: Object.freeze([...extensions, ...(tokens ? [tokens] : [])]),
     openapi: normalizeOpenApiOptions(openapi),
     requireIfMatch,
     idempotencyKeyRetentionSeconds,

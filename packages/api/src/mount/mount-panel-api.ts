@@ -16,11 +16,8 @@ import { readYourWrites } from './read-your-writes.js';
 import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
 import { refuseMalformedHost } from '../server/host-header.js';
 import { addPanelRootFallback } from './panel-root-fallback.js';
-import { createEditionB } from '../edition-b/edition-b.js';
-import type { ApiTokenService } from '@panel/api-tokens';
-import { withCatchAllControllers } from '../edition-b/catch-all-controllers.js';
-import { tokenGate } from '../edition-b/token-gate.js';
-import { warnAboutEmptyDefaultPermissions, warnAboutMissingControllers, warnAboutMissingDigestIndex } from './missing-controllers-warning.js';
+import { mountExtensions } from '../extensions/mount-extensions.js';
+import { warnAboutMissingControllers } from './missing-controllers-warning.js';
 import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
 import { serveOpenApi } from '../openapi/serve-openapi.js';
 import { httpSemanticsFor } from '../http-semantics/mount-http-semantics.js';
@@ -29,12 +26,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The routes Panel API drew, with the mount path (empty when no controller was generated). */
     panelApiRoutes?: RouteEntry[];
-    /**
-     * Edition B: the token service of the mount (set when `mountPanelApi` has `tokens`). The
-     * panel's token screens and scripts use it, so a change to the default permissions list
-     * applies to the next request at once (other processes see it within two seconds).
-     */
-    panelApiTokens?: ApiTokenService;
   }
 }
 
@@ -73,31 +64,27 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
     refuseMalformedHost(app, panel.config.rootPath);
   }
   const licensed = panel.config.license.features.includes('api');
-  const edition = options.tokens ? await createEditionB(panel, options.tokens, (message) => app.log.error(message)) : undefined;
-  if (edition && !app.hasDecorator('panelApiTokens')) app.decorate('panelApiTokens', edition.tokens);
-  if (edition && licensed) {
-    await warnAboutEmptyDefaultPermissions(app, () => edition.tokens.defaultPermissions());
-    await warnAboutMissingDigestIndex(app, () => edition.tokens.hasDigestIndex());
-  }
+  // The extensions (Edition B is one): a gate stage, routes, security schemes, rate-limit keys.
+  const extensions = await mountExtensions(options.extensions, { app, panel, licensed, controllersDir: options.controllersDir });
   const discovered = licensed ? await discoverControllers(panel, options.controllersDir) : [];
-  // Edition A serves only generated controllers: say at boot what would answer 404 (Edition B serves every resource).
-  if (licensed && !edition) warnAboutMissingControllers(app, panel, options.controllersDir, discovered);
-  // Edition B: every resource is served; a discovered override controller wins over the catch-all.
-  const controllers = edition && licensed ? await withCatchAllControllers(panel, discovered, options.controllersDir) : discovered;
+  // Only generated controllers are served: say at boot what would answer 404 (unless an extension, like Edition B's catch-all, serves the others).
+  if (licensed && !extensions.routesControllers) warnAboutMissingControllers(app, panel, options.controllersDir, discovered);
+  const controllers = licensed ? await extensions.controllers(discovered) : discovered;
   await app.register(
     async (api) => {
       if (!api.hasDecorator('parseCookie')) await api.register(fastifyCookie);
       requestHygiene(api);
       readYourWrites(api, panel.database, { cookie: 'cookie-clients' });
       jsonParser(api, options.bodyLimit);
-      const wwwAuthenticate = authenticationChallenge(options.openapi, edition !== undefined, mountPath);
-      // Edition B answers a refused policy with 403 JSON, not the panel's redirect.
-      const errorHandler = apiErrorHandler({ rootPath: panel.config.rootPath, policyRefusal: edition ? 'forbidden' : 'redirect', ...(wwwAuthenticate ? { wwwAuthenticate } : {}) });
+      const wwwAuthenticate = authenticationChallenge(options.openapi, Object.values(extensions.securitySchemes), mountPath);
+      // A gated mount (Edition B) answers a refused policy with 403 JSON, not the panel's redirect.
+      const gated = extensions.gate !== undefined;
+      const errorHandler = apiErrorHandler({ rootPath: panel.config.rootPath, policyRefusal: gated ? 'forbidden' : 'redirect', ...(wwwAuthenticate ? { wwwAuthenticate } : {}) });
       // A request refused before its controller ran spends its credential's rate limit first (429 when spent).
       api.setErrorHandler(async (error, request, reply) => errorHandler(await spendForRefusedRequest(error, request, reply), request, reply));
       api.setNotFoundHandler((request, reply) => errorHandler(new NotFoundError(), request, reply));
-      const semantics = await httpSemanticsFor(api, options, edition);
-      const table = drawRoutes(api, panel, controllers, { ...options, edition, semantics, gate: edition ? tokenGate(panel, edition) : undefined });
+      const semantics = await httpSemanticsFor(api, options, extensions.credentialLimit);
+      const table = drawRoutes(api, panel, controllers, { ...options, traversals: extensions.traversals, semantics, gate: extensions.gate });
       app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
       // The app's routes declared with a schema are in the OpenAPI document.
       const customRoutes: CustomRoute[] = [];
@@ -116,7 +103,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
         versions: routeVersions(table),
         options: options.openapi,
         build: (version) =>
-          buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, listModifiers: options.listModifiers, editionB: edition !== undefined, options: options.openapi, httpSemantics: { rateLimit: options.rateLimit !== false, requireIfMatch: options.requireIfMatch } }),
+          buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, listModifiers: options.listModifiers, gated, gateSchemes: extensions.securitySchemes, options: options.openapi, httpSemantics: { rateLimit: options.rateLimit !== false, requireIfMatch: options.requireIfMatch } }),
       });
     },
     { prefix: mountPath },

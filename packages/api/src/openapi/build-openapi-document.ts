@@ -21,7 +21,7 @@ export interface OpenApiDocumentInput extends Omit<OperationContext, 'security'>
   readonly mountPath: string;
   /** The API version (`v1`). */
   readonly version: string;
-  /** The drawn routes, relative to the mount (`routeTable`, plus Edition B's `related`). */
+  /** The drawn routes, relative to the mount (`routeTable`, plus the `related` traversals an extension asks for). */
   readonly routes: readonly RouteEntry[];
   readonly customRoutes?: readonly CustomRoute[];
   /** The health checks' path under the mount, or false when none is drawn. */
@@ -29,10 +29,9 @@ export interface OpenApiDocumentInput extends Omit<OperationContext, 'security'>
   readonly options: OpenApiOptions;
   /** The mount's rate limit and `requireIfMatch`; default as `mountPanelApi`'s defaults (limits on, `If-Match` optional). */
   readonly httpSemantics?: OpenApiHttpSemantics;
+  /** The security schemes of the mount's gate (an extension's), listed first and required by default. */
+  readonly gateSchemes?: Readonly<Record<string, OpenApiObject>>;
 }
-
-/** The Security Scheme Edition B declares itself: the panel's API tokens. */
-export const PANEL_API_TOKEN_SCHEME = 'panelApiToken';
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
@@ -93,10 +92,10 @@ function healthPaths(mountPath: string, healthPath: string): Record<string, Open
 export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject {
   const { options, mountPath, version } = input;
   const schemes: Record<string, OpenApiObject> = {
-    ...(input.editionB ? { [PANEL_API_TOKEN_SCHEME]: { type: 'http', scheme: 'bearer', description: 'A Panel API token: `Authorization: Bearer <token>` (Edition B).' } } : {}),
+    ...input.gateSchemes,
     ...options.securitySchemes,
   };
-  const security = [...(input.editionB && !options.security ? [{ [PANEL_API_TOKEN_SCHEME]: [] }] : []), ...(options.security ?? Object.keys(options.securitySchemes ?? {}).map((name) => ({ [name]: [] })))];
+  const security = [...(options.security ? [] : Object.keys(input.gateSchemes ?? {}).map((name) => ({ [name]: [] }))), ...(options.security ?? Object.keys(options.securitySchemes ?? {}).map((name) => ({ [name]: [] })))];
   const routes = input.routes.filter((route) => route.path.startsWith(`/resources/${version}/`));
   const served = servedCollections(routes, version);
   const context: OperationContext = { ...input, security, resolve: (name) => (served.has(name) ? input.panel.resource(name) : undefined) };
@@ -110,14 +109,14 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   for (const route of routes) {
     const resource = input.panel.resource(route.resourceName);
     tags.set(resource.name, resource.naming.humanName);
-    Object.assign(schemas, resourceSchemas(resource, input.editionB));
+    Object.assign(schemas, resourceSchemas(resource, input.gated === true));
     const operation = withHttpSemantics(route, resourceOperation(route, context), input.httpSemantics);
     if (security.length === 0 && (operation.security as unknown[]).length > 0) delete operation.security;
     pathItem(openApiPath(`${mountPath}${route.path}`))[route.method.toLowerCase()] = operation;
   }
   for (const route of routes.filter((r) => r.action === 'related')) {
     const target = input.panel.resource(input.panel.resource(route.resourceName).fieldsByName.get(route.association!)!.target!);
-    Object.assign(schemas, resourceSchemas(target, input.editionB));
+    Object.assign(schemas, resourceSchemas(target, input.gated === true));
   }
   for (const route of input.customRoutes ?? []) pathItem(openApiPath(route.url))[route.method.toLowerCase()] = customOperation(route);
   if (input.healthPath !== false) Object.assign(paths, healthPaths(mountPath, input.healthPath));

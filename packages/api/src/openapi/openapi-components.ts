@@ -61,22 +61,22 @@ export const MAY_BE_OMITTED = 'May be omitted: a `visible` rule decides which ac
  * may be omitted. In Edition B a field the token may not see is left out of the record, so
  * association fields are not required.
  */
-function viewSchema(resource: CompiledResource, view: View, editionB: boolean): JsonSchema {
+function viewSchema(resource: CompiledResource, view: View, gated: boolean): JsonSchema {
   const schema = recordSchema(resource, view) as { properties: Record<string, JsonSchema>; required: string[] };
   const ruled = new Set(resource.fields.filter((field) => field.definition.options.visible !== undefined).map((field) => field.name));
-  const optional = new Set([...ruled, ...(editionB ? resource.fields.filter((field) => field.target !== undefined).map((field) => field.name) : [])]);
+  const optional = new Set([...ruled, ...(gated ? resource.fields.filter((field) => field.target !== undefined).map((field) => field.name) : [])]);
   if (optional.size === 0) return schema;
   const properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, ruled.has(name) ? { ...property, description: MAY_BE_OMITTED } : property]));
   return { ...schema, properties, required: schema.required.filter((name) => !optional.has(name)) };
 }
 
 /** The component schemas of one resource: its records on index and show, the related view, and its create and update attributes. */
-export function resourceSchemas(resource: CompiledResource, editionB: boolean): Record<string, JsonSchema> {
-  const index = viewSchema(resource, 'index', editionB);
+export function resourceSchemas(resource: CompiledResource, gated: boolean): Record<string, JsonSchema> {
+  const index = viewSchema(resource, 'index', gated);
   const { required: _required, ...related } = index as { required?: unknown };
   return {
     [schemaNames.record(resource, 'index')]: index,
-    [schemaNames.record(resource, 'show')]: viewSchema(resource, 'show', editionB),
+    [schemaNames.record(resource, 'show')]: viewSchema(resource, 'show', gated),
     // A record reached through another's association (Edition B): its index fields, an association the token may not see left out.
     [schemaNames.related(resource)]: related,
     [schemaNames.write(resource, 'new')]: writeSchema(resource, 'new'),

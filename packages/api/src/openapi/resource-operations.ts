@@ -19,7 +19,11 @@ export interface OperationContext {
   readonly defaults: Readonly<Record<string, string>>;
   /** The mount's list modifiers (default `LIST_MODIFIERS`); a route's controller may list its own. */
   readonly listModifiers?: readonly ListModifier[] | undefined;
-  readonly editionB: boolean;
+  /**
+   * Whether the mount has a gate (an extension's: Edition B's tokens): then an authenticated
+   * route may answer 403, and an association may be left out of a record (no read grant on its target).
+   */
+  readonly gated?: boolean | undefined;
   /** A resource this version serves, by name (undefined for one it does not): `include`'s targets. */
   readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined;
   /** The security requirements of an authenticated route. */
@@ -192,7 +196,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   if (!(route.controller.prototype instanceof PublicResourcesController)) statuses.add(302);
   // A write to a `confirm: true` field on the panel-session path may need a recent password confirmation.
   const confirms = writes && resource.fields.some((field) => field.definition.options.confirm === true);
-  if ((context.editionB && authenticated) || declaresRescues(route.controller) || (target && declaresRescues(target)) || before.includes('requireRecentConfirmation') || confirms) statuses.add(403);
+  if ((context.gated && authenticated) || declaresRescues(route.controller) || (target && declaresRescues(target)) || before.includes('requireRecentConfirmation') || confirms) statuses.add(403);
   if (member) statuses.add(404);
   if (writes) for (const status of [413, 415]) statuses.add(status);
   if (writes || route.action === 'destroy') statuses.add(422);

@@ -12,8 +12,7 @@ import { beforeActionsFor } from '../controller/callback-chain.js';
 import { sortRequest } from '../querying/sort-modifier.js';
 import { relative } from 'node:path';
 import { responseSchemas } from '../serialization/response-schemas.js';
-import type { EditionB } from '../edition-b/edition-b.js';
-import { isTraversable } from '../edition-b/association-filter.js';
+import { isTraversable } from '../actions/association-filter.js';
 import type { HttpSemantics } from '../http-semantics/http-semantics.js';
 import type { RequestGate } from '../controller/request-gate.js';
 import { assembleRoute } from '../pipeline/assemble-route.js';
@@ -152,11 +151,11 @@ export interface DrawOptions {
   readonly defaults: Readonly<Record<string, string>>;
   /** The mount's `unpermittedAttributes` (a controller's own wins). */
   readonly unpermittedAttributes?: 'ignore' | 'reject' | undefined;
-  /** Edition B, when the mount has `tokens`. */
-  readonly edition?: EditionB | undefined;
+  /** Whether traversals (`GET …/:id/<association>`) are drawn: an extension asks for them (Edition B). */
+  readonly traversals?: boolean | undefined;
   /** The mount's HTTP semantics (rate limit, `If-Match`, `Idempotency-Key`). */
   readonly semantics?: HttpSemantics | undefined;
-  /** The mount's gate around authentication (Edition B's token gate). */
+  /** The mount's gate around authentication (an extension's: Edition B's token gate). */
   readonly gate?: RequestGate | undefined;
   /** The mount's body limit of single writes; a batch takes ten times as much. */
   readonly bodyLimit?: number | undefined;
@@ -169,8 +168,8 @@ export interface DrawOptions {
 
 /** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
 export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
-  const { mountPath, via, constraints, defaults, edition, unpermittedAttributes, semantics, gate, listModifiers = LIST_MODIFIERS, cursors } = options;
-  const table = [...routeTable(panel, controllers), ...(edition ? relatedRoutes(panel, controllers) : []), ...uploadRoutes(panel, controllers)].filter((route) => via === undefined || via.has(route.method));
+  const { mountPath, via, constraints, defaults, traversals, unpermittedAttributes, semantics, gate, listModifiers = LIST_MODIFIERS, cursors } = options;
+  const table = [...routeTable(panel, controllers), ...(traversals ? relatedRoutes(panel, controllers) : []), ...uploadRoutes(panel, controllers)].filter((route) => via === undefined || via.has(route.method));
   for (const { controller, file } of controllers) {
     settleCsrfStrategy(controller);
     checkController(panel, controller, relative(panel.appRoot, file), defaults);
@@ -180,7 +179,7 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
     const resource = panel.resource(route.resourceName);
     // The route's stages, assembled now as data rather than at its first request.
     const served = servedCollections(table, routeVersion(route));
-    const runtime = assembleRoute({ panel, resource, action: route.action, controller: Controller, mountPath, defaults, unpermittedAttributes: unpermittedAttributes ?? 'ignore', gate, semantics, modifiers: listModifiers, association: route.association, targetController: route.targetController, served, traverses: edition !== undefined, cursors });
+    const runtime = assembleRoute({ panel, resource, action: route.action, controller: Controller, mountPath, defaults, unpermittedAttributes: unpermittedAttributes ?? 'ignore', gate, semantics, modifiers: listModifiers, association: route.association, targetController: route.targetController, served, traverses: traversals === true, cursors });
     // Uploads are multipart: their parser is registered on the upload route's own scope only (every other route takes JSON alone).
     const scope = route.action === 'upload' ? undefined : api;
     const draw = (on: FastifyInstance) => on.route({

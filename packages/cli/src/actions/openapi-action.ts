@@ -57,7 +57,7 @@ export async function openApiAction(context: OpenApiContext): Promise<number> {
     }
     const options = await openApiOptions(appRoot);
     // The panel's default perPage and maxPerPage: an app that changes them sees the check fail, and regenerates from the running app.
-    const document = buildOpenApiDocument({ panel: { ...panel, config: normalizePanelConfig({}) }, mountPath, version: context.version, routes, healthPath: 'health', defaults: {}, editionB: false, options });
+    const document = buildOpenApiDocument({ panel: { ...panel, config: normalizePanelConfig({}) }, mountPath, version: context.version, routes, healthPath: 'health', defaults: {}, options });
     text = `${JSON.stringify(document, null, 2)}\n`;
   } catch (error) {
     context.printError(messages.openApiBootFailed((error as Error).message));

@@ -1,6 +1,11 @@
-import type { ApiTokenService, AuthenticatedToken, GrantVerb, PanelApiTokensConfig } from '@panel/api-tokens';
 import type { Panel } from '@panel/core';
-import { loadTokensModule } from './tokens-module.js';
+import { ApiTokenService } from '../tokens/token-service.js';
+import type { AuthenticatedToken } from '../tokens/token-service.js';
+import type { GrantVerb } from '../grants/grant-verbs.js';
+import type { PanelApiTokensConfig } from '../config/panel-api-tokens-config.js';
+import { pepperProblem } from '../pepper/token-pepper.js';
+import { sealBlobKey } from '../signed-urls/sealed-blob-key.js';
+import { signFile, signedUrl, signingKey } from '../signed-urls/signed-file-url.js';
 
 /** What an actor may do, by (route key, verb): a token's grants, or the default permissions list. */
 export interface GrantSet {
@@ -10,8 +15,8 @@ export interface GrantSet {
 /**
  * Edition B as one mount sees it: the configuration, the token service over the panel's
  * database (with its cache of verified tokens, their rate limits and the default permissions
- * list), and the key signed file URLs are made with. `mountPanelApi({ tokens })` creates it;
- * without `tokens` there is none and the API is Edition A.
+ * list), and the key signed file URLs are made with. `mountPanelApi({ extensions: [configurePanelApi()] })`
+ * creates it; without that extension there is none and the API is Edition A.
  */
 export interface EditionB {
   readonly config: PanelApiTokensConfig;
@@ -34,16 +39,14 @@ export function tokenGrants(token: AuthenticatedToken): GrantSet {
 }
 
 /**
- * Sets Edition B up for a panel, loading `@panel/api-tokens` (an optional peer dependency that
- * only Edition B needs). A missing pepper does not stop the boot (the spec: token creation and
+ * Sets Edition B up for a panel. A missing pepper does not stop the boot (the spec: token creation and
  * authentication raise until it is set), but the server says so at once.
  */
-export async function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn: (message: string) => void): Promise<EditionB> {
-  const { ApiTokenService: TokenService, pepperProblem, sealBlobKey, signingKey, signFile, signedUrl } = await loadTokensModule();
+export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn: (message: string) => void): EditionB {
   // The token cache: a repeated token (its grants and rate limit) and the default permissions list
   // cost no statement; every process drops what a change makes stale within its bound
   // (docs/edition-b-tokens.md#the-token-cache).
-  const tokens = new TokenService({ database: panel.database, pepper: config.pepper, resources: [...panel.resources.values()].map((r) => r.naming.routeKey), cache: true });
+  const tokens = new ApiTokenService({ database: panel.database, pepper: config.pepper, resources: [...panel.resources.values()].map((r) => r.naming.routeKey), cache: true });
   const problem = pepperProblem(config.pepper);
   if (problem) warn(`Panel API Edition B: ${problem}`);
   let signing: { pepper: string; key: Buffer } | undefined;

@@ -1,10 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSourceModule, type Panel } from '@panel/core';
-import { importControllerModule } from '../routing/import-controller.js';
-import { isBaseControllerFile } from '../routing/controller-layout.js';
-import type { DiscoveredController } from '../routing/discover-controllers.js';
-import { isControllerClass, ResourcesController } from '../controller/resources-controller.js';
+import { importControllerModule, isBaseControllerFile, isControllerClass, ResourcesController, type DiscoveredController } from '@panel/api';
 
 /** The version the catch-all controller serves (the spec's only named version). */
 export const CATCH_ALL_VERSION = 'v1';

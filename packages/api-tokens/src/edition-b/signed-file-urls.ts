@@ -1,12 +1,7 @@
 import type { EditionB } from './edition-b.js';
-import { withEntityTagForm } from '../http-semantics/entity-tag.js';
+import { withEntityTagForm } from '@panel/api';
+import { SIGNED_SEGMENT } from './edition-b-names.js';
 
-/**
- * The path segment of signed file URLs, after the attachments path:
- * `<rootPath>/attachments/signed/<sealed key>/<filename>`. The blob key is sealed (encrypted),
- * so a signed URL never discloses the permanent one.
- */
-export const SIGNED_SEGMENT = 'signed';
 
 interface FileJson {
   readonly filename: string;

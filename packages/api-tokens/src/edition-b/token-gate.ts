@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { CompiledField, CompiledResource, Panel } from '@panel/core';
-import type { AuthenticatedToken, GrantVerb } from '@panel/api-tokens';
-import { AuthenticationError, ForbiddenError } from '../errors/api-errors.js';
-import type { PermitInput, RequestActor, RequestGate } from '../controller/request-gate.js';
+import { AuthenticationError, ForbiddenError, type PermitInput, type RequestActor, type RequestGate } from '@panel/api';
+import type { AuthenticatedToken } from '../tokens/token-service.js';
+import type { GrantVerb } from '../grants/grant-verbs.js';
 import { bearerToken } from './bearer-token.js';
 import { tokenGrants, type EditionB, type GrantSet } from './edition-b.js';
 import { signFileUrls } from './signed-file-urls.js';
@@ -55,8 +55,8 @@ function batchVerbs(body: unknown): GrantVerb[] {
 }
 
 /**
- * Edition B's gate, the one place the API knows tokens exist (spec "Order of checks" and
- * "Permissions"); `mountPanelApi` hands it to the controllers only when the mount has `tokens`.
+ * Edition B's gate, the one place the API meets tokens (spec "Order of checks" and
+ * "Permissions"): the gate stage of the Edition B extension, in the mounts that list it.
  *
  * - `authenticate`: a Bearer token in `Authorization` is checked before `setupAuthentication`,
  *   and a present Bearer token always wins: a malformed, unknown, disabled, expired or revoked
