@@ -239,6 +239,54 @@ describeOnEachDatabase('sign-in throttling ("failed attempts limited per account
     expect((await attempt('rita@example.com', 'demo-password', '10.3.0.2')).statusCode).toBe(303);
   });
 
+  it('"sign-in bounded per account across addresses": guesses at one account from an hour of fresh addresses get 20 checks, then one per doubling wait, whatever the password', async () => {
+    nextDay();
+    let checked = 0;
+    let refusedRightPassword = 0;
+    for (let minute = 0; minute < 60; minute += 1) {
+      for (let i = 1; i <= 5; i += 1) {
+        const status = (await attempt('ada@example.com', `guess-${minute}-${i}`, `10.6.${minute}.${i}`)).statusCode;
+        if (status === 401) checked += 1;
+        else expect(status).toBe(429);
+      }
+      // Past its free attempts, the account's right password from a new address is refused too: no oracle.
+      if (minute >= 3) refusedRightPassword += (await attempt('ada@example.com', 'demo-password', `10.7.${minute}.1`)).statusCode === 429 ? 1 : 0;
+      later(MINUTE);
+    }
+    // 20 free (minutes 0 to 3), then one slot after each wait of 30 s, 1, 2, 4 minutes, then 7.5
+    // minutes (half the window) for good (minutes 4, 5, 7, 11, 19, 27, 35, 43, 51, 59): 30 checks in
+    // the hour, where 300 addresses used to get 300.
+    expect(checked).toBe(30);
+    expect(refusedRightPassword).toBe(57);
+  });
+
+  it('the account-wide bound cannot keep the user out: her known client signs in during the attack, a new one within half of signInWindow after it; other accounts are not slowed', async () => {
+    nextDay();
+    expect((await attempt('ada@example.com', 'demo-password', '10.8.9.9')).statusCode).toBe(303);
+    for (let i = 1; i <= 20; i += 1) expect((await attempt('ada@example.com', 'wrong', `10.8.1.${i}`)).statusCode).toBe(401);
+    for (let i = 21; i <= 50; i += 1) expect((await attempt('ada@example.com', 'wrong', `10.8.1.${i}`)).statusCode).toBe(429);
+    // The guesser waits out each wait and spends the slot: the waits double up to half of signInWindow and stay there.
+    const waits: number[] = [];
+    for (let step = 1; step <= 8; step += 1) {
+      const refused = await attempt('ada@example.com', 'wrong', `10.8.4.${step}`);
+      expect(refused.statusCode).toBe(429);
+      waits.push(Number(refused.headers['retry-after']));
+      later(waits.at(-1)! * 1000);
+      expect((await attempt('ada@example.com', 'wrong', `10.8.5.${step}`)).statusCode).toBe(401);
+    }
+    expect(waits).toEqual([30, 60, 120, 240, 450, 450, 450, 450]);
+    // The client Ada signed in from is known to her account: the bound on new clients does not hold it.
+    expect((await attempt('ada@example.com', 'demo-password', '10.8.9.9')).statusCode).toBe(303);
+    // Another account, from a new address, is not slowed by the guesses at Ada's.
+    expect((await attempt('rita@example.com', 'demo-password', '10.8.2.1')).statusCode).toBe(303);
+    // The guessing stops: a new client of Ada's waits at most half of signInWindow (450 s), then signs in.
+    const held = await attempt('ada@example.com', 'demo-password', '10.8.3.1');
+    expect(held.statusCode).toBe(429);
+    expect(held.headers['retry-after']).toBe('450');
+    later(450 * 1000);
+    expect((await attempt('ada@example.com', 'demo-password', '10.8.3.1')).statusCode).toBe(303);
+  });
+
   it('answers an unknown email exactly as a wrong password, and counts it against that email too', async () => {
     nextDay();
     const unknown = await attempt('nobody@example.com', 'demo-password', '10.4.0.1');

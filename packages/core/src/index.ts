@@ -93,7 +93,7 @@ export {
 export { PanelSessions } from './session/panel-sessions.js';
 export { normalizeSessionOptions, type SessionOptions, type SessionOptionsInput, type SecureCookies } from './session/session-options.js';
 export { SessionRevocations, type SessionUserId } from './session/session-revocations.js';
-export { SignInThrottle, SIGN_IN_BACKOFF_SECONDS, type SignInAttempt, type SignInVerdict, type SignInThrottleOptions } from './session/sign-in-throttle.js';
+export { SignInThrottle, SIGN_IN_BACKOFF_SECONDS, SIGN_IN_KNOWN_CLIENT_SECONDS, type SignInAttempt, type SignInVerdict, type SignInThrottleOptions } from './session/sign-in-throttle.js';
 export { SESSION_GENERATIONS_TABLE, REVOKED_SESSIONS_TABLE, SIGN_IN_FAILURES_TABLE } from './session/session-tables.js';
 export { RecordErrors } from './validation/record-errors.js';
 export { checkFieldRules, type FieldRules } from './validation/field-rules.js';

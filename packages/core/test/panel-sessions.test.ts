@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPanel, PANEL_SESSION_MIGRATION_TABLE, runPanelMigrations, SIGN_IN_FAILURES_TABLE, type DatabaseKind, type Panel, type PanelDatabase } from '../src/index.js';
+import { createPanel, PANEL_SESSION_MIGRATION_TABLE, runPanelMigrations, SIGN_IN_FAILURES_TABLE, SIGN_IN_KNOWN_CLIENT_SECONDS, type DatabaseKind, type Panel, type PanelDatabase } from '../src/index.js';
 import { countQueries, openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 
 const SECRET = 'a-session-secret-of-32-characters-at-least';
@@ -122,6 +122,22 @@ for (const kind of testDatabaseKinds()) {
       expect(await sessions().throttle.prune()).toBeGreaterThanOrEqual(2);
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(SIGN_IN_FAILURES_TABLE)}`.execute(database!.db);
       expect(rows[0]!.n).toBe(0);
+    });
+
+    it('a client stays known to an account for SIGN_IN_KNOWN_CLIENT_SECONDS after a sign-in: prune keeps it past the window, then forgets it', async () => {
+      clock.now += 60 * MINUTE;
+      const attempt = { email: 'kept@example.com', address: '192.0.2.88' };
+      expect(await sessions().throttle.attempt(attempt)).toEqual({ allowed: true });
+      await sessions().throttle.succeeded(attempt);
+      const keys = async () => (await sql<{ key: string }>`select key from ${sql.table(SIGN_IN_FAILURES_TABLE)} where key like '%kept@%' order by key`.execute(database!.db)).rows.map((r) => r.key);
+      // The attempt was counted against the account from new clients, and given back by the sign-in.
+      expect(await keys()).toEqual(['known:kept@example.com|192.0.2.88', 'new-clients:kept@example.com']);
+      clock.now += 16 * MINUTE;
+      await sessions().throttle.prune();
+      expect(await keys()).toEqual(['known:kept@example.com|192.0.2.88']);
+      clock.now += SIGN_IN_KNOWN_CLIENT_SECONDS * 1000;
+      await sessions().throttle.prune();
+      expect(await keys()).toEqual([]);
     });
   });
 }

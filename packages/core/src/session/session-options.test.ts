@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeSessionOptions } from './session-options.js';
 
 describe('normalizeSessionOptions', () => {
-  it('fills the documented defaults: 12 h lifetime, 2 h idle, 5 min confirmation, Secure over HTTPS, 5 per account and 20 per address in 15 min', () => {
+  it('fills the documented defaults: 12 h lifetime, 2 h idle, 5 min confirmation, Secure over HTTPS, 5 per account and client, 20 per address, 20 per account from new clients in 15 min', () => {
     const options = normalizeSessionOptions();
     expect({ ...options, now: undefined }).toEqual({
       lifetime: 43200,
@@ -11,6 +11,7 @@ describe('normalizeSessionOptions', () => {
       secureCookies: 'auto',
       maxFailedSignInsPerAccount: 5,
       maxFailedSignInsPerAddress: 20,
+      maxFailedSignInsPerAccountFromNewClients: 20,
       signInWindow: 900,
       now: undefined,
     });

@@ -25,6 +25,14 @@ export interface SessionOptionsInput {
   maxFailedSignInsPerAccount?: number;
   /** Failed sign-ins allowed per client address within `signInWindow`, whatever the accounts. Default 20. */
   maxFailedSignInsPerAddress?: number;
+  /**
+   * Failed sign-ins to one account from all new clients together (addresses that have not
+   * signed in to it within 30 days) before each further attempt from a new client waits (30
+   * seconds, doubling, at most half of `signInWindow`). A client the account signed in from is
+   * not held by it, so guessing from many addresses cannot keep the user out. Default 20, above
+   * what one client gets through its own waits in a window, so it bites only when many guess.
+   */
+  maxFailedSignInsPerAccountFromNewClients?: number;
   /** Seconds over which failed sign-ins are counted. Default 900 (15 minutes). */
   signInWindow?: number;
   /** The clock, in milliseconds since the epoch; default `Date.now`. Tests pass a controllable one. */
@@ -39,6 +47,7 @@ export interface SessionOptions {
   readonly secureCookies: SecureCookies;
   readonly maxFailedSignInsPerAccount: number;
   readonly maxFailedSignInsPerAddress: number;
+  readonly maxFailedSignInsPerAccountFromNewClients: number;
   readonly signInWindow: number;
   readonly now: () => number;
 }
@@ -49,6 +58,7 @@ const DEFAULTS = {
   confirmWindow: 5 * 60,
   maxFailedSignInsPerAccount: 5,
   maxFailedSignInsPerAddress: 20,
+  maxFailedSignInsPerAccountFromNewClients: 20,
   signInWindow: 15 * 60,
 } as const;
 
@@ -95,6 +105,7 @@ export function normalizeSessionOptions(input: SessionOptionsInput = {}): Sessio
     secureCookies,
     maxFailedSignInsPerAccount: positive('maxFailedSignInsPerAccount', input.maxFailedSignInsPerAccount),
     maxFailedSignInsPerAddress: positive('maxFailedSignInsPerAddress', input.maxFailedSignInsPerAddress),
+    maxFailedSignInsPerAccountFromNewClients: positive('maxFailedSignInsPerAccountFromNewClients', input.maxFailedSignInsPerAccountFromNewClients),
     signInWindow: positive('signInWindow', input.signInWindow),
     now: input.now ?? Date.now,
   });

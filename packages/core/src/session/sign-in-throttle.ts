@@ -8,6 +8,12 @@ export interface SignInThrottleOptions {
   readonly maxFailedSignInsPerAccount: number;
   /** Failed sign-ins one client address may make within `signInWindow`, whatever the accounts. */
   readonly maxFailedSignInsPerAddress: number;
+  /**
+   * Failed sign-ins to one account from new clients (every address together that has not signed
+   * in to it within `SIGN_IN_KNOWN_CLIENT_SECONDS`) before each further attempt from a new client
+   * waits, with the same doubling wait up to half of `signInWindow`. Default 20.
+   */
+  readonly maxFailedSignInsPerAccountFromNewClients?: number;
   /** Seconds over which failures count; an account and client quiet this long start afresh. */
   readonly signInWindow: number;
   /** Milliseconds since the epoch. */
@@ -20,8 +26,19 @@ export interface SignInThrottleOptions {
  */
 export const SIGN_IN_BACKOFF_SECONDS = 30;
 
+/** Seconds a client address stays known to an account after it signed in to it: 30 days. */
+export const SIGN_IN_KNOWN_CLIENT_SECONDS = 30 * 24 * 60 * 60;
+
+/** The default of `maxFailedSignInsPerAccountFromNewClients`. */
+const DEFAULT_MAX_FROM_NEW_CLIENTS = 20;
+
 /** How many attempts (per throttle) between two prunes of the finished windows. */
 const PRUNE_EVERY = 100;
+
+/** The keys of the rows that record a client known to an account (kept longer than a window). */
+const KNOWN_PREFIX = 'known:';
+/** The keys of the rows that count an account's failures from every new client. */
+const NEW_CLIENTS_PREFIX = 'new-clients:';
 
 /** Who is signing in: the email typed and the client's address (`request.ip`). */
 export interface SignInAttempt {
@@ -41,7 +58,13 @@ export type SignInVerdict = { readonly allowed: true } | { readonly allowed: fal
  * `signInWindow`);
  * the same account from another client is not slowed. A client address over its ceiling
  * (`maxFailedSignInsPerAddress` in a window) is refused whatever the account, so one client
- * cannot spray guesses over many accounts either. Each count is taken before the password is
+ * cannot spray guesses over many accounts either. The account as a whole is bounded too: the
+ * failures from every **new** client together (an address that has not signed in to the account
+ * within `SIGN_IN_KNOWN_CLIENT_SECONDS`) get `maxFailedSignInsPerAccountFromNewClients` free
+ * attempts, then the same doubling wait up to half of `signInWindow`, so a guesser with many
+ * addresses gets few more guesses than one; a client the account signed in from is not held by
+ * it, so the bound cannot keep the user out, and a new client waits at most half a window once
+ * the guessing stops. Each count is taken before the password is
  * checked, in one atomic statement, so a burst of parallel guesses cannot slip past it; a
  * success forgives the attempt. Kept in the database, so every instance of the app shares them.
  *
@@ -64,8 +87,9 @@ export class SignInThrottle {
 
   /**
    * Counts an attempt against its client address, then against its account from that client,
-   * and says whether it may proceed: not when the address already counts its maximum of
-   * failures in the current window, nor while the account's wait from this client runs. An
+   * then (from a new client) against the account from every new client, and says whether it may
+   * proceed: not when the address already counts its maximum of failures in the current window,
+   * nor while the account's wait from this client, or from new clients, runs. An
    * address over its limit is refused before its account is counted, so one client cannot fill
    * the table with made-up emails. Every hundredth attempt also prunes the finished windows.
    */
@@ -77,20 +101,52 @@ export class SignInThrottle {
     const { account, address } = this.#keys(attempt);
     const counted = await this.#count(address, now, windowMs);
     if (counted.failures > this.#options.maxFailedSignInsPerAddress) return { allowed: false, retryAfter: Math.ceil((counted.windowStartedAt + windowMs - now) / 1000) };
-    const waitUntil = await this.#countWithBackoff(account, now, windowMs);
-    return waitUntil === undefined ? { allowed: true } : { allowed: false, retryAfter: Math.max(1, Math.ceil((waitUntil - now) / 1000)) };
+    const refused = (waitUntil: number): SignInVerdict => ({ allowed: false, retryAfter: Math.max(1, Math.ceil((waitUntil - now) / 1000)) });
+    const clientWait = await this.#countWithBackoff(account, now, windowMs, this.#options.maxFailedSignInsPerAccount);
+    if (clientWait !== undefined) return refused(clientWait);
+    if (await this.#isKnown(attempt, now)) return { allowed: true };
+    const maxFromNewClients = this.#options.maxFailedSignInsPerAccountFromNewClients ?? DEFAULT_MAX_FROM_NEW_CLIENTS;
+    // Waits at most half a window: a guesser waiting out each wait never lets a whole window go quiet, so never starts afresh.
+    const accountWait = await this.#countWithBackoff(this.#keys(attempt).newClients, now, windowMs, maxFromNewClients, windowMs / 2);
+    return accountWait === undefined ? { allowed: true } : refused(accountWait);
   }
 
-  /** Forgives a successful attempt: the account starts afresh from this client; the address gives back this one attempt. */
+  /**
+   * Forgives a successful attempt: the account starts afresh from this client, which becomes
+   * known to the account (for `SIGN_IN_KNOWN_CLIENT_SECONDS` from now); the address gives back
+   * this one attempt, and so does the account's count from new clients when this client was new.
+   * That count is not cleared: the user no longer needs it, and clearing it would give a guesser
+   * fresh attempts at each of her sign-ins.
+   */
   async succeeded(attempt: SignInAttempt): Promise<void> {
-    const { account, address } = this.#keys(attempt);
+    const { account, address, newClients, known } = this.#keys(attempt);
+    const now = this.#options.now();
+    const giveBack = (key: string) => this.#db.updateTable(SIGN_IN_FAILURES_TABLE).set({ failures: sql`greatest(failures - 1, 0)` }).where('key', '=', key).execute();
+    if (!(await this.#isKnown(attempt, now))) await giveBack(newClients);
     await this.#db.deleteFrom(SIGN_IN_FAILURES_TABLE).where('key', '=', account).execute();
-    await this.#db.updateTable(SIGN_IN_FAILURES_TABLE).set({ failures: sql`greatest(failures - 1, 0)` }).where('key', '=', address).execute();
+    await giveBack(address);
+    await this.#db
+      .insertInto(SIGN_IN_FAILURES_TABLE)
+      .values({ key: known, failures: 0, window_started_at_ms: now })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ window_started_at_ms: now }))
+      .execute();
   }
 
-  #keys({ email, address }: SignInAttempt): { account: string; address: string } {
+  /** Whether this client address signed in to this account within `SIGN_IN_KNOWN_CLIENT_SECONDS`. */
+  async #isKnown(attempt: SignInAttempt, now: number): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom(SIGN_IN_FAILURES_TABLE)
+      .select('key')
+      .where('key', '=', this.#keys(attempt).known)
+      .where('window_started_at_ms', '>', now - SIGN_IN_KNOWN_CLIENT_SECONDS * 1000)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  #keys({ email, address }: SignInAttempt): { account: string; address: string; newClients: string; known: string } {
     const client = addressKey(address);
-    return { account: `account:${email.trim().toLowerCase().slice(0, 320)}|${client}`, address: `address:${client}` };
+    const who = email.trim().toLowerCase().slice(0, 320);
+    return { account: `account:${who}|${client}`, address: `address:${client}`, newClients: `${NEW_CLIENTS_PREFIX}${who}`, known: `${KNOWN_PREFIX}${who}|${client}` };
   }
 
   /** Adds one to a key's count, starting a new window when the last one is over; returns the row. */
@@ -112,19 +168,19 @@ export class SignInThrottle {
   }
 
   /**
-   * Counts an attempt on an account-and-client key whose `window_started_at_ms` is the time of
-   * its last counted attempt: free while under `maxFailedSignInsPerAccount`, then allowed only
-   * once the wait since the last one is over (`SIGN_IN_BACKOFF_SECONDS` · 2^(failures − max), at most the
-   * window), afresh after a quiet window. The row changes only when the attempt is allowed, in
+   * Counts an attempt on a key (an account from one client, or from every new client) whose
+   * `window_started_at_ms` is the time of its last counted attempt: free while under `max`, then
+   * allowed only once the wait since the last one is over (`SIGN_IN_BACKOFF_SECONDS` ·
+   * 2^(failures − max), at most `capMs`, the window unless said), afresh after a quiet window.
+   * The row changes only when the attempt is allowed, in
    * one statement (`on conflict … do update … where`), so parallel guesses cannot share a slot.
    * Returns undefined when allowed, else the time the wait ends.
    */
-  async #countWithBackoff(key: string, now: number, windowMs: number): Promise<number | undefined> {
+  async #countWithBackoff(key: string, now: number, windowMs: number, max: number, capMs = windowMs): Promise<number | undefined> {
     const table = sql.table(SIGN_IN_FAILURES_TABLE);
-    const max = this.#options.maxFailedSignInsPerAccount;
     const backoffMs = SIGN_IN_BACKOFF_SECONDS * 1000;
     const quiet = sql<boolean>`${table}.window_started_at_ms <= ${now - windowMs}`;
-    const waitEnds = sql<number>`${table}.window_started_at_ms + least(${windowMs}::float8, ${backoffMs}::float8 * power(2::float8, (${table}.failures - ${max})::float8))`;
+    const waitEnds = sql<number>`${table}.window_started_at_ms + least(${capMs}::float8, ${backoffMs}::float8 * power(2::float8, (${table}.failures - ${max})::float8))`;
     const counted = await this.#db
       .insertInto(SIGN_IN_FAILURES_TABLE)
       .values({ key, failures: 1, window_started_at_ms: now })
@@ -139,12 +195,17 @@ export class SignInThrottle {
     if (counted) return undefined;
     const row = await this.#db.selectFrom(SIGN_IN_FAILURES_TABLE).select(['failures', 'window_started_at_ms']).where('key', '=', key).executeTakeFirst();
     if (!row) return now + backoffMs;
-    return Number(row.window_started_at_ms) + Math.min(windowMs, backoffMs * 2 ** (Number(row.failures) - max));
+    return Number(row.window_started_at_ms) + Math.min(capMs, backoffMs * 2 ** (Number(row.failures) - max));
   }
 
-  /** Deletes the rows whose window is over (run it now and then; sign-ins never need it). */
+  /** Deletes the rows whose window is over, and the known clients older than `SIGN_IN_KNOWN_CLIENT_SECONDS` (run it now and then; sign-ins never need it). */
   async prune(): Promise<number> {
-    const result = await this.#db.deleteFrom(SIGN_IN_FAILURES_TABLE).where('window_started_at_ms', '<=', this.#options.now() - this.#options.signInWindow * 1000).executeTakeFirst();
+    const now = this.#options.now();
+    const result = await this.#db
+      .deleteFrom(SIGN_IN_FAILURES_TABLE)
+      .where('window_started_at_ms', '<=', now - this.#options.signInWindow * 1000)
+      .where((eb) => eb.or([eb('key', 'not like', `${KNOWN_PREFIX}%`), eb('window_started_at_ms', '<=', now - SIGN_IN_KNOWN_CLIENT_SECONDS * 1000)]))
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -41,7 +41,7 @@ function accountRenderer(rootPath: string) {
       .send(layout({ title, rootPath, stylesheet: accountStylesheetPath(rootPath), csrfToken: model.csrfToken, body: pages.get(page)!(model) }));
 }
 
-/** Sign-in, sign-out and password confirmation; failed attempts throttled per (account, client) with backoff and per client. */
+/** Sign-in, sign-out and password confirmation; failed attempts throttled per (account, client) with backoff, per client, and per account from new clients. */
 function registerSignIn(app: FastifyInstance, panel: Panel, options: PanelAccountPagesOptions, render: ReturnType<typeof accountRenderer>): void {
   const sessions: PanelSessions = panel.sessions!;
   const { rootPath } = panel.config;
