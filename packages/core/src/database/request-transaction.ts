@@ -81,10 +81,11 @@ class SharingDriver implements Driver {
       const shared = storage.getStore()!;
       shared.savepoints += 1;
       own.savepoint = `panel_shared_${shared.savepoints}`;
-      await own.inner.executeQuery(raw(`savepoint ${own.savepoint}`));
+      await own.executeQuery(raw(`savepoint ${own.savepoint}`));
       return;
     }
-    await this.inner.beginTransaction(own.inner, settings);
+    // The held connection, not its inner one: Kysely logs (and `onQuery` sees) what runs through the object it handed out.
+    await this.inner.beginTransaction(own, settings);
     const shared = storage.getStore();
     if (shared && shared.connection === undefined) {
       shared.database = this.database;
@@ -94,34 +95,34 @@ class SharingDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const own = held(connection);
-    if (own.savepoint) return void (await own.inner.executeQuery(raw(`release savepoint ${own.savepoint}`)));
+    if (own.savepoint) return void (await own.executeQuery(raw(`release savepoint ${own.savepoint}`)));
     this.#unshare(own.inner);
-    await this.inner.commitTransaction(own.inner);
+    await this.inner.commitTransaction(own);
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const own = held(connection);
     if (own.savepoint) {
-      await own.inner.executeQuery(raw(`rollback to savepoint ${own.savepoint}`));
-      return void (await own.inner.executeQuery(raw(`release savepoint ${own.savepoint}`)));
+      await own.executeQuery(raw(`rollback to savepoint ${own.savepoint}`));
+      return void (await own.executeQuery(raw(`release savepoint ${own.savepoint}`)));
     }
     this.#unshare(own.inner);
-    await this.inner.rollbackTransaction(own.inner);
+    await this.inner.rollbackTransaction(own);
   }
 
   savepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
     if (!this.inner.savepoint) throw new Error('The `savepoint` method is not supported by this driver');
-    return this.inner.savepoint(held(connection).inner, name, compileQuery);
+    return this.inner.savepoint(connection, name, compileQuery);
   }
 
   rollbackToSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
     if (!this.inner.rollbackToSavepoint) throw new Error('The `rollbackToSavepoint` method is not supported by this driver');
-    return this.inner.rollbackToSavepoint(held(connection).inner, name, compileQuery);
+    return this.inner.rollbackToSavepoint(connection, name, compileQuery);
   }
 
   releaseSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
     if (!this.inner.releaseSavepoint) throw new Error('The `releaseSavepoint` method is not supported by this driver');
-    return this.inner.releaseSavepoint(held(connection).inner, name, compileQuery);
+    return this.inner.releaseSavepoint(connection, name, compileQuery);
   }
 
   // A borrowed connection stays with the transaction that holds it.
