@@ -976,6 +976,20 @@ export interface components {
             has_next_page: boolean;
             has_prev_page: boolean;
         };
+        /** @description Cursor mode (`pagination=cursor`, `after`, `before`): the next and previous pages by cursor; a count only with `include_total`. */
+        CursorPagination: {
+            /** Format: int64 */
+            per_page: number;
+            has_next_page: boolean;
+            has_prev_page: boolean;
+            /** @description The `after` of the next page; null on the last. */
+            next_cursor: string | null;
+            /** @description The `before` of the previous page; null on the first. */
+            prev_cursor: string | null;
+            /** Format: int64 */
+            total_count?: number;
+            total_count_estimated?: boolean;
+        };
         /** @description `{ "error": "<message>" }`; a `rescueFrom` handler may add keys (a 403 confirmation adds `confirm_path`). */
         Error: {
             error: string;
@@ -1081,6 +1095,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description `cursor`: keyset pages (`next_cursor`, `prev_cursor`, the `Link` header) instead of page numbers; no count unless `include_total` asks. Any `sort_by`; the id breaks ties. */
+                pagination?: "cursor";
+                /** @description A `pagination.next_cursor` of an earlier answer of this list: the page after it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                after?: string;
+                /** @description A `pagination.prev_cursor` of an earlier answer of this list: the page before it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                before?: string;
+                /** @description In cursor mode: `exact` adds `pagination.total_count`; `estimate` the planner's estimate (`total_count_estimated: true`) when the list is large. */
+                include_total?: "exact" | "estimate";
                 /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
                 /** @description The direction of `sort_by`. */
@@ -1224,7 +1246,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         records: components["schemas"]["BlogPost_index"][];
-                        pagination: components["schemas"]["Pagination"];
+                        pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
                     };
                 };
             };
@@ -2360,6 +2382,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description `cursor`: keyset pages (`next_cursor`, `prev_cursor`, the `Link` header) instead of page numbers; no count unless `include_total` asks. Any `sort_by`; the id breaks ties. */
+                pagination?: "cursor";
+                /** @description A `pagination.next_cursor` of an earlier answer of this list: the page after it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                after?: string;
+                /** @description A `pagination.prev_cursor` of an earlier answer of this list: the page before it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                before?: string;
+                /** @description In cursor mode: `exact` adds `pagination.total_count`; `estimate` the planner's estimate (`total_count_estimated: true`) when the list is large. */
+                include_total?: "exact" | "estimate";
                 /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "body";
                 /** @description The direction of `sort_by`. */
@@ -2462,7 +2492,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         records: components["schemas"]["Comment_index"][];
-                        pagination: components["schemas"]["Pagination"];
+                        pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
                     };
                 };
             };
@@ -3646,6 +3676,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description `cursor`: keyset pages (`next_cursor`, `prev_cursor`, the `Link` header) instead of page numbers; no count unless `include_total` asks. Any `sort_by`; the id breaks ties. */
+                pagination?: "cursor";
+                /** @description A `pagination.next_cursor` of an earlier answer of this list: the page after it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                after?: string;
+                /** @description A `pagination.prev_cursor` of an earlier answer of this list: the page before it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                before?: string;
+                /** @description In cursor mode: `exact` adds `pagination.total_count`; `estimate` the planner's estimate (`total_count_estimated: true`) when the list is large. */
+                include_total?: "exact" | "estimate";
                 /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
                 /** @description The direction of `sort_by`. */
@@ -3708,7 +3746,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         records: components["schemas"]["ProductCategory_index"][];
-                        pagination: components["schemas"]["Pagination"];
+                        pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
                     };
                 };
             };
@@ -4787,6 +4825,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description `cursor`: keyset pages (`next_cursor`, `prev_cursor`, the `Link` header) instead of page numbers; no count unless `include_total` asks. Any `sort_by`; the id breaks ties. */
+                pagination?: "cursor";
+                /** @description A `pagination.next_cursor` of an earlier answer of this list: the page after it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                after?: string;
+                /** @description A `pagination.prev_cursor` of an earlier answer of this list: the page before it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                before?: string;
+                /** @description In cursor mode: `exact` adds `pagination.total_count`; `estimate` the planner's estimate (`total_count_estimated: true`) when the list is large. */
+                include_total?: "exact" | "estimate";
                 /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
                 /** @description The direction of `sort_by`. */
@@ -4899,7 +4945,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         records: components["schemas"]["Product_index"][];
-                        pagination: components["schemas"]["Pagination"];
+                        pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
                     };
                 };
             };
@@ -5985,6 +6031,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description `cursor`: keyset pages (`next_cursor`, `prev_cursor`, the `Link` header) instead of page numbers; no count unless `include_total` asks. Any `sort_by`; the id breaks ties. */
+                pagination?: "cursor";
+                /** @description A `pagination.next_cursor` of an earlier answer of this list: the page after it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                after?: string;
+                /** @description A `pagination.prev_cursor` of an earlier answer of this list: the page before it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                before?: string;
+                /** @description In cursor mode: `exact` adds `pagination.total_count`; `estimate` the planner's estimate (`total_count_estimated: true`) when the list is large. */
+                include_total?: "exact" | "estimate";
                 /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "bio";
                 /** @description The direction of `sort_by`. */
@@ -6057,7 +6111,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         records: components["schemas"]["Profile_index"][];
-                        pagination: components["schemas"]["Pagination"];
+                        pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
                     };
                 };
             };
@@ -7141,6 +7195,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description `cursor`: keyset pages (`next_cursor`, `prev_cursor`, the `Link` header) instead of page numbers; no count unless `include_total` asks. Any `sort_by`; the id breaks ties. */
+                pagination?: "cursor";
+                /** @description A `pagination.next_cursor` of an earlier answer of this list: the page after it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                after?: string;
+                /** @description A `pagination.prev_cursor` of an earlier answer of this list: the page before it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                before?: string;
+                /** @description In cursor mode: `exact` adds `pagination.total_count`; `estimate` the planner's estimate (`total_count_estimated: true`) when the list is large. */
+                include_total?: "exact" | "estimate";
                 /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `id` descending. */
                 sort_by?: "id" | "name";
                 /** @description The direction of `sort_by`. */
@@ -7219,7 +7281,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         records: components["schemas"]["Tag_index"][];
-                        pagination: components["schemas"]["Pagination"];
+                        pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
                     };
                 };
             };
@@ -8314,6 +8376,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page. A larger value than 100 is not refused: the server clamps it to 100 (`pagination.per_page` says what was used). */
                 per_page?: number;
+                /** @description `cursor`: keyset pages (`next_cursor`, `prev_cursor`, the `Link` header) instead of page numbers; no count unless `include_total` asks. Any `sort_by`; the id breaks ties. */
+                pagination?: "cursor";
+                /** @description A `pagination.next_cursor` of an earlier answer of this list: the page after it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                after?: string;
+                /** @description A `pagination.prev_cursor` of an earlier answer of this list: the page before it, in cursor mode. Bound to the list, its filters, search and order, and the caller. */
+                before?: string;
+                /** @description In cursor mode: `exact` adds `pagination.total_count`; `estimate` the planner's estimate (`total_count_estimated: true`) when the list is large. */
+                include_total?: "exact" | "estimate";
                 /** @description The field to sort by (then the id, so pages are stable). Without it, records are ordered by `created_at` descending, then `id`. */
                 sort_by?: "id" | "name" | "email" | "admin" | "created_at";
                 /** @description The direction of `sort_by`. */
@@ -8415,7 +8485,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         records: components["schemas"]["User_index"][];
-                        pagination: components["schemas"]["Pagination"];
+                        pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
                     };
                 };
             };

@@ -52,6 +52,14 @@ describe('the typed client (openapi-typescript + openapi-fetch) against the demo
     expect(posts.map((post) => post.id).sort()).toEqual(records.filter((r) => /post/i.test(r.title)).map((r) => r.id).sort());
   });
 
+  it('walks every post of a query in cursor mode with an async iterator (pagination=cursor, then next_cursor): each once, in the order asked', async () => {
+    const seen: number[] = [];
+    for await (const post of blogClient(baseUrl, 'demo-admin-key').eachPost({ per_page: 7, sort_by: 'title', 'filter[published]': true })) seen.push(post.id);
+    const { records } = (await (await fetch(`${baseUrl}/api/resources/v1/blog_posts?per_page=100&sort_by=title&filter[published]=true`, { headers: { authorization: 'ApiKey demo-admin-key' } })).json()) as { records: { id: number }[] };
+    expect(records.length).toBeGreaterThan(7);
+    expect(seen).toEqual(records.map((record) => record.id));
+  });
+
   it('creates a blog post with a typed call, and gets the messages by field when it is invalid', async () => {
     const blog = blogClient(baseUrl, 'demo-admin-key');
     const created = await blog.createPost({ title: 'Typed from the document', published: false, author_id: 1 });

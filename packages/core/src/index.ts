@@ -101,7 +101,7 @@ export type { ValidationContext, DestroyContext } from './validation/hook-contex
 export type { ResourceHooks } from './resources/compiled-resource.js';
 export { operations } from './operations/operations.js';
 export type { OperationInput, AuthorizeFunction } from './operations/operation-input.js';
-export type { ListInput, ListResult } from './operations/list-operation.js';
+export type { KeysetListInput, KeysetListResult, ListInput, ListResult } from './operations/list-operation.js';
 export type { ShowInput } from './operations/show-operation.js';
 export type { CreateInput } from './operations/create-operation.js';
 export type { UpdateInput } from './operations/update-operation.js';

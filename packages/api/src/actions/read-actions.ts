@@ -1,4 +1,4 @@
-import { Current, operations, type CompiledResource, type RecordId, type RecordRow, type View } from '@panel/core';
+import { Current, operations, type CompiledResource, type RecordId, type RecordRow, type RecordsQuery, type View } from '@panel/core';
 import { includeGraphOf } from '../controller/include-graph.js';
 import { associationFilter } from './association-filter.js';
 import { BadRequestError } from '../errors/api-errors.js';
@@ -7,7 +7,8 @@ import type { RequestContext } from '../pipeline/request-context.js';
 import type { ListModifier, PageRequest } from '../querying/list-modifier.js';
 import { listQuery } from '../querying/list-query.js';
 import { ListRequestReader } from '../querying/list-request-reader.js';
-import { embedIncluded } from './included-answer.js';
+import { cursorPage, type CursorPagination } from './cursor-pages.js';
+import { cursorActor, cursorList, embedIncluded } from './included-answer.js';
 import { PER_PAGE_COOKIE, pagination, type Pagination } from '../querying/page-modifier.js';
 
 export { PER_PAGE_COOKIE } from '../querying/page-modifier.js';
@@ -39,6 +40,7 @@ export function readQuery(context: RequestContext, resource: CompiledResource, v
     defaults: route.defaults,
     decider: context.controller,
     graph: () => includeGraphOf(context),
+    cursors: { codec: context.route.cursors, list: cursorList(resource, context.traversal), actor: cursorActor(context) },
   });
   const { problems, ...query } = listQuery(reader, modifiers);
   if (problems.length > 0) throw new BadRequestError(problems.join('; '));
@@ -59,7 +61,7 @@ export function listRequestOf(context: RequestContext, resource: CompiledResourc
 
 /** What `operations.list` takes of a list's query. */
 function listInput(query: ListRequest, config: { readonly perPage: number }) {
-  const { page = firstPage(config), include: _include, ...parts } = query;
+  const { page = firstPage(config), include: _include, cursor: _cursor, ...parts } = query;
   return { ...parts, page: page.page, perPage: page.perPage };
 }
 
@@ -68,9 +70,15 @@ export async function indexAction(context: RequestContext): Promise<unknown> {
   const { controller, reply, panel } = context;
   const query = controller.listRequest(context.resource);
   const page = query.page ?? firstPage(panel.config);
+  if (page.perPageFromQuery) reply.setCookie(PER_PAGE_COOKIE, String(page.perPage), { path: context.route.mountPath, httpOnly: true, sameSite: 'lax' });
+  if (query.cursor) {
+    const cursored = await cursorPage(context, controller.operationInput(), query, query.cursor, page.perPage);
+    const records = controller.serializeRecords(cursored.rows, 'index');
+    await embedIncluded(context, query.include, cursored.rows, records);
+    return controller.render(200, { records, pagination: cursored.pagination });
+  }
   const { rows, totalCount, totalCountSource } = await operations.list({ ...controller.operationInput(), ...listInput(query, panel.config) });
   if (totalCountSource) reply.header(TOTAL_COUNT_HEADER, totalCountSource);
-  if (page.perPageFromQuery) reply.setCookie(PER_PAGE_COOKIE, String(page.perPage), { path: context.route.mountPath, httpOnly: true, sameSite: 'lax' });
   const records = controller.serializeRecords(rows, 'index');
   await embedIncluded(context, query.include, rows, records);
   return controller.render(200, { records, pagination: pagination(page.page, page.perPage, totalCount) });
@@ -91,7 +99,7 @@ export async function showAction(context: RequestContext): Promise<unknown> {
 /** A page of a traversal's target records, with what its envelope needs. */
 export interface RelatedPage {
   readonly rows: RecordRow[];
-  readonly pagination: Pagination;
+  readonly pagination: Pagination | CursorPagination;
 }
 
 /**
@@ -112,7 +120,9 @@ export async function relatedPage(context: RequestContext, target: ControllerHoo
   const page = query.page ?? firstPage(panel.config);
   const input = target.operationInput();
   const narrow = associationFilter(field, parent[context.resource.primaryKey] as RecordId);
-  const { rows, totalCount, totalCountSource } = await operations.list({ ...input, ...listInput(query, panel.config), scope: (scoped) => narrow(input.scope ? input.scope(scoped) : scoped) });
+  const scope = (scoped: RecordsQuery) => narrow(input.scope ? input.scope(scoped) : scoped);
+  if (query.cursor) return cursorPage(context, { ...input, scope }, query, query.cursor, page.perPage);
+  const { rows, totalCount, totalCountSource } = await operations.list({ ...input, ...listInput(query, panel.config), scope });
   if (totalCountSource) reply.header(TOTAL_COUNT_HEADER, totalCountSource);
   return { rows, pagination: pagination(page.page, page.perPage, totalCount) };
 }

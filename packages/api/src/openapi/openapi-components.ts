@@ -34,6 +34,21 @@ export const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = Object.freez
     required: ['page', 'per_page', 'total_pages', 'total_count', 'has_next_page', 'has_prev_page'],
     additionalProperties: false,
   },
+  CursorPagination: {
+    description: 'Cursor mode (`pagination=cursor`, `after`, `before`): the next and previous pages by cursor; a count only with `include_total`.',
+    type: 'object',
+    properties: {
+      per_page: { type: 'integer', minimum: 1 },
+      has_next_page: { type: 'boolean' },
+      has_prev_page: { type: 'boolean' },
+      next_cursor: { type: ['string', 'null'], description: 'The `after` of the next page; null on the last.' },
+      prev_cursor: { type: ['string', 'null'], description: 'The `before` of the previous page; null on the first.' },
+      total_count: { type: 'integer', minimum: 0 },
+      total_count_estimated: { type: 'boolean' },
+    },
+    required: ['per_page', 'has_next_page', 'has_prev_page', 'next_cursor', 'prev_cursor'],
+    additionalProperties: false,
+  },
   Error: {
     description: '`{ "error": "<message>" }`; a `rescueFrom` handler may add keys (a 403 confirmation adds `confirm_path`).',
     type: 'object',

@@ -73,12 +73,12 @@ function success(route: RouteEntry, resource: CompiledResource, context: Operati
   if (route.action === 'batch') return [200, { description: 'Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones).', content: json(batchAnswerSchema(resource)) }];
   if (route.action === 'related') {
     const target = context.panel.resource(resource.fieldsByName.get(route.association!)!.target!);
-    return [200, { description: `The ${route.association} of the record, a page at a time.`, headers: TOTAL_COUNT, content: json({ type: 'object', properties: { records: { type: 'array', maxItems: context.panel.config.maxPerPage, items: ref(schemaNames.related(target)) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false }) }];
+    return [200, { description: `The ${route.association} of the record, a page at a time.`, headers: TOTAL_COUNT, content: json({ type: 'object', properties: { records: { type: 'array', maxItems: context.panel.config.maxPerPage, items: ref(schemaNames.related(target)) }, pagination: { oneOf: [ref('Pagination'), ref('CursorPagination')] } }, required: ['records', 'pagination'], additionalProperties: false }) }];
   }
   const status = route.action === 'create' ? 201 : 200;
   const derived = responseSchemas(resource, route.action, route.controller)[status] !== undefined;
   const body: Record<string, JsonSchema> = {
-    index: { type: 'object', properties: { records: { type: 'array', maxItems: context.panel.config.maxPerPage, items: ref(schemaNames.record(resource, 'index')) }, pagination: ref('Pagination') }, required: ['records', 'pagination'], additionalProperties: false },
+    index: { type: 'object', properties: { records: { type: 'array', maxItems: context.panel.config.maxPerPage, items: ref(schemaNames.record(resource, 'index')) }, pagination: { oneOf: [ref('Pagination'), ref('CursorPagination')] } }, required: ['records', 'pagination'], additionalProperties: false },
     show: { type: 'object', properties: { record: ref(schemaNames.record(resource, 'show')) }, required: ['record'], additionalProperties: false },
     destroy: ref('DestroyResult'),
   };

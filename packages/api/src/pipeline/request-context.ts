@@ -43,6 +43,8 @@ export class RequestContext {
   listQuery: ListRequest | undefined;
   /** The sparse fieldset of the request (`fields=`), once read; undefined: every field of the view. */
   fieldset: ReadonlySet<string> | undefined;
+  /** For the target of a traversal: the parent's resource, its `:id` and the association (a cursor's list). */
+  traversal: { readonly parent: CompiledResource; readonly id: string; readonly association: string } | undefined;
   /** What the action rendered, sent by the render stage. */
   rendered: Rendered | undefined;
   #fieldAccesses: Map<CompiledResource, FieldAccess> | undefined;

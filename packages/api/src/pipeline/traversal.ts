@@ -17,6 +17,7 @@ export async function traversalTarget(parent: RequestContext): Promise<Controlle
   if (!route || !field?.target) throw new TypeError(`${parent.controller.constructor.name}: related needs the target resource's controller.`);
   const context = new RequestContext(route, parent.request, parent.reply, parent.session.share());
   context.authenticated = parent.authenticated;
+  context.traversal = { parent: parent.resource, id: String(parent.params.id), association: field.name };
   new route.controller(context);
   if (await runStages(context, route.stages)) {
     parent.rendered = context.rendered;

@@ -1,4 +1,5 @@
 import type { CompiledField, CompiledResource, JsonSchema, RecordsSort, ScopeFunction, View } from '@panel/core';
+import type { CursorCodec, OpenedCursor } from './cursor-codec.js';
 import type { IncludeGraph, IncludeRequest } from './include-params.js';
 import type { QueryableFields } from './queryable-fields.js';
 
@@ -57,6 +58,27 @@ export interface ListRequestContext extends Partial<ListSettings> {
   readonly cookies?: Readonly<Record<string, string | undefined>> | undefined;
   /** The resource graph as this request's actor sees it, which `include` is resolved against; undefined where no answer embeds records (`include` is then refused). */
   readonly includeGraph?: IncludeGraph | undefined;
+  /** What this request's cursors are signed with and bound to (the list and the actor); undefined where cursor pagination is not served. */
+  readonly cursors?: CursorContext | undefined;
+}
+
+/** The signer of a list's cursors, and what besides the query they are bound to. */
+export interface CursorContext {
+  readonly codec: CursorCodec;
+  /** The list (`cursorList`: the resource's, or one parent's traversal). */
+  readonly list: string;
+  /** The actor (`token:<id>`, `user:<id>`, `public`). */
+  readonly actor: string;
+}
+
+/** A list read in cursor mode: where the page starts, the count asked for, and the binding its cursors are signed with. */
+export interface CursorRequest {
+  /** The cursor sent (`after` or `before`), opened; undefined for the first page. */
+  readonly opened: OpenedCursor | undefined;
+  /** `include_total`. */
+  readonly total: 'exact' | 'estimate' | undefined;
+  /** The binding the page's `next_cursor` and `prev_cursor` are signed with. */
+  readonly binding: string;
 }
 
 /** The page a list asks for. */
@@ -86,6 +108,8 @@ export interface ListModification {
   readonly fields?: ReadonlySet<string> | undefined;
   /** The associated records to embed (`include`), checked and costed. */
   readonly include?: IncludeRequest | undefined;
+  /** Cursor mode (`pagination=cursor`, `after`, `before`). */
+  readonly cursor?: CursorRequest | undefined;
 }
 
 /**
@@ -131,6 +155,8 @@ export interface ListQuery {
   readonly fields: ReadonlySet<string> | undefined;
   /** The associated records to embed (`include`), or undefined for none. */
   readonly include?: IncludeRequest | undefined;
+  /** Cursor mode, or undefined for page numbers. */
+  readonly cursor?: CursorRequest | undefined;
   /** Every problem found, for one 400; empty when the query is good. */
   readonly problems: readonly string[];
 }

@@ -1,6 +1,7 @@
 import type { CompiledField, CompiledResource, JsonSchema, ScopeFunction, View } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
 import { fieldsetModifier } from './fieldset-modifier.js';
+import { cursorModifier } from './cursor-modifier.js';
 import { filterModifier } from './filter-modifier.js';
 import { includeModifier } from './include-modifier.js';
 import type { ListModification, ListModifier, ListQuery, ListRequestContext, ListSettings, ParameterContext, QueryParameter } from './list-modifier.js';
@@ -14,12 +15,12 @@ import { withSchemaBounds } from '../openapi/schema-bounds.js';
 
 /**
  * The built-in list modifiers, in the order their parameters are documented and read: the
- * page, the order, filters (`filter[…]`), search (`q`), the sparse fieldset (`fields`) and the embedded associations (`include`).
+ * page (`page`, `per_page`), cursor pages (`pagination=cursor`, `after`, `before`), the order, filters (`filter[…]`), search (`q`), the sparse fieldset (`fields`) and the embedded associations (`include`).
  * A route's list of modifiers (its controller's `static listModifiers`, else the mount's
  * `listModifiers`, else this one) is the one list of its query parameters: the route's
  * `schema.querystring`, the OpenAPI document and the reading of a request all derive from it.
  */
-export const LIST_MODIFIERS: readonly ListModifier[] = [pageModifier, sortModifier, filterModifier, searchModifier, fieldsetModifier, includeModifier];
+export const LIST_MODIFIERS: readonly ListModifier[] = [pageModifier, cursorModifier, sortModifier, filterModifier, searchModifier, fieldsetModifier, includeModifier];
 
 /**
  * Reads a list's query with every modifier of `modifiers`: every problem of every modifier is

@@ -1,5 +1,6 @@
 import type { CompiledResource, View } from '@panel/core';
 import type { IncludeGraph } from './include-params.js';
+import type { CursorContext } from './list-modifier.js';
 import type { ListRequestContext, ListSettings } from './list-modifier.js';
 import { queryValues } from './query-values.js';
 import type { QueryableFields } from './queryable-fields.js';
@@ -19,6 +20,8 @@ export interface ListRequestInput extends ListSettings {
   readonly decider: QueryableDecider;
   /** The graph this request's actor sees, for `include` (made at the first read); none where `include` is not served. */
   readonly graph?: (() => IncludeGraph) | undefined;
+  /** What the list's cursors are signed with and bound to; none where cursor pagination is not served. */
+  readonly cursors?: CursorContext | undefined;
 }
 
 /**
@@ -35,6 +38,7 @@ export class ListRequestReader implements ListRequestContext {
   readonly cookies: Readonly<Record<string, string | undefined>> | undefined;
   readonly config: ListSettings['config'];
   readonly defaults: ListSettings['defaults'];
+  readonly cursors: CursorContext | undefined;
   readonly #decider: QueryableDecider;
   readonly #graph: (() => IncludeGraph) | undefined;
   #includeGraph: IncludeGraph | undefined;
@@ -51,6 +55,7 @@ export class ListRequestReader implements ListRequestContext {
     this.defaults = input.defaults;
     this.#decider = input.decider;
     this.#graph = input.graph;
+    this.cursors = input.cursors;
   }
 
   get includeGraph(): IncludeGraph | undefined {

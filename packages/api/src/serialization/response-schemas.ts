@@ -75,6 +75,10 @@ const PAGINATION: JsonSchema = {
     total_count: { type: 'integer' },
     has_next_page: { type: 'boolean' },
     has_prev_page: { type: 'boolean' },
+    // Cursor mode (`pagination=cursor`): the serializer keeps either envelope's keys.
+    next_cursor: { type: ['string', 'null'] },
+    prev_cursor: { type: ['string', 'null'] },
+    total_count_estimated: { type: 'boolean' },
   },
   additionalProperties: false,
 };

@@ -1,4 +1,5 @@
-import type { RecordsPage, RecordsSort } from '../records/records-repository.js';
+import type { KeysetPage, RecordsPage, RecordsSort } from '../records/records-repository.js';
+import type { KeysetPosition } from '../records/keyset-order.js';
 import type { ScopeFunction } from '../records/records-query.js';
 import { operationContext, type OperationInput } from './operation-input.js';
 
@@ -36,4 +37,36 @@ export async function list(input: ListInput): Promise<ListResult> {
   await authorize('index');
   const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope, where: input.where, readable, fields: input.fields });
   return { ...result, page, perPage };
+}
+
+/** What `keysetList` takes: a list's parameters, and where the page starts (neither: the first page). */
+export interface KeysetListInput extends Omit<ListInput, 'page'> {
+  /** The page after this place (a cursor's). */
+  readonly after?: KeysetPosition | undefined;
+  /** The page before this place; exclusive with `after`. */
+  readonly before?: KeysetPosition | undefined;
+  /** A total besides the page: `exact` or `estimate`; none by default. */
+  readonly total?: 'exact' | 'estimate' | undefined;
+}
+
+/** One page of records in keyset (cursor) mode, with its size. */
+export interface KeysetListResult extends KeysetPage {
+  readonly perPage: number;
+}
+
+/**
+ * Lists a page of records the actor may see in keyset (cursor) mode: authorizes `index`, then
+ * reads the rows after (or before) a place in the order through the policy scope and `where`,
+ * in one statement whatever the page's depth (`RecordsRepository.keysetPage`); a count only when
+ * `total` asks. Throws `NotAuthorizedError` when the policy refuses.
+ *
+ * @example
+ * const { rows, hasNextPage, last } = await keysetList({ panel, resource: 'BlogPost', actor: user, perPage: 50 });
+ */
+export async function keysetList(input: KeysetListInput): Promise<KeysetListResult> {
+  const { panel, resource, authorize, scope, readable } = operationContext(input);
+  const perPage = Math.min(input.perPage ?? panel.config.perPage, panel.config.maxPerPage);
+  await authorize('index');
+  const page = await panel.records.keysetPage({ resource, view: 'index', perPage, sort: input.sort, scope, where: input.where, readable, fields: input.fields, after: input.after, before: input.before, total: input.total });
+  return { ...page, perPage };
 }

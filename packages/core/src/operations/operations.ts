@@ -1,6 +1,6 @@
 import { create } from './create-operation.js';
 import { destroy } from './destroy-operation.js';
-import { list } from './list-operation.js';
+import { keysetList, list } from './list-operation.js';
 import { show } from './show-operation.js';
 import { update } from './update-operation.js';
 import { batch } from './batch-operation.js';
@@ -16,4 +16,4 @@ import { batch } from './batch-operation.js';
  * import { operations } from '@panel/core';
  * const { rows } = await operations.list({ panel, resource: 'BlogPost', actor: user, perPage: 10 });
  */
-export const operations = Object.freeze({ list, show, create, update, destroy, batch });
+export const operations = Object.freeze({ list, keysetList, show, create, update, destroy, batch });

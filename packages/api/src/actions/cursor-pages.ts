@@ -1,0 +1,59 @@
+import { operations, type OperationInput, type RecordRow } from '@panel/core';
+import type { ListRequest } from '../controller/controller-hooks.js';
+import type { RequestContext } from '../pipeline/request-context.js';
+import type { CursorRequest } from '../querying/list-modifier.js';
+
+/** The pagination envelope of cursor mode. */
+export interface CursorPagination {
+  per_page: number;
+  has_next_page: boolean;
+  has_prev_page: boolean;
+  /** The `after` of the next page; null on the last. */
+  next_cursor: string | null;
+  /** The `before` of the previous page; null on the first. */
+  prev_cursor: string | null;
+  /** With `include_total`. */
+  total_count?: number;
+  /** With `include_total=estimate`, when the total is the planner's estimate. */
+  total_count_estimated?: boolean;
+}
+
+/** The request's URL with the page on `side` of `cursor` (other paging parameters dropped), for the `Link` header. */
+function pageUrl(url: string, side: 'after' | 'before', cursor: string): string {
+  const at = url.indexOf('?');
+  const params = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+  for (const name of ['after', 'before', 'pagination', 'page']) params.delete(name);
+  params.set(side, cursor);
+  return `${at < 0 ? url : url.slice(0, at)}?${params.toString()}`;
+}
+
+/**
+ * One page of a list in cursor mode (`operations.keysetList`): the rows after or before the
+ * cursor sent (the first page without one), through `input`'s scope and the query's filters
+ * and order, in one statement; the envelope with the next and previous cursors, signed with the
+ * request's binding, and the `Link` header (RFC 8288) with `rel="next"` and `rel="prev"`.
+ */
+export async function cursorPage(context: RequestContext, input: OperationInput, query: ListRequest, cursor: CursorRequest, perPage: number): Promise<{ rows: RecordRow[]; pagination: CursorPagination }> {
+  const { opened, total, binding } = cursor;
+  const page = await operations.keysetList({
+    ...input,
+    perPage,
+    sort: query.sort,
+    where: query.where,
+    fields: query.fields,
+    after: opened?.side === 'after' ? opened.position : undefined,
+    before: opened?.side === 'before' ? opened.position : undefined,
+    total,
+  });
+  const codec = context.route.cursors;
+  const next = page.hasNextPage && page.last ? codec.sign('after', page.last, binding) : null;
+  const prev = page.hasPrevPage && page.first ? codec.sign('before', page.first, binding) : null;
+  const links = [...(next === null ? [] : [`<${pageUrl(context.request.url, 'after', next)}>; rel="next"`]), ...(prev === null ? [] : [`<${pageUrl(context.request.url, 'before', prev)}>; rel="prev"`])];
+  if (links.length > 0) context.reply.header('link', links.join(', '));
+  const pagination: CursorPagination = { per_page: page.perPage, has_next_page: page.hasNextPage, has_prev_page: page.hasPrevPage, next_cursor: next, prev_cursor: prev };
+  if (page.totalCount !== undefined) {
+    pagination.total_count = page.totalCount;
+    if (page.totalCountSource === 'estimate') pagination.total_count_estimated = true;
+  }
+  return { rows: page.rows, pagination };
+}
