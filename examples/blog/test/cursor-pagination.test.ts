@@ -80,7 +80,7 @@ describeOnEachDatabase('cursor pagination', (demo) => {
       }
     }
     expect(walked).toBe(4 * 2 * 17);
-  });
+  }, 300_000);
 
   it('"timestamps are compared at full (microsecond) precision", NULLs included: users a microsecond apart, every per_page 1–17, both directions', async () => {
     for (const direction of ['asc', 'desc'] as const) {
@@ -92,7 +92,7 @@ describeOnEachDatabase('cursor pagination', (demo) => {
         expect(backward, `${direction} per_page ${perPage}, back`).toEqual(order);
       }
     }
-  });
+  }, 120_000);
 
   it('"concurrent inserts/deletes between pages (including the boundary row)": a deleted boundary row changes nothing, rows inserted past the cursor appear once, rows before it never', async () => {
     const base = `/blog_posts?filter[author_id]=${author}&fields=id,title&sort_by=title&sort_direction=asc&per_page=4`;

@@ -142,7 +142,7 @@ describeOnEachDatabase('include on list and show', (demo) => {
       }
     }
     expect(census).toHaveLength(9);
-  });
+  }, 300_000);
 
   it('"budget and depth refused with zero data statements": over the budget, too deep, too many paths — 400 naming the parameter, and only the statements of a request refused for a bad sort_by (the current user\'s)', async () => {
     const refused = await countQueries(demo().database, () => get('/blog_posts?sort_by=nope'));
