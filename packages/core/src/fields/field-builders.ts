@@ -45,7 +45,7 @@ const builders = {
   id: (name = 'id', options: FieldOptions = {}) => define('id', name, options),
   // Values in a column of the row.
   text: builder('text'), boolean: builder('boolean'), date: builder('date'), datetime: builder('datetime'),
-  integer: builder('number', { numeric: 'integer' }), decimal: builder('number', { numeric: 'decimal' }),
+  integer: builder('number', { numeric: 'integer' }), decimal: builder('number', { numeric: 'decimal' }), bigint: builder('bigint'),
   textarea: builder('textarea'), markdown: builder('markdown'), password: builder('password'),
   select: builder<SelectFieldOptions>('select') as (name: string, options: SelectFieldOptions) => FieldDefinition,
   tags: builder<TagsFieldOptions>('tags'), keyValue: builder<JsonFieldOptions>('key_value'), json: builder<JsonFieldOptions>('json'),
@@ -77,6 +77,7 @@ function checked<Builders extends object>(all: Builders): Builders {
  * | `id(name = 'id')` | `id` | the primary key, shown on index and show, never written |
  * | `text`, `boolean`, `date`, `datetime` | same | a column; dates `YYYY-MM-DD`, datetimes ISO 8601 in UTC |
  * | `integer`, `decimal` | `number` | an `integer` or `numeric` column, a JSON number |
+ * | `bigint` | `bigint` | a `bigint` column, a JSON string of its exact digits (`format: int64`) |
  * | `textarea`, `markdown` | same | long text, hidden on index by default |
  * | `select(name, { options })` | `select` | a value from `options` (strings or `{ value, label }`) |
  * | `password` | `password` | write-only, stored as a scrypt digest in `<name>_digest` |

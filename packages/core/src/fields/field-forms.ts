@@ -68,6 +68,14 @@ export const NUMBER_FORM = formOf({
   },
 });
 
+/** A bigint: a numeric text input; the digits are kept as text, so that none is rounded away. */
+export const BIGINT_FORM = formOf({
+  display: textDisplay,
+  control: (): FormControl => ({ kind: 'text', inputmode: 'numeric' }),
+  formValue: asText,
+  fromForm: orNull,
+});
+
 /** A boolean: a checkbox posting `true` after a hidden `false`, so that unticking it writes false. */
 export const BOOLEAN_FORM = formOf({
   display: (value: unknown) => (typeof value === 'boolean' ? { kind: 'yes_no', value } : EMPTY),

@@ -10,6 +10,7 @@ import { hasManyField } from './types/has-many-field.js';
 import { hasOneField } from './types/has-one-field.js';
 import { idField } from './types/id-field.js';
 import { numberField } from './types/number-field.js';
+import { bigintField } from './types/bigint-field.js';
 import { textField } from './types/text-field.js';
 import { selectField } from './types/select-field.js';
 import { textareaField } from './types/textarea-field.js';
@@ -25,6 +26,7 @@ export const BUILTIN_FIELD_TYPES: readonly FieldTypeModule[] = Object.freeze([
   idField,
   textField,
   numberField,
+  bigintField,
   booleanField,
   dateField,
   datetimeField,

@@ -9,6 +9,7 @@ export type BuiltinFieldType =
   | 'id'
   | 'text'
   | 'number'
+  | 'bigint'
   | 'boolean'
   | 'date'
   | 'datetime'
