@@ -20,7 +20,7 @@ export interface FieldAccessInput {
 
 /** A sensitive field: `confirm: true`, or a `password` field. */
 export function isSensitiveField(field: CompiledField): boolean {
-  return field.definition.options.confirm === true || field.type === 'password';
+  return field.definition.options.confirm === true || field.kind.credential === true;
 }
 
 /** Whether a write through `channel` may set `field` as far as its sensitivity goes (one rule for the API, the screens and scripts). */

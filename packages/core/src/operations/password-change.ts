@@ -11,7 +11,7 @@ export const SESSION_USERS_TABLE = 'users';
 /** Whether a write of `values` to `resource` changes the password of a user the panel sessions name. */
 export function changesSessionPassword(resource: CompiledResource, values: ColumnValues): boolean {
   if (resource.table !== SESSION_USERS_TABLE) return false;
-  return resource.fields.some((field) => field.type === 'password' && field.column !== undefined && Object.hasOwn(values, field.column));
+  return resource.fields.some((field) => field.kind.credential === true && field.column !== undefined && Object.hasOwn(values, field.column));
 }
 
 /**

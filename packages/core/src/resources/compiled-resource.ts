@@ -84,11 +84,11 @@ function searchFields(resource: string, names: readonly string[] | undefined, fi
  */
 function checkKeyFields(resource: string, key: RecordKey, fields: CompiledField[]): void {
   for (const [index, field] of fields.entries()) {
-    if (field.type === 'id' && field.column !== key.column) {
+    if (field.kind.recordKey && field.column !== key.column) {
       throw new PanelConfigError(`Resource ${resource}: the field "${field.name}" is an id field on the column "${field.column}", but the primary key is "${key.column}". Fix: field.id('${key.column}'), or static primaryKey = '${field.column}'.`);
     }
-    if (field.type === 'id') fields[index] = { ...field, extra: Object.freeze({ ...field.extra, ownKey: key }) };
-    if ((field.type === 'file' || field.type === 'files') && key.type !== 'integer' && key.type !== 'bigint') {
+    if (field.kind.recordKey) fields[index] = { ...field, extra: Object.freeze({ ...field.extra, ownKey: key }) };
+    if (field.kind.attachments !== undefined && key.type !== 'integer' && key.type !== 'bigint') {
       throw new PanelConfigError(`Resource ${resource}: the file field "${field.name}" needs an integer or bigint primary key (attachments name their record by a bigint); "${key.column}" is ${key.type}. Fix: keep files on a resource with an integer key, or leave the field out.`);
     }
   }

@@ -320,6 +320,14 @@ export interface FieldTypeModule {
    * attach appends). Absent: the type holds no files.
    */
   readonly attachments?: 'one' | 'many';
+  /** The type holds the record's primary key (`field.id`): it names the key column and reads it as the key's type. */
+  readonly recordKey?: boolean;
+  /**
+   * The type holds a credential its person proves who they are with (a password): written only by
+   * that person (a token or the code-hook path needs the field's `writableBy`), and a change ends
+   * the person's other panel sessions.
+   */
+  readonly credential?: boolean;
   /**
    * Where a database constraint on the field's column (unique, not null, check) is reported:
    * under the field's name (`field`, the default) or under `base` (`id`: no client writes the

@@ -6,6 +6,7 @@ import { ID_FORM } from '../field-forms.js';
 /** The primary key: shown on index and show, never written, sortable. */
 export const idField = defineFieldType({
   name: 'id',
+  recordKey: true,
   builder: 'field.id',
   defaultViews: ['index', 'show'],
   sortable: true,

@@ -24,6 +24,7 @@ function checkOptions(definition: FieldDefinition): string | undefined {
  */
 export const passwordField = defineFieldType({
   name: 'password',
+  credential: true,
   builder: 'field.password',
   defaultViews: ['new', 'edit'],
   checkOptions,
