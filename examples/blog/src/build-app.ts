@@ -186,7 +186,7 @@ export async function buildDemoApp(options: BuildDemoAppOptions = {}): Promise<D
   if (editionB || (options.panelHome ?? true)) {
     // The panel's screens: the shell's home, the resource screens, and in Edition B the token screens ("API Tokens" for admins).
     const { panelScreens } = await import('@panel/panel-ui');
-    await app.register(panelScreens, { panel, ...(editionB ? { tokens: app.panelApiTokens!, panelApi } : {}), home: true });
+    await app.register(panelScreens, { panel, ...(editionB ? { extensions: [panelApi] } : {}), home: true });
   }
   markStartupPhase('mount');
   app.addHook('onClose', async () => {

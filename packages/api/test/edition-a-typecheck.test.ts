@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 /** The Edition A packages whose sources must type-check without Edition B. */
-const EDITION_A = ['api'];
+const EDITION_A = ['api', 'panel-ui'];
 
 /** Runs tsc over `include` with @panel/api-tokens removed; its exit code and the lines of its errors. */
 async function typecheckWithoutEditionB(folder: string, include: string[]): Promise<{ exitCode: number; errors: string[] }> {

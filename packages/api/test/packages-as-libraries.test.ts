@@ -13,7 +13,7 @@ import { mountPanelApi, mountPanelAttachments } from '@panel/api';
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PUBLISHED = ['core', 'api-tokens', 'api', 'cli', 'panel-ui'];
 /** The packages an Edition A app installs: Edition B (@panel/api-tokens) builds on them. */
-const EDITION_A = ['api'];
+const EDITION_A = ['api', 'panel-ui'];
 const HOST_SHARED = { fastify: '^5', kysely: '^0.28', pg: '^8' } as const;
 
 interface Manifest {

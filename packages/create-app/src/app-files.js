@@ -11,9 +11,8 @@
  * @param {Record<string, string>} panel the `@panel/*` dependency specifiers, by name
  */
 function packageJson(options, panel) {
-  // Edition A's panel screens (@panel/panel-ui) depend on @panel/api-tokens: from the registry npm
-  // finds it; from tarballs (--panel-packages) it cannot, unless the app names that tarball too.
-  const tokens = options.edition === 'b' || panel['@panel/api-tokens']?.startsWith('file:');
+  // Edition B only: @panel/api-tokens is an extension of @panel/api and @panel/panel-ui, which never need it.
+  const tokens = options.edition === 'b';
   const dependencies = {
     '@fastify/cookie': '^11',
     '@panel/api': panel['@panel/api'],
@@ -226,7 +225,7 @@ export async function buildApp(options: { database: PanelDatabase; logger?: bool
     },
     emailOf: async (id) => (await panel.database.db.selectFrom('users').select(['email']).where('id', '=', id).executeTakeFirst())?.email,
   });
-  ${tokens ? "// ... and the shell with the API token and default permissions screens (/panel, /panel/api_tokens), for admins.\n  await app.register(panelScreens, { panel, tokens: app.panelApiTokens!, panelApi, home: true });" : '// ... and the shell with its home screen (/panel).\n  await app.register(panelScreens, { panel, home: true });'}
+  ${tokens ? "// ... and the shell with the API token and default permissions screens (/panel, /panel/api_tokens), for admins.\n  await app.register(panelScreens, { panel, extensions: [panelApi], home: true });" : '// ... and the shell with its home screen (/panel).\n  await app.register(panelScreens, { panel, home: true });'}
   return app;
 }
 

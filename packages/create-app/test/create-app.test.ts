@@ -119,9 +119,9 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     const manifest = JSON.parse(await readFile(join(work, 'files-only', 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(Object.keys(manifest.scripts)).toEqual(['dev', 'start', 'build', 'test', 'panel-api']);
     expect(manifest.dependencies).toMatchObject({ fastify: '^5', kysely: '^0.28' });
-    // The panel's screens come with Edition A too; @panel/api-tokens (their dependency) is named only for the tarball install.
+    // The panel's screens come with Edition A too; @panel/api-tokens is Edition B's extension, which Edition A does not install (issue 41).
     expect(manifest.dependencies['@panel/panel-ui']).toMatch(/^file:.+panel-panel-ui-.+\.tgz$/);
-    expect(manifest.dependencies['@panel/api-tokens']).toMatch(/^file:.+panel-api-tokens-.+\.tgz$/);
+    expect(manifest.dependencies['@panel/api-tokens']).toBeUndefined();
     expect(existsSync(join(work, 'files-only', 'node_modules'))).toBe(false);
     const registry = await run(process.execPath, [BIN, 'from-registry', '--yes', '--no-install'], { cwd: work, env: cleanEnv(NPM_ENV) });
     expect(registry.exitCode, registry.stderr).toBe(0);
@@ -157,6 +157,9 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(created.exitCode, created.stderr).toBe(0);
     expect(created.stdout).toContain('✓ Created BooksController  app/controllers/panel/api/resources/v1/books-controller.ts');
     const app = join(work, 'shop');
+    // "An Edition A app installed from tarballs has no @panel/api-tokens in node_modules" (issue 41).
+    expect(existsSync(join(app, 'node_modules', '@panel', 'panel-ui'))).toBe(true);
+    expect(existsSync(join(app, 'node_modules', '@panel', 'api-tokens'))).toBe(false);
     // The README's own command.
     expect(await readFile(join(app, 'README.md'), 'utf8')).toContain('```sh\nnpm run dev\n```');
     const server = await serve(app, 'npm', ['run', 'dev']);

@@ -1,7 +1,13 @@
 export { panelScreens, type PanelScreensOptions } from './plugin/panel-screens.js';
-export { screenPaths, type ScreenPaths } from './screens/screen-context.js';
+export { screenPaths, guardScreen, sendPage, seeOther, type ScreenPaths, type ShellContext, type GuardRules } from './screens/screen-context.js';
+export type { ScreensExtension, ScreensHost, SidebarSection } from './plugin/screens-extension.js';
+export type { PanelViewer } from './shell/panel-viewer.js';
+export type { ScreenModel } from './shell/page-renderer.js';
+export { formField, formList } from './forms/form-body.js';
+export { formatUtc, parseUtcDateTime } from './screens/time-format.js';
+export { resourceLabels } from './shell/resource-label.js';
 export { PANEL_SECURITY_HEADERS, PANEL_CONTENT_SECURITY_POLICY } from './security/security-headers.js';
-export { NOTICE_COOKIE, usersTable, type LoadPanelUser, type PanelUser } from './shell/panel-viewer.js';
+export { NOTICE_COOKIE, setNotice, usersTable, type LoadPanelUser, type PanelUser } from './shell/panel-viewer.js';
 export { securePanelPages, type SecurePanelPagesOptions } from './security/secure-panel-pages.js';
 export { parseFormBody, formProblem, type FormBody } from './forms/form-body.js';
 export { panelAccountPages, securityPath, accountStylesheetPath, type PanelAccountPagesOptions, type CredentialsCheck } from './account/account-pages.js';

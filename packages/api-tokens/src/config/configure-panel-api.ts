@@ -1,5 +1,6 @@
 import { PanelConfigError } from '@panel/core';
 import type { AttachmentsHost, ExtensionHost } from '@panel/api';
+import type { ScreensHost } from '@panel/panel-ui';
 import type { PanelApiTokensConfig } from './panel-api-tokens-config.js';
 import type { TokenPepperSource } from '../pepper/token-pepper.js';
 import { DENY_EVERYONE, type ManageTokensIf } from './manage-tokens-gate.js';
@@ -50,6 +51,7 @@ export function configurePanelApi(options: PanelApiTokensOptions = {}): PanelApi
     signedUrlTtlSeconds: ttl,
     mount: async (host: ExtensionHost) => (await import('../edition-b/edition-b-extension.js')).mountEditionB(config, host),
     attachments: async (host: AttachmentsHost) => (await import('../edition-b/edition-b-extension.js')).serveSignedFiles(config, host),
+    registerScreens: async (host: ScreensHost) => (await import('../screens/edition-b-screens.js')).registerEditionBScreens(config, host),
   });
   return config;
 }

@@ -1,14 +1,16 @@
 import type { ApiExtension } from '@panel/api';
+import type { ScreensExtension } from '@panel/panel-ui';
 import type { TokenPepperSource } from '../pepper/token-pepper.js';
 import type { ManageTokensIf } from './manage-tokens-gate.js';
 import type { ApiTokenService } from '../tokens/token-service.js';
 
 /**
  * Edition B options after validation, complete and frozen, and Edition B itself as an API
- * extension: `mountPanelApi({ extensions: [panelApi] })` mounts it (its code loads then, not
- * before: a script that only reads tokens does not load the API).
+ * and screens extension: `mountPanelApi({ extensions: [panelApi] })` mounts it and
+ * `panelScreens({ extensions: [panelApi] })` adds its screens (its code loads then, not before:
+ * a script that only reads tokens does not load the API or the screens).
  */
-export interface PanelApiTokensConfig extends ApiExtension {
+export interface PanelApiTokensConfig extends ApiExtension, ScreensExtension {
   readonly edition: 'B';
   readonly manageTokensIf: ManageTokensIf;
   readonly pepper: TokenPepperSource;

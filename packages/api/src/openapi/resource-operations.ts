@@ -19,10 +19,7 @@ export interface OperationContext {
   readonly defaults: Readonly<Record<string, string>>;
   /** The mount's list modifiers (default `LIST_MODIFIERS`); a route's controller may list its own. */
   readonly listModifiers?: readonly ListModifier[] | undefined;
-  /**
-   * Whether the mount has a gate (an extension's: Edition B's tokens): then an authenticated
-   * route may answer 403, and an association may be left out of a record (no read grant on its target).
-   */
+  /** A gated mount (an extension's gate: Edition B): an authenticated route may answer 403, an association may be left out. */
   readonly gated?: boolean | undefined;
   /** A resource this version serves, by name (undefined for one it does not): `include`'s targets. */
   readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined;

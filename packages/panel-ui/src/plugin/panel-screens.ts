@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { OneTimeReveals, PanelConfigError, type Panel } from '@panel/core';
+import { PanelConfigError, type Panel } from '@panel/core';
 import { apiErrorHandler, readYourWrites } from '@panel/api';
-import { revealKey, type ApiTokenService, type ManageTokensIf, type PanelApiTokensConfig } from '@panel/api-tokens';
 import { COPY_SECRET_JS, PANEL_CSS } from '../assets/panel-assets.js';
 import { registerFormParser } from '../forms/form-body.js';
 import { applySecurityHeaders } from '../security/security-headers.js';
@@ -10,10 +9,9 @@ import { PageRenderer } from '../shell/page-renderer.js';
 import { panelViewer, usersTable, type LoadPanelUser } from '../shell/panel-viewer.js';
 import { resourceLabels } from '../shell/resource-label.js';
 import { HOME_TEMPLATE } from '../templates/home-template.js';
-import { FORM_EXPIRED_TEMPLATE, SETTINGS_TEMPLATE, TOKEN_GRANTS_TEMPLATE, TOKEN_LIST_TEMPLATE, TOKEN_NEW_TEMPLATE, TOKEN_REVEAL_TEMPLATE, TOKEN_REVOKE_TEMPLATE } from '../templates/token-templates.js';
-import { screenPaths, sendPage, type ScreenContext, type ShellContext } from '../screens/screen-context.js';
-import { registerTokenScreens } from '../screens/token-screens.js';
-import { registerSettingsScreen } from '../screens/settings-screen.js';
+import { FORM_EXPIRED_TEMPLATE } from '../templates/form-expired-template.js';
+import { screenPaths, sendPage, type ShellContext } from '../screens/screen-context.js';
+import { isScreensExtension, type ScreensExtension, type SidebarSection } from './screens-extension.js';
 import { CONTROL_PARTIALS, RESOURCE_DELETE_TEMPLATE, RESOURCE_FORM_TEMPLATE, RESOURCE_PROBLEM_TEMPLATE, RESOURCE_SHOW_TEMPLATE } from '../templates/resource-record-templates.js';
 import { RECORDS_TABLE_PARTIAL, RESOURCE_INDEX_TEMPLATE, VALUE_PARTIAL } from '../templates/resource-list-templates.js';
 import { registerResourceScreens } from '../resources/resource-screens.js';
@@ -26,28 +24,26 @@ export interface PanelScreensOptions {
   /** The panel: its resources fill the sidebar and the grant matrices; its sessions sign users in. */
   panel: Panel;
   /**
-   * The Edition B token service the screens manage. Leave it out (with `panelApi`) in Edition A:
-   * then only the shell and its home screen are served, and no user sees "API Tokens".
+   * The screens' extensions (docs/extensions.md). Edition B's token and default-permissions
+   * screens are `extensions: [configurePanelApi(…)]`, managing the token service of the API
+   * mount registered before (`app.panelApiTokens`) or the `tokens` option. Without any, only the
+   * shell, its home and the resource screens are served, and no user sees "API Tokens".
    */
-  tokens?: ApiTokenService;
-  /** The Edition B configuration (`configurePanelApi(…)`), for its `manageTokensIf` gate; given with `tokens`. */
-  panelApi?: Pick<PanelApiTokensConfig, 'manageTokensIf'>;
+  extensions?: readonly ScreensExtension[];
+  /** The earlier spelling of Edition B: `panelApi` (the `configurePanelApi(…)` result) is `extensions: [panelApi]`. */
+  panelApi?: ScreensExtension;
+  /** Edition B's token service, read by its screens (default: the API mount's `app.panelApiTokens`). */
+  tokens?: object;
   /** Finds the signed-in user's row by id (the gate's argument); default the `users` table's row. */
   loadUser?: LoadPanelUser;
   /** Serve the shell's home screen at the root path too (leave false when the app has its own). Default false. */
   home?: boolean;
-  /** How long a new token's secret waits for its one-time reveal screen, in seconds. Default 300. */
+  /** Edition B: how long a new token's secret waits for its one-time reveal screen, in seconds (read by its screens). Default 300. */
   revealTtlSeconds?: number;
 }
 
 const SCREENS = {
   home: HOME_TEMPLATE,
-  tokenList: TOKEN_LIST_TEMPLATE,
-  tokenNew: TOKEN_NEW_TEMPLATE,
-  tokenReveal: TOKEN_REVEAL_TEMPLATE,
-  tokenGrants: TOKEN_GRANTS_TEMPLATE,
-  tokenRevoke: TOKEN_REVOKE_TEMPLATE,
-  settings: SETTINGS_TEMPLATE,
   expired: FORM_EXPIRED_TEMPLATE,
   resourceIndex: RESOURCE_INDEX_TEMPLATE,
   resourceShow: RESOURCE_SHOW_TEMPLATE,
@@ -58,52 +54,48 @@ const SCREENS = {
 
 const PARTIALS = { value: VALUE_PARTIAL, recordsTable: RECORDS_TABLE_PARTIAL, ...CONTROL_PARTIALS };
 
-/** The gate without Edition B: nobody manages tokens, since there are none. */
-const NO_TOKEN_SCREENS: ManageTokensIf = () => false;
-
-/** Checks the options; returns the gate, or undefined without tokens (Edition A: the shell and its home only). */
-function checkOptions(options: PanelScreensOptions, hasCookies: boolean): ManageTokensIf | undefined {
+/** Checks the options; returns the extensions (none: the shell, its home and the resource screens only). */
+function checkOptions(options: PanelScreensOptions, hasCookies: boolean): ScreensExtension[] {
   const fix = (text: string) => new PanelConfigError(`panelScreens: ${text}`);
   if (!options?.panel?.config) throw fix('the option "panel" is missing. Fix: app.register(panelScreens, { panel, tokens, panelApi }).');
   if (!options.panel.sessions) throw fix('the panel has no sessions. Fix: pass sessionSecret to createPanel; the screens sign users in with the panel session.');
-  if (options.tokens === undefined && options.panelApi === undefined) {
-    if (options.home !== true) throw fix('without tokens there is nothing to serve but the home screen. Fix: pass home: true (Edition A), or tokens and panelApi for the API token screens (Edition B).');
-    if (!hasCookies) throw fix('cookies are not parsed. Fix: await app.register(fastifyCookie) (from @fastify/cookie) before panelScreens.');
-    return undefined;
+  const listed = options.extensions ?? [];
+  if (!Array.isArray(listed) || !listed.every(isScreensExtension)) throw fix('extensions must be a list of screens extensions (each with a name and registerScreens()), such as [configurePanelApi({ manageTokensIf })]. Fix: see docs/extensions.md.');
+  const extensions = [...listed];
+  if (options.tokens !== undefined || options.panelApi !== undefined) {
+    if (!isScreensExtension(options.panelApi)) throw fix('the option "panelApi" must be the result of configurePanelApi({ manageTokensIf }). Fix: pass panelApi from your initializer.');
+    extensions.push(options.panelApi);
   }
-  if (!options.tokens || typeof options.tokens.list !== 'function') throw fix('the option "tokens" must be an ApiTokenService. Fix: tokens: new ApiTokenService({ database, pepper }).');
-  const gate = options.panelApi?.manageTokensIf;
-  if (typeof gate !== 'function') throw fix('the option "panelApi" must be the result of configurePanelApi({ manageTokensIf }). Fix: pass panelApi from your initializer.');
-  const ttl = options.revealTtlSeconds ?? 300;
-  if (!Number.isInteger(ttl) || ttl < 10 || ttl > 3600) throw fix(`revealTtlSeconds must be a whole number of seconds from 10 to 3600, instead got ${String(ttl)}. Fix: leave it out for 300.`);
+  if (extensions.length === 0 && options.home !== true) throw fix('without tokens there is nothing to serve but the home screen. Fix: pass home: true (Edition A), or tokens and panelApi for the API token screens (Edition B).');
   if (!hasCookies) throw fix('cookies are not parsed. Fix: await app.register(fastifyCookie) (from @fastify/cookie) before panelScreens.');
-  return gate;
+  return extensions;
 }
 
 /**
- * Panel's server-rendered screens as a Fastify plugin: the shell (sidebar of resources, "API
- * Tokens" only for users `manageTokensIf` allows, flash area, sign-out), the API Tokens screens
- * under `<root_path>/api_tokens` and the default permissions screen at
- * `<root_path>/panel_api/settings`, with their stylesheet and copy script under
- * `<root_path>/panel_ui/assets`. Forms work without JavaScript; every POST carries the session's
- * CSRF token; every answer carries the security headers (CSP without inline script,
+ * Panel's server-rendered screens as a Fastify plugin: the shell (sidebar of resources and of
+ * each extension's section, flash area, sign-out), the resource screens, and each extension's
+ * screens (Edition B: the API Tokens screens under `<root_path>/api_tokens` and the default
+ * permissions screen at `<root_path>/panel_api/settings`), with their stylesheet and copy script
+ * under `<root_path>/panel_ui/assets`. Forms work without JavaScript; every POST carries the
+ * session's CSRF token; every answer carries the security headers (CSP without inline script,
  * `frame-ancestors 'none'`). Sign-in, confirmation and sign-out pages are `panelAccountPages`'.
- * Without `tokens` and `panelApi` (Edition A), only the shell's home screen and its assets are
- * served (`home: true` is then required), and the sidebar has no "API" section.
+ * Without extensions (Edition A), `home: true` is required.
  *
  * @example
  * await app.register(fastifyCookie);
- * await app.register(panelScreens, { panel, tokens: new ApiTokenService({ database }), panelApi });
- * // Edition A: the shell and its home screen only.
+ * await app.register(mountPanelApi, { panel, extensions: [panelApi] });
+ * await app.register(panelScreens, { panel, home: true, extensions: [panelApi] });
+ * // Edition A: the shell, its home screen and the resource screens.
  * await app.register(panelScreens, { panel, home: true });
  */
 export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app, options) => {
-  const gate = checkOptions(options, app.hasDecorator('parseCookie'));
-  const { panel, tokens } = options;
+  const extensions = checkOptions(options, app.hasDecorator('parseCookie'));
+  const { panel } = options;
   const resourcePaths = new ResourcePaths(panel.config.rootPath);
+  const sections: SidebarSection[] = [];
   const context: ShellContext = {
     panel,
-    gate: gate ?? NO_TOKEN_SCREENS,
+    sections,
     loadUser: options.loadUser ?? usersTable(panel),
     renderer: new PageRenderer(SCREENS, PARTIALS),
     paths: screenPaths(panel.config.rootPath),
@@ -135,7 +127,7 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
 
   if (options.home) {
     app.get(panel.config.rootPath, async (request, reply) => {
-      const viewer = await panelViewer(panel, context.gate, context.loadUser, request, reply);
+      const viewer = await panelViewer(panel, context.loadUser, request, reply);
       const resources = resourceLabels(panel).map((r) => ({ ...r, apiPath: `/api/resources/v1/${r.routeKey}` }));
       const records = [...panel.resources.values()].map((resource) => resource.naming.humanName);
       return sendPage(context, request, reply, viewer, 200, 'home', { title: 'Panel', section: 'home' }, { resources, records });
@@ -143,13 +135,8 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
   }
   registerResourceScreens(app, { ...context, resourcePaths, byRouteKey: new Map([...panel.resources.values()].map((resource) => [resource.naming.routeKey, resource])) });
   warnAboutFormlessFields(app, panel);
-  if (gate === undefined || tokens === undefined) return;
-  const screens: ScreenContext = {
-    ...context,
-    tokens,
-    // In the database, sealed with a key derived from the pepper: any process can show it, once.
-    reveals: new OneTimeReveals({ database: panel.database, key: () => revealKey(tokens.pepper()), ttlMillis: (options.revealTtlSeconds ?? 300) * 1000 }),
-  };
-  registerTokenScreens(app, screens);
-  registerSettingsScreen(app, screens);
+  // The extensions' screens (Edition B's), inside the same shell, parsers and headers.
+  for (const extension of extensions) {
+    await extension.registerScreens({ app, shell: context, options: options as unknown as Record<string, unknown>, addScreens: (screens, partials) => context.renderer.addScreens(screens, partials), addSidebarSection: (section) => sections.push(section) });
+  }
 };

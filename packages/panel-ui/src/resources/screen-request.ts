@@ -52,7 +52,7 @@ export function sendProblem(context: ResourceScreensContext, request: FastifyReq
  */
 export function screenRoute<R extends FastifyRequest>(context: ResourceScreensContext, write: boolean, handler: ScreenHandler<R>) {
   return async (request: R, reply: FastifyReply): Promise<FastifyReply> => {
-    const viewer = await panelViewer(context.panel, context.gate, context.loadUser, request, reply);
+    const viewer = await panelViewer(context.panel, context.loadUser, request, reply);
     if (!viewer.user) {
       if (write) return sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
       return reply.code(303).header('location', `${context.paths.signIn}?${new URLSearchParams({ return_to: request.url })}`).send();

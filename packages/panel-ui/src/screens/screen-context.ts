@@ -1,17 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { secretsEqual, type OneTimeReveals, type Panel } from '@panel/core';
+import { secretsEqual, type Panel } from '@panel/core';
 import { BadRequestError, confirmPath, requireRecentConfirmation, signInPath } from '@panel/api';
-import type { ApiTokenService, ManageTokensIf } from '@panel/api-tokens';
-import type { PageRenderer, ScreenModel } from '../shell/page-renderer.js';
+import type { PageRenderer, ScreenModel, ShownSection } from '../shell/page-renderer.js';
+import type { SidebarSection } from '../shell/sidebar-section.js';
 import { panelViewer, takeFlash, type LoadPanelUser, type PanelViewer } from '../shell/panel-viewer.js';
 import { formField, formProblem } from '../forms/form-body.js';
 import { resourceLabels } from '../shell/resource-label.js';
 
-/** What every page inside the shell needs: the panel, the gate, the user loader, the paths and the renderer. */
+/** What every page inside the shell needs: the panel, the user loader, the paths, the renderer and the extensions' sidebar sections. */
 export interface ShellContext {
   readonly panel: Panel;
-  /** Edition B's `manageTokensIf`; without tokens, a gate that answers false to everyone. */
-  readonly gate: ManageTokensIf;
   readonly loadUser: LoadPanelUser;
   readonly renderer: PageRenderer;
   readonly paths: ScreenPaths;
@@ -20,13 +18,8 @@ export interface ShellContext {
    * linked to its screen; absent, every resource is named without a link.
    */
   readonly sidebar?: (viewer: PanelViewer) => Promise<readonly { label: string; routeKey: string; href?: string }[]>;
-}
-
-/** Everything the token and settings screens share: the shell's context, the token service and the one-time reveals. */
-export interface ScreenContext extends ShellContext {
-  readonly tokens: ApiTokenService;
-  /** New tokens' secrets waiting for their reveal screen, in the database (`panel_one_time_reveals`). */
-  readonly reveals: OneTimeReveals;
+  /** The extensions' sidebar sections (Edition B's "API"), in the order they were added; each shown to the viewers it chooses. */
+  readonly sections: readonly SidebarSection[];
 }
 
 /** The screens' URLs under the panel's root path. */
@@ -56,6 +49,8 @@ export function screenPaths(rootPath: string): ScreenPaths {
 
 /** What a gated screen needs before it answers. */
 export interface GuardRules {
+  /** Whether this viewer may see the screen at all (an extension's rule: Edition B's `manageTokensIf`). */
+  readonly may: (viewer: PanelViewer, request: FastifyRequest) => Promise<boolean>;
   /** A POST: the form must carry the session's CSRF token. */
   readonly write?: boolean;
   /** Sudo mode: the user's password must have been typed within `session.confirmWindow`. */
@@ -63,16 +58,17 @@ export interface GuardRules {
 }
 
 /**
- * The gate of every token and settings URL, GET and POST alike. When `manageTokensIf` does not
- * answer `true` for the session's user (no session, a thrown gate, any other answer), the
- * request is answered exactly as a URL the app does not have (404 through the app's not-found
- * handler), so the screens' existence is not disclosed. Then a form field with a NUL character
+ * The gate of an extension's screen (Edition B's token and settings URLs), GET and POST alike.
+ * When `rules.may` does not answer `true` for the viewer (Edition B: no session, a thrown
+ * `manageTokensIf`, any answer but `true`), the request is answered exactly as a URL the app
+ * does not have (404 through the app's not-found handler), so the screen's existence is not
+ * disclosed. Then a form field with a NUL character
  * or a lone surrogate is a 400 naming it; then, for a POST, the CSRF token; then,
  * where asked, a recent password confirmation. Returns the viewer, or null when it answered.
  */
-export async function guardScreen(context: ShellContext, request: FastifyRequest, reply: FastifyReply, rules: GuardRules = {}): Promise<PanelViewer | null> {
-  const viewer = await panelViewer(context.panel, context.gate, context.loadUser, request, reply);
-  if (!viewer.mayManageTokens) {
+export async function guardScreen(context: ShellContext, request: FastifyRequest, reply: FastifyReply, rules: GuardRules): Promise<PanelViewer | null> {
+  const viewer = await panelViewer(context.panel, context.loadUser, request, reply);
+  if ((await rules.may(viewer, request)) !== true) {
     reply.callNotFound();
     return null;
   }
@@ -87,20 +83,28 @@ export async function guardScreen(context: ShellContext, request: FastifyRequest
   return viewer;
 }
 
+/** The sections this viewer may see, each link marked `current` on its own screen. */
+async function shownSections(sections: readonly SidebarSection[], viewer: PanelViewer, request: FastifyRequest, page: ScreenModel): Promise<ShownSection[]> {
+  const shown: ShownSection[] = [];
+  for (const section of sections) {
+    if ((await section.shows(viewer, request)) !== true) continue;
+    shown.push({ id: section.id, heading: section.heading, links: section.links.map((link) => ({ label: link.label, href: link.href, current: link.section === page.section })) });
+  }
+  return shown;
+}
+
 /** Renders a screen inside the shell, never cached (the screens show private data). */
 export async function sendPage(context: ShellContext, request: FastifyRequest, reply: FastifyReply, viewer: PanelViewer, status: number, screen: string, page: ScreenModel, model: object): Promise<FastifyReply> {
   const { paths, panel } = context;
   const shell = {
     rootPath: paths.root,
     assets: paths.assets,
-    tokensPath: paths.tokens,
-    settingsPath: paths.settings,
     logoutPath: paths.logout,
     signInPath: paths.signIn,
     resources: (context.sidebar ? await context.sidebar(viewer) : resourceLabels(panel)).map((entry) => ({ ...entry, current: entry.routeKey === page.resource })),
     user: viewer.user ? { displayName: viewer.user.displayName } : null,
     csrfToken: viewer.csrfToken,
-    mayManageTokens: viewer.mayManageTokens,
+    sections: await shownSections(context.sections, viewer, request, page),
     flash: takeFlash(request, reply, paths.root),
   };
   return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(context.renderer.render(screen, shell, page, model));

@@ -1,28 +1,33 @@
 import Handlebars from 'handlebars';
 import { LAYOUT_TEMPLATE } from '../templates/layout-template.js';
-import { GRANT_MATRIX_PARTIAL } from '../templates/grant-matrix-template.js';
 
 /** What the shell shows around every screen. */
 export interface ShellModel {
   readonly rootPath: string;
   readonly assets: string;
-  readonly tokensPath: string;
-  readonly settingsPath: string;
   readonly logoutPath: string;
   readonly signInPath: string;
   /** The sidebar's resources: a link (`href`) to each one the viewer may list, `current` on the screen's own. */
   readonly resources: readonly { label: string; routeKey: string; href?: string | undefined; current?: boolean }[];
   readonly user: { displayName: string } | null;
   readonly csrfToken: string;
-  readonly mayManageTokens: boolean;
+  /** The extensions' sidebar sections this viewer may see (Edition B's "API"), each link `current` on its own screen. */
+  readonly sections: readonly ShownSection[];
   readonly flash: { text: string; alert: boolean } | null;
+}
+
+/** A sidebar section as the layout shows it. */
+export interface ShownSection {
+  readonly id: string;
+  readonly heading: string;
+  readonly links: readonly { label: string; href: string; current: boolean }[];
 }
 
 /** One screen to render inside the shell. */
 export interface ScreenModel {
   readonly title: string;
-  /** The sidebar entry marked as the current page. */
-  readonly section?: 'tokens' | 'settings' | 'home';
+  /** The sidebar entry marked as the current page (`home`, or an extension's link's `section`). */
+  readonly section?: string;
   /** The route key of the resource a resource screen shows (its sidebar entry is the current page). */
   readonly resource?: string;
   readonly scripts?: readonly string[];
@@ -40,11 +45,19 @@ export class PageRenderer {
 
   constructor(screens: Readonly<Record<string, string>>, partials: Readonly<Record<string, string>> = {}) {
     this.#handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-    this.#handlebars.registerPartial('grantMatrix', GRANT_MATRIX_PARTIAL);
+    this.#layout = this.#compile(LAYOUT_TEMPLATE);
+    this.addScreens(screens, partials);
+  }
+
+  #compile(source: string): Handlebars.TemplateDelegate {
+    return this.#handlebars.compile(source, { strict: false, noEscape: false });
+  }
+
+  /** Adds screens and partials (an extension's, at boot); a name already taken is a mistake. */
+  addScreens(screens: Readonly<Record<string, string>>, partials: Readonly<Record<string, string>> = {}): void {
+    for (const name of Object.keys(screens)) if (this.#screens.has(name)) throw new Error(`PageRenderer: the screen "${name}" exists already.`);
     for (const [name, source] of Object.entries(partials)) this.#handlebars.registerPartial(name, source);
-    const compile = (source: string) => this.#handlebars.compile(source, { strict: false, noEscape: false });
-    this.#layout = compile(LAYOUT_TEMPLATE);
-    for (const [name, source] of Object.entries(screens)) this.#screens.set(name, compile(source));
+    for (const [name, source] of Object.entries(screens)) this.#screens.set(name, this.#compile(source));
   }
 
   /** The whole page: `screen` rendered with `model`, inside the shell. */

@@ -3,7 +3,6 @@ import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenedSession, Panel } from '@panel/core';
 import { FLASH_COOKIE, loadPanelSession } from '@panel/api';
-import { mayManageTokens, type ManageTokensIf } from '@panel/api-tokens';
 
 /** A panel user as the screens need it: its row, and the name to show. */
 export interface PanelUser {
@@ -20,8 +19,6 @@ export interface PanelViewer {
   readonly session: OpenedSession | null;
   readonly user: PanelUser | null;
   readonly csrfToken: string;
-  /** `manageTokensIf` evaluated fail-closed for this user; false without a user. */
-  readonly mayManageTokens: boolean;
 }
 
 // Columns the gate and the screens never need: a password digest does not travel further than the sign-in check.
@@ -41,18 +38,17 @@ function displayName(record: Readonly<Record<string, unknown>>, id: number): str
 }
 
 /**
- * The viewer of this request, read once per request: the panel session, its user, and whether
- * the gate lets that user manage tokens. No session, a user that no longer exists, a gate that
- * throws or answers anything but `true`: all mean "may not".
+ * The viewer of this request, read once per request: the panel session and its user (null when
+ * there is no session or its user no longer exists). What the viewer may see beyond the
+ * resources (an extension's screens) each extension decides (`SidebarSection.shows`).
  */
-export async function panelViewer(panel: Panel, gate: ManageTokensIf, loadUser: LoadPanelUser, request: FastifyRequest, reply: FastifyReply): Promise<PanelViewer> {
+export async function panelViewer(panel: Panel, loadUser: LoadPanelUser, request: FastifyRequest, reply: FastifyReply): Promise<PanelViewer> {
   const session = await loadPanelSession(panel, request, reply);
   const userId = session?.data.userId;
   const record = typeof userId === 'number' ? await loadUser(userId) : undefined;
   const user = record && typeof userId === 'number' ? { id: userId, displayName: displayName(record, userId), record } : null;
   const csrfToken = typeof session?.data.csrfToken === 'string' ? session.data.csrfToken : '';
-  const allowed = user !== null && (await mayManageTokens(gate, user.record, (error) => request.log.error({ err: error }, 'manageTokensIf threw; token management denied')));
-  return { session, user, csrfToken, mayManageTokens: allowed };
+  return { session, user, csrfToken };
 }
 
 /** The flash of this request (a notice the screens set, or the Edition A policy-denial flash), cleared once read. */

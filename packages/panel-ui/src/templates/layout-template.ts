@@ -18,13 +18,14 @@ export const LAYOUT_TEMPLATE = `<!doctype html>
     <ul aria-labelledby="resources-heading">
       {{#each resources}}<li>{{#if href}}<a href="{{href}}"{{#if current}} aria-current="page"{{/if}}>{{label}}</a>{{else}}<span class="resource">{{label}}</span>{{/if}}</li>{{/each}}
     </ul>
-    {{#if mayManageTokens}}
-    <h2 id="api-heading">API</h2>
-    <ul aria-labelledby="api-heading">
-      <li><a href="{{tokensPath}}" {{#if (eq section "tokens")}}aria-current="page"{{/if}}>API Tokens</a></li>
-      <li><a href="{{settingsPath}}" {{#if (eq section "settings")}}aria-current="page"{{/if}}>Default permissions</a></li>
+    {{#each sections}}
+    <h2 id="{{id}}-heading">{{heading}}</h2>
+    <ul aria-labelledby="{{id}}-heading">
+      {{#each links}}
+      <li><a href="{{href}}" {{#if current}}aria-current="page"{{/if}}>{{label}}</a></li>
+      {{/each}}
     </ul>
-    {{/if}}
+    {{/each}}
   </nav>
   <div>
     <header class="top">

@@ -94,8 +94,3 @@ export const SETTINGS_TEMPLATE = `<h1>Default permissions</h1>
   <div class="form-actions"><button class="primary">Save default permissions</button></div>
 </form>
 `;
-
-/** A refused form (expired CSRF token). */
-export const FORM_EXPIRED_TEMPLATE = `<h1>The form expired</h1>
-<p role="alert">The form expired. Go back, reload the page and try again.</p>
-`;

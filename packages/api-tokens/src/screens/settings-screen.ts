@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_LIST_VERBS, GrantInvalidError } from '@panel/api-tokens';
-import { formList } from '../forms/form-body.js';
-import { setNotice } from '../shell/panel-viewer.js';
+import { formList, setNotice } from '@panel/panel-ui';
+import { DEFAULT_LIST_VERBS } from '../grants/grant-verbs.js';
+import { GrantInvalidError } from '../errors/api-tokens-errors.js';
 import { grantKeys, grantMatrix } from './grant-matrix.js';
-import { guardScreen, seeOther, sendPage, type ScreenContext } from './screen-context.js';
+import { guardScreen, seeOther, sendPage, type ScreenContext } from './token-screen-context.js';
 
 const LEGEND = 'Default permissions: what the code-hook path may read';
 

@@ -1,6 +1,6 @@
 import type { Panel } from '@panel/core';
-import { resourceLabels } from '../shell/resource-label.js';
-import { GRANT_VERBS, grantKey, type Grant, type GrantVerb } from '@panel/api-tokens';
+import { resourceLabels } from '@panel/panel-ui';
+import { GRANT_VERBS, grantKey, type Grant, type GrantVerb } from '../grants/grant-verbs.js';
 
 /** The view model of the grant checkboxes. */
 export interface GrantMatrixModel {

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RecordInvalidError } from '@panel/core';
-import { GrantInvalidError, TokenNotFoundError, TokenTransitionError, type ApiToken } from '@panel/api-tokens';
-import { formField, formList } from '../forms/form-body.js';
-import { setNotice } from '../shell/panel-viewer.js';
+import { formField, formList, formatUtc, parseUtcDateTime, setNotice } from '@panel/panel-ui';
+import { GrantInvalidError, TokenNotFoundError, TokenTransitionError } from '../errors/api-tokens-errors.js';
+import type { ApiToken } from '../tokens/token-service.js';
 import { grantKeys, grantMatrix, grantsSummary } from './grant-matrix.js';
-import { guardScreen, seeOther, sendPage, type ScreenContext } from './screen-context.js';
-import { formatUtc, parseUtcDateTime } from './time-format.js';
+import { guardScreen, seeOther, sendPage, type ScreenContext } from './token-screen-context.js';
 
 type IdRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
 
