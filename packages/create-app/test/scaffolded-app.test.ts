@@ -1,0 +1,96 @@
+// The app the scaffolder writes, run in this process without an install (issue 41, item 5: "test
+// its pure functions ... directly, quickly"): appFiles' files in a folder of the repository (so
+// @panel/* resolve to the workspace), the controllers from `panel-api generate` (runCli), then
+// the generated buildApp on an in-memory PGlite, asked what the generated test asks and a little
+// more. create-app.test.ts does the same from the packed tarballs, through npm, in minutes.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '@panel/api-cli';
+
+type Files = Map<string, string>;
+const source = (file: string) => new URL(`../src/${file}`, import.meta.url).href;
+const { appFiles } = (await import(source('app-files.js'))) as { appFiles(options: object, panel: Record<string, string>, secrets: Record<string, string>): Files };
+const { panelSpecifiers } = (await import(source('panel-packages.js'))) as { panelSpecifiers(version: string, folder: string | undefined): Record<string, string> };
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const SECRETS = { apiKey: 'unit-api-key', pepper: 'unit-pepper-of-at-least-32-characters-0123', sessionSecret: 'unit-session-secret-of-at-least-32-characters', adminPassword: 'unit-admin-password' };
+const made: string[] = [];
+afterAll(async () => {
+  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+interface ScaffoldedApp {
+  readonly app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** Writes the app of `edition` (TypeScript, PGlite), generates its controllers, and builds it on a fresh in-memory database. */
+async function scaffold(edition: 'a' | 'b'): Promise<ScaffoldedApp> {
+  const directory = await mkdtemp(join(HERE, `.tmp-app-${edition}-`));
+  made.push(directory);
+  const files = appFiles({ directory, name: `unit-${edition}`, edition, install: false, databaseUrl: undefined, language: 'ts', panelPackages: undefined }, panelSpecifiers('0.1.0', undefined), SECRETS);
+  for (const [path, text] of files) {
+    await mkdir(dirname(join(directory, path)), { recursive: true });
+    await writeFile(join(directory, path), text);
+  }
+  const out: string[] = [];
+  expect(await runCli(['generate', '--root', directory], { out: (line) => out.push(line), err: (line) => out.push(line) }), out.join('\n')).toBe(0);
+  // What .env says, as the generated server would load it.
+  process.env.API_KEYS = SECRETS.apiKey;
+  process.env.PANEL_API_TOKEN_PEPPER = SECRETS.pepper;
+  process.env.PANEL_SESSION_SECRET = SECRETS.sessionSecret;
+  process.env.PANEL_ADMIN_PASSWORD = SECRETS.adminPassword;
+  const generated = (await import(join(directory, 'src', 'app.ts'))) as {
+    openAppDatabase(options: { inMemory: boolean }): Promise<{ close(): Promise<void> }>;
+    buildApp(options: { database: unknown }): Promise<FastifyInstance>;
+  };
+  const database = await generated.openAppDatabase({ inMemory: true });
+  const app = await generated.buildApp({ database });
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+describe('the scaffolded app, built in this process', { timeout: 120_000 }, () => {
+  it('Edition A: "API keys from the environment": a key of API_KEYS lists the three seeded books, no key or a wrong one is 401; no token route, no token screens', async () => {
+    const { app, close } = await scaffold('a');
+    try {
+      const books = await app.inject({ url: '/api/resources/v1/books', headers: { authorization: `ApiKey ${SECRETS.apiKey}` } });
+      expect(books.statusCode, books.body).toBe(200);
+      expect((books.json() as { pagination: { total_count: number } }).pagination.total_count).toBe(3);
+      expect((await app.inject({ url: '/api/resources/v1/books' })).statusCode).toBe(401);
+      expect((await app.inject({ url: '/api/resources/v1/books', headers: { authorization: 'ApiKey wrong' } })).statusCode).toBe(401);
+      expect(app.panelApiRoutes!.some((route) => route.action === 'related')).toBe(false);
+      expect((await app.inject({ url: '/panel/api_tokens' })).statusCode).toBe(404);
+      const login = await app.inject({ url: '/panel/login' });
+      expect(login.statusCode).toBe(200);
+      expect(String(login.headers['content-security-policy'])).toMatch(/frame-ancestors 'none'/);
+    } finally {
+      await close();
+    }
+  });
+
+  it('Edition B: "built-in tokens and grants": a token with books:index reads the books and nothing else; the OpenAPI document names the token scheme', async () => {
+    const { app, close } = await scaffold('b');
+    try {
+      const service = (app as unknown as { panelApiTokens: { create(input: object): Promise<{ secret: string }> } }).panelApiTokens;
+      const { secret } = await service.create({ name: 'unit', grants: ['books:index'] });
+      const books = await app.inject({ url: '/api/resources/v1/books', headers: { authorization: `Bearer ${secret}` } });
+      expect(books.statusCode, books.body).toBe(200);
+      expect((books.json() as { pagination: { total_count: number } }).pagination.total_count).toBe(3);
+      expect((await app.inject({ url: '/api/resources/v1/authors', headers: { authorization: `Bearer ${secret}` } })).statusCode).toBe(403);
+      expect((await app.inject({ url: '/api/resources/v1/books' })).statusCode).toBe(401);
+      const document = (await app.inject({ url: '/api/resources/v1/openapi.json' })).json() as { components: { securitySchemes: Record<string, unknown> } };
+      expect(Object.keys(document.components.securitySchemes)).toContain('panelApiToken');
+    } finally {
+      await close();
+    }
+  });
+});
