@@ -2,6 +2,7 @@ import { defineFieldType } from '../define-field-type.js';
 import { orderedFilter, parseFilterInteger, parseFilterNumber } from '../field-filters.js';
 import { columnValue, nullable } from './column-value.js';
 import { NUMBER_FORM } from '../field-forms.js';
+import { PanelConfigError } from '../../errors/panel-errors.js';
 
 /** An `integer` or `numeric` column (`field.integer`, `field.decimal`), a JSON number either way. */
 export const numberField = defineFieldType({
@@ -15,7 +16,15 @@ export const numberField = defineFieldType({
     cast: (field) => (field.numeric === 'decimal' ? 'numeric' : 'bigint'),
   }),
   form: NUMBER_FORM,
-  serialize: columnValue,
+  serialize: (value) => {
+    const read = columnValue(value);
+    // Past 2^53 the int8 parser gives the digits as text: a JSON number would round them silently.
+    if (typeof read === 'string') {
+      const { name } = value.field;
+      throw new PanelConfigError(`field.integer('${name}') read a value past Number.MAX_SAFE_INTEGER from its bigint column; a JSON number would lose its last digits. Fix: declare it field.bigint('${name}'), answered as a string of every digit.`);
+    }
+    return read;
+  },
   schema: (field) => {
     const { min, max } = field.definition.options;
     return nullable(field.numeric === 'decimal' ? 'number' : 'integer', { ...(min === undefined ? {} : { minimum: min }), ...(max === undefined ? {} : { maximum: max }) });
