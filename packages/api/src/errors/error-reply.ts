@@ -1,3 +1,4 @@
+import { causeLine, inDevelopment } from './cause-line.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseUnavailableReason, DEFAULT_ROOT_PATH, RecordInvalidError, type ErrorCode, type ErrorMessages } from '@panel/core';
 import { confirmPath, signInPath } from '../session/session-paths.js';
@@ -231,7 +232,11 @@ export function apiErrorHandler(context: ErrorReplyContext) {
       // An outage is not a bug: one line with the driver's code and message (which may name the fix), no stack, however many requests it refuses.
       const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
       request.log.warn({ code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code, detail: cause?.message }, 'Panel API request refused: the database is unavailable');
-    } else if (answer.status >= 500) request.log.error({ err: error }, 'Panel API request failed');
+    } else if (answer.status >= 500) {
+      request.log.error({ err: error }, 'Panel API request failed');
+      if (inDevelopment()) console.error(causeLine(request, error));
+    }
     return sendErrorReply(reply, answer, context);
   };
 }
+

@@ -6,6 +6,7 @@ import type { DiscoveredController } from '../routing/discover-controllers.js';
 /** The process warning codes of the boot's controller checks. */
 export const NO_ROUTES_WARNING = 'PANEL_WARN_NO_ROUTES';
 export const MISSING_CONTROLLER_WARNING = 'PANEL_WARN_MISSING_CONTROLLER';
+export const POLICIES_NOT_APPLIED_WARNING = 'PANEL_WARN_POLICIES_NOT_APPLIED';
 
 /**
  * A boot warning: in the app's log when it has a logger, else a process warning on standard
@@ -37,4 +38,22 @@ export function warnAboutMissingControllers(app: FastifyInstance, panel: Panel, 
     const names = missing.length === 1 ? `the resource ${missing[0]} has` : `the resources ${missing.join(', ')} have`;
     bootWarning(app, MISSING_CONTROLLER_WARNING, `Panel API: ${names} no controller in ${dir}/${version}, so the API answers 404 for ${missing.length === 1 ? 'it' : 'them'} there. Fix: run \`panel-api generate${flag}\`.`);
   }
+}
+
+/**
+ * Says at boot that declared policies are not applied: a resource has `static policy` but the
+ * panel has no authorization client, naming the first of the spec's conditions that is unmet
+ * (`authorizationInactiveReason`) and the options that apply them.
+ */
+export function warnAboutInactivePolicies(app: FastifyInstance, panel: Panel): void {
+  if (panel.authorization !== null) return;
+  const declaring = [...panel.resources.values()].filter((resource) => resource.resourceClass.policy !== undefined).map((resource) => resource.name);
+  if (declaring.length === 0) return;
+  const names = declaring.length === 1 ? `The resource ${declaring[0]} declares a policy` : `The resources ${declaring.join(', ')} declare policies`;
+  bootWarning(
+    app,
+    POLICIES_NOT_APPLIED_WARNING,
+    `Panel: ${names}, but policies do not apply: ${panel.authorizationInactiveReason ?? 'no authorization client is in force'}. Every action is allowed and every record is listed. ` +
+      "Fix: createPanel({ plugins: [policyAuthorization()], license: { features: ['api', 'authorization'] }, authorizationClient: 'policies' }).",
+  );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { isUtf8 } from 'node:buffer';
 import fastifyCookie from '@fastify/cookie';
 import fastifyPlugin from 'fastify-plugin';
+import { checkResourceSchema } from '@panel/core';
 import { BadRequestError } from '../errors/api-errors.js';
 import { apiErrorHandler } from '../errors/error-reply.js';
 import { NotFoundError } from '../errors/api-errors.js';
@@ -17,7 +18,7 @@ import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
 import { refuseMalformedHost } from '../server/host-header.js';
 import { addPanelRootFallback } from './panel-root-fallback.js';
 import { mountExtensions } from '../extensions/mount-extensions.js';
-import { warnAboutMissingControllers } from './missing-controllers-warning.js';
+import { warnAboutInactivePolicies, warnAboutMissingControllers } from './missing-controllers-warning.js';
 import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
 import { serveOpenApi } from '../openapi/serve-openapi.js';
 import { httpSemanticsFor } from '../http-semantics/mount-http-semantics.js';
@@ -64,6 +65,9 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
     refuseMalformedHost(app, panel.config.rootPath);
   }
   const licensed = panel.config.license.features.includes('api');
+  // A resource whose table or column is missing would answer 500 to every request: the boot fails instead, naming each.
+  if (licensed) await checkResourceSchema(panel.database, panel.resources);
+  warnAboutInactivePolicies(app, panel);
   // The extensions (Edition B is one): a gate stage, routes, security schemes, rate-limit keys.
   const extensions = await mountExtensions(options.extensions, { app, panel, licensed, controllersDir: options.controllersDir });
   const discovered = licensed ? await discoverControllers(panel, options.controllersDir) : [];
