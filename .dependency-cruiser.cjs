@@ -6,6 +6,13 @@
 module.exports = {
   forbidden: [
     {
+      name: 'edition-a-not-edition-b',
+      severity: 'error',
+      comment: 'Edition A (@panel/api, @panel/panel-ui) imports nothing from @panel/api-tokens, not even a type: Edition B plugs in through the extension points (docs/extensions.md).',
+      from: { path: '^packages/(api|panel-ui)/' },
+      to: { path: '(^|/)(packages/api-tokens/|node_modules/@panel/api-tokens(/|$)|@panel/api-tokens$)' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment: 'An import cycle: move what both sides share into a leaf module both import.',

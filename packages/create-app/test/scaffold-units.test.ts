@@ -197,6 +197,22 @@ describe('appFiles: what the scaffolder writes', () => {
     }
   });
 
+  it('the README says how this app is run and authenticated: the edition\'s credential, the language\'s scripts, the next steps; .gitignore keeps secrets and data out', async () => {
+    const a = (await files(['shop'])).get('README.md')!;
+    expect(a.startsWith('# shop\n\nA [Panel API](https://github.com/panel-api/panel-api) app: two resources')).toBe(true);
+    expect(a).toContain('Send a key of `API_KEYS` (in `.env`) as `Authorization: ApiKey <key>`.');
+    expect(a).toContain('| `npm run dev` | the server under tsx,');
+    expect(a).toContain('Change the keys in `.env` (`API_KEYS`, comma-separated)');
+    const b = (await files(['shop', '--edition', 'b', '--language', 'js'])).get('README.md')!;
+    expect(b).toContain('app (Edition B: built-in tokens and grants)');
+    expect(b).toContain('send it as `Authorization: Bearer <token>`');
+    expect(b).toContain(', then open API Tokens.');
+    expect(b).toContain('| `npm run dev` | the server under `node --watch`,');
+    expect(b).toContain('check that the modules parse (JavaScript: nothing to compile)');
+    expect(b).toContain('npm run panel-api -- token create --name ci --grant books:index,books:show');
+    for (const written of [await files(), await files(['--language', 'js'])]) expect(written.get('.gitignore')).toBe('node_modules/\ndist/\ndata/\nstorage/\n.env\n');
+  });
+
   it('"--database <postgres url> goes to .env as DATABASE_URL, the README says so"; without it the README names data/pglite', async () => {
     const postgres = await files(['--database', 'postgres://u@h:5432/shop']);
     expect(postgres.get('.env')!.endsWith('# The PostgreSQL database (without it: the embedded PGlite in data/pglite).\nDATABASE_URL=postgres://u@h:5432/shop\n')).toBe(true);

@@ -27,11 +27,16 @@ interface ScaffoldedApp {
   close(): Promise<void>;
 }
 
-/** Writes the app of `edition` (TypeScript, PGlite), generates its controllers, and builds it on a fresh in-memory database. */
-async function scaffold(edition: 'a' | 'b'): Promise<ScaffoldedApp> {
-  const directory = await mkdtemp(join(HERE, `.tmp-app-${edition}-`));
+interface GeneratedApp {
+  openAppDatabase(options?: { inMemory?: boolean }): Promise<{ db: { selectFrom(table: string): { select(column: string): { execute(): Promise<unknown[]> } } }; close(): Promise<void> }>;
+  buildApp(options: { database: unknown }): Promise<FastifyInstance>;
+}
+
+/** Writes the app of `edition` in `language` (PGlite), generates its controllers, and imports its src/app module. */
+async function generatedApp(edition: 'a' | 'b', language: 'ts' | 'js' = 'ts'): Promise<{ directory: string; generated: GeneratedApp }> {
+  const directory = await mkdtemp(join(HERE, `.tmp-app-${edition}-${language}-`));
   made.push(directory);
-  const files = appFiles({ directory, name: `unit-${edition}`, edition, install: false, databaseUrl: undefined, language: 'ts', panelPackages: undefined }, panelSpecifiers('0.1.0', undefined), SECRETS);
+  const files = appFiles({ directory, name: `unit-${edition}`, edition, install: false, databaseUrl: undefined, language, panelPackages: undefined }, panelSpecifiers('0.1.0', undefined), SECRETS);
   for (const [path, text] of files) {
     await mkdir(dirname(join(directory, path)), { recursive: true });
     await writeFile(join(directory, path), text);
@@ -43,10 +48,12 @@ async function scaffold(edition: 'a' | 'b'): Promise<ScaffoldedApp> {
   process.env.PANEL_API_TOKEN_PEPPER = SECRETS.pepper;
   process.env.PANEL_SESSION_SECRET = SECRETS.sessionSecret;
   process.env.PANEL_ADMIN_PASSWORD = SECRETS.adminPassword;
-  const generated = (await import(join(directory, 'src', 'app.ts'))) as {
-    openAppDatabase(options: { inMemory: boolean }): Promise<{ close(): Promise<void> }>;
-    buildApp(options: { database: unknown }): Promise<FastifyInstance>;
-  };
+  return { directory, generated: (await import(join(directory, 'src', `app.${language}`))) as GeneratedApp };
+}
+
+/** The app of `edition` in `language`, built on a fresh in-memory database. */
+async function scaffold(edition: 'a' | 'b', language: 'ts' | 'js' = 'ts'): Promise<ScaffoldedApp> {
+  const { generated } = await generatedApp(edition, language);
   const database = await generated.openAppDatabase({ inMemory: true });
   const app = await generated.buildApp({ database });
   return {
@@ -91,6 +98,56 @@ describe('the scaffolded app, built in this process', { timeout: 120_000 }, () =
       expect(Object.keys(document.components.securitySchemes)).toContain('panelApiToken');
     } finally {
       await close();
+    }
+  });
+
+  it('"the seeded admin reaches the panel": Edition B\'s admin signs in with PANEL_ADMIN_PASSWORD and manages tokens; a wrong password is 401', async () => {
+    const { app, close } = await scaffold('b');
+    try {
+      const form = { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:80' };
+      const signIn = await app.inject({ method: 'POST', url: '/panel/login', headers: form, payload: new URLSearchParams({ email: 'admin@example.com', password: SECRETS.adminPassword }).toString() });
+      expect(signIn.statusCode, signIn.body).toBe(303);
+      const cookie = signIn.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+      const home = await app.inject({ url: '/panel', headers: { cookie } });
+      expect(home.statusCode).toBe(200);
+      expect(home.body).toContain('Signed in as Admin.');
+      // Edition B's screens, registered as the scaffold writes it (panelScreens({ extensions: [panelApi] })).
+      expect(home.body).toContain('<h2 id="api-heading">API</h2>');
+      expect((await app.inject({ url: '/panel/api_tokens', headers: { cookie } })).statusCode).toBe(200);
+      const wrong = await app.inject({ method: 'POST', url: '/panel/login', headers: form, payload: 'email=admin%40example.com&password=wrong' });
+      expect(wrong.statusCode).toBe(401);
+    } finally {
+      await close();
+    }
+  });
+
+  it('"JavaScript": the .js app, its types erased and its controllers generated as JavaScript, serves the same answers', async () => {
+    const { app, close } = await scaffold('a', 'js');
+    try {
+      const books = await app.inject({ url: '/api/resources/v1/books', headers: { authorization: `ApiKey ${SECRETS.apiKey}` } });
+      expect(books.statusCode, books.body).toBe(200);
+      expect((books.json() as { pagination: { total_count: number } }).pagination.total_count).toBe(3);
+      expect(app.panelApiRoutes!.map((route) => route.file).filter((file) => !file.endsWith('.js'))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('"kept in PGLITE_DATA_DIR": the data survives a restart, and the seed does not add its rows twice', async () => {
+    const { directory, generated } = await generatedApp('a');
+    process.env.PGLITE_DATA_DIR = join(directory, 'data', 'pglite');
+    try {
+      for (const boot of [1, 2]) {
+        const database = await generated.openAppDatabase();
+        try {
+          expect(await database.db.selectFrom('books').select('id').execute(), `boot ${boot}`).toHaveLength(3);
+          expect(await database.db.selectFrom('users').select('id').execute(), `boot ${boot}`).toHaveLength(1);
+        } finally {
+          await database.close();
+        }
+      }
+    } finally {
+      delete process.env.PGLITE_DATA_DIR;
     }
   });
 });
