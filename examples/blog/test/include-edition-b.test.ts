@@ -45,4 +45,15 @@ describeOnEachDatabase('include in Edition B', (demo) => {
     expect(more.json().record.comments).toMatchObject({ count: 3, has_more: true });
     expect(more.json().record.comments.next).toMatch(/^\/api\/resources\/v1\/blog_posts\/2\/comments\?per_page=1&after=[\w-]+\.[\w-]+$/);
   });
+
+  it('"On list, show, association traversal": a traversal embeds its records\' associations with the target\'s rules, an ungranted one is the unknown 400', async () => {
+    const response = await get('/blog_posts/2/comments?include=blog_post&include_fields[blog_post]=id,title', 'reader');
+    expect(response.statusCode, response.body).toBe(200);
+    const { records } = response.json();
+    expect(records.length).toBeGreaterThan(0);
+    for (const comment of records) expect(comment.blog_post).toEqual({ id: 2, label: 'Post 02: Kitchens', record: { id: 2, title: 'Post 02: Kitchens' } });
+    const refused = await get('/blog_posts/2/comments?include=user', 'reader');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe('include: comments has no includable association "user" (includable: blog_post)');
+  });
 }, { edition: 'B' });

@@ -100,6 +100,8 @@ export async function showAction(context: RequestContext): Promise<unknown> {
 export interface RelatedPage {
   readonly rows: RecordRow[];
   readonly pagination: Pagination | CursorPagination;
+  /** Embeds the records `include` asks for into the serialized `rows`, with the target's rules. */
+  readonly embed: (records: readonly Record<string, unknown>[]) => Promise<void>;
 }
 
 /**
@@ -121,8 +123,14 @@ export async function relatedPage(context: RequestContext, target: ControllerHoo
   const input = target.operationInput();
   const narrow = associationFilter(field, parent[context.resource.primaryKey] as RecordId);
   const scope = (scoped: RecordsQuery) => narrow(input.scope ? input.scope(scoped) : scoped);
-  if (query.cursor) return cursorPage(context, { ...input, scope }, query, query.cursor, page.perPage);
+  // The target's controller serializes the records: its context embeds them too (its graph read `include`).
+  const targetContext = (target as unknown as { context: RequestContext }).context;
+  const embedFor = (rows: RecordRow[]) => (records: readonly Record<string, unknown>[]) => embedIncluded(targetContext, query.include, rows, records);
+  if (query.cursor) {
+    const cursored = await cursorPage(context, { ...input, scope }, query, query.cursor, page.perPage);
+    return { ...cursored, embed: embedFor(cursored.rows) };
+  }
   const { rows, totalCount, totalCountSource } = await operations.list({ ...input, ...listInput(query, panel.config), scope });
   if (totalCountSource) reply.header(TOTAL_COUNT_HEADER, totalCountSource);
-  return { rows, pagination: pagination(page.page, page.perPage, totalCount) };
+  return { rows, pagination: pagination(page.page, page.perPage, totalCount), embed: embedFor(rows) };
 }

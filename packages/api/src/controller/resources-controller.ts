@@ -156,8 +156,10 @@ export class ResourcesController extends ControllerDeclarations {
   async related(): Promise<unknown> {
     const target = await this.traversalTarget();
     if (!target) return this.rendered;
-    const { rows, pagination } = await relatedPage(this.context, target);
-    return this.render(200, { records: target.serializeRecords(rows, 'index'), pagination });
+    const { rows, pagination, embed } = await relatedPage(this.context, target);
+    const records = target.serializeRecords(rows, 'index');
+    await embed(records);
+    return this.render(200, { records, pagination });
   }
 
   /** 201 `{ record }` on the show view. */
