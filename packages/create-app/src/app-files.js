@@ -31,7 +31,7 @@ function packageJson(options, panel) {
     engines: { node: '>=20.12' },
     scripts: js
       ? {
-          dev: 'panel-api generate --watch -- node --watch src/server.js',
+          dev: 'panel-api dev',
           start: 'node src/server.js',
           // JavaScript: nothing to compile; the build checks that the server's modules parse.
           build: 'node --check src/server.js && node --check src/app.js',
@@ -39,7 +39,7 @@ function packageJson(options, panel) {
           'panel-api': 'panel-api',
         }
       : {
-          dev: 'panel-api generate --watch -- tsx watch src/server.ts',
+          dev: 'panel-api dev',
           start: 'node dist/src/server.js',
           build: 'tsc -p tsconfig.json',
           test: 'node --import tsx --test test/api.test.ts',
@@ -268,6 +268,16 @@ try {
 }
 const app = await buildApp({ database, logger: process.env.LOG_REQUESTS === '1' });
 ${firstToken}
+// Ctrl-C, and npm run dev before a restart (SIGTERM): the server closes, then the database.
+const opened = database;
+let closing = false;
+const close = () => {
+  if (closing) return;
+  closing = true;
+  void app.close().then(() => opened.close()).then(() => process.exit(0));
+};
+process.once('SIGINT', close);
+process.once('SIGTERM', close);
 const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: process.env.HOST ?? '127.0.0.1' });
 console.log(\`${options.name} API on \${address}\`);
 console.log(\`  curl -H ${hint} \${address}/api/resources/v1/books\`);
@@ -360,7 +370,7 @@ The panel: sign in at \`/panel/login\` as \`admin@example.com\` with the passwor
 
 | script | what |
 |---|---|
-| \`npm run dev\` | the server ${options.language === 'js' ? 'under \`node --watch\`' : 'under tsx'}, restarted when a file changes; beside it \`panel-api generate --watch\` creates the controller of a new resource and never touches an existing file |
+| \`npm run dev\` | \`panel-api dev\`: the server ${options.language === 'js' ? 'under Node' : 'under tsx'}, restarted when a file of \`app/\`, \`src/\` or \`db/\` changes (a new resource too: its controller is generated first, an existing file is never touched); a mistake in a resource is printed with its file:line and fix, and the server keeps serving the last good version |
 | \`npm test\` | the app's test (\`test/api.test.ts\`: the API and the panel's sign-in page), on an in-memory database |
 | \`npm run build\`, \`npm start\` | ${options.language === 'js' ? 'check that the modules parse (JavaScript: nothing to compile), run the server' : 'compile to \`dist/\`, run it with plain Node'} |
 | \`npm run panel-api -- generate\` | the controllers of new resources (\`-- --check\` in CI) |
