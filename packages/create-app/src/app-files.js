@@ -272,9 +272,8 @@ ${firstToken}
 const opened = database;
 let closing = false;
 const close = () => {
-  if (closing) return;
+  if (!closing) void app.close().then(() => opened.close()).then(() => process.exit(0));
   closing = true;
-  void app.close().then(() => opened.close()).then(() => process.exit(0));
 };
 process.once('SIGINT', close);
 process.once('SIGTERM', close);

@@ -118,6 +118,12 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     ]);
     const manifest = JSON.parse(await readFile(join(work, 'files-only', 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(Object.keys(manifest.scripts)).toEqual(['dev', 'start', 'build', 'test', 'panel-api']);
+    // npm run dev is panel-api dev (a resource added while it runs is served: packages/cli/test/dev-command.test.ts);
+    // the server closes Fastify, then the database, on SIGINT and SIGTERM, before panel-api dev starts the next one.
+    expect(manifest.scripts.dev).toBe('panel-api dev');
+    const server = await readFile(join(work, 'files-only', 'src', 'server.ts'), 'utf8');
+    expect(server).toContain('void app.close().then(() => opened.close()).then(() => process.exit(0));');
+    expect(server).toContain("process.once('SIGINT', close);\nprocess.once('SIGTERM', close);");
     expect(manifest.dependencies).toMatchObject({ fastify: '^5', kysely: '^0.28' });
     // The panel's screens come with Edition A too; @panel/api-tokens is Edition B's extension, which Edition A does not install (issue 41).
     expect(manifest.dependencies['@panel/panel-ui']).toMatch(/^file:.+panel-panel-ui-.+\.tgz$/);
@@ -191,6 +197,7 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(files).not.toContain('tsconfig.json');
     const manifest = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
     expect(Object.keys(manifest.scripts)).toEqual(['dev', 'start', 'build', 'test', 'panel-api']);
+    expect(manifest.scripts.dev).toBe('panel-api dev');
     expect(Object.keys(manifest.devDependencies)).toEqual(['@panel/api-cli']);
     const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
     expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);
