@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import Fastify from 'fastify';
-import { operations, type CompiledResource, type RecordRow, type View } from '@panel/core';
+import { operations, readableRecordsFor, unlistedResources, type CompiledResource, type RecordRow, type View } from '@panel/core';
 import { mountPanelApi, pagination } from '@panel/api';
 import { ADMIN, describeOnEachDatabase } from './demo-app-support.js';
 
@@ -33,11 +33,15 @@ describeOnEachDatabase('response schemas derived from the fields ("Fastify compi
     const { panel, app } = demo();
     for (const resource of panel.resources.values()) {
       const url = `/api/resources/v1/${resource.naming.routeKey}`;
-      const page = await operations.list({ panel, resource, actor: admin, perPage: 100, sort: { column: 'id', direction: 'asc' } });
+      // The route's actor: ProductsController serves index and show without authentication (no user);
+      // labels and counts follow what that actor may list (the same functions the API's stage asks).
+      const actor = resource.name === 'Product' ? null : admin;
+      const readable = readableRecordsFor(panel.authorization!, actor, await unlistedResources(panel.authorization!, actor, [...panel.resources.values()]));
+      const page = await operations.list({ panel, resource, actor, readable, perPage: 100, sort: { column: 'id', direction: 'asc' } });
       const index = await app.inject({ url: `${url}?per_page=100&sort_by=id&sort_direction=asc`, headers: ADMIN });
       expect(index.body, url).toBe(JSON.stringify({ records: page.rows.map((row) => plainRecord(resource, row, 'index')), pagination: pagination(1, 100, page.totalCount) }));
       for (const row of page.rows.slice(0, 5)) {
-        const shown = await operations.show({ panel, resource, actor: admin, id: row.id as number });
+        const shown = await operations.show({ panel, resource, actor, readable, id: row.id as number });
         expect((await app.inject({ url: `${url}/${String(row.id)}`, headers: ADMIN })).body, `${url}/${String(row.id)}`).toBe(JSON.stringify({ record: plainRecord(resource, shown, 'show') }));
       }
     }
