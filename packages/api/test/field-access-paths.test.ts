@@ -59,7 +59,7 @@ describe('"every path asks the same function" (fieldAccess)', () => {
     const controller = await readFile(join(ROOT, 'packages/api/src/controller/resources-controller.ts'), 'utf8');
     expect(controller).toMatch(/serializeRecord\([^)]*\)[^{]*\{\s*const access = this\.fieldAccess\(\);/);
     // Traversal answers with the target's controller, whose serializeRecord asks fieldAccess.
-    expect(controller).toMatch(/records: target\.serializeRecords\(rows, 'index'\)/);
+    expect(controller).toMatch(/records = target\.serializeRecords\(rows, 'index'\)/);
     // Index and traversal read their list parameters in one place (the list modifiers), which sort, filter, search and select by what queryableFields answers from fieldAccess.
     const sort = await readFile(join(ROOT, 'packages/api/src/querying/sort-modifier.ts'), 'utf8');
     expect(sort.match(/sortRequest\(resource, query, queryable\.sort\)/g)).toHaveLength(1);

@@ -7,6 +7,7 @@ import { mountPanelApi } from '@panel/api';
 import { configurePanelApi } from '@panel/api-tokens';
 import { runPanelApi } from './support/run-panel-api.js';
 import { IN_REPO_TMP_PARENT, tempApps } from './support/temp-apps.js';
+import { createBlogResourcesTables } from './support/blog-resources-tables.js';
 
 // Issue 31, finding 11: "panel-api routes omits traversal routes". In Edition B, mountPanelApi
 // also draws `GET …/<route_key>/:id/<association>` for each has_many / has_one /
@@ -44,6 +45,8 @@ describe('panel-api routes in Edition B', () => {
     ]);
     // The runtime draws exactly these: a real Edition B mount of the same app answers each printed route.
     const database = await openDatabase();
+    // The mount checks the resources' tables at boot.
+    await createBlogResourcesTables(database);
     const app = Fastify();
     try {
       const panel = await createPanel({ database, appRoot: root });

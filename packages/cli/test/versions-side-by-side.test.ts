@@ -8,6 +8,7 @@ import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 import type { PrintedRoute } from '../src/index.js';
 import { runPanelApi } from './support/run-panel-api.js';
 import { IN_REPO_TMP_PARENT, tempApps } from './support/temp-apps.js';
+import { createBlogResourcesTables } from './support/blog-resources-tables.js';
 
 const RESOURCES = 'app/controllers/panel/api/resources';
 
@@ -21,19 +22,6 @@ export class BaseResourcesController extends ResourcesController {
 }
 `;
 
-async function createTables(database: PanelDatabase): Promise<void> {
-  const { db } = database;
-  await db.schema.createTable('users').addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity()).addColumn('name', 'text', (c) => c.notNull()).addColumn('email', 'text', (c) => c.notNull()).execute();
-  await db.schema
-    .createTable('blog_posts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('body', 'text')
-    .addColumn('author_id', 'integer', (c) => c.references('users.id'))
-    .execute();
-  await db.schema.createTable('product_categories').addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity()).addColumn('name', 'text', (c) => c.notNull()).execute();
-  await db.insertInto('users').values({ name: 'Ada', email: 'ada@example.com' }).execute();
-}
 
 // Inside the repository, so that the generated controllers' imports of @panel/api resolve.
 const apps = tempApps(IN_REPO_TMP_PARENT);
@@ -51,7 +39,7 @@ for (const kind of testDatabaseKinds()) {
       expect((await runPanelApi(['generate', '--version', 'v2', '--root', root])).exitCode).toBe(0);
       for (const version of ['v1', 'v2']) await writeFile(join(root, RESOURCES, version, 'base-resources-controller.ts'), openBase(version));
       database = await openTestDatabase(kind);
-      await createTables(database);
+      await createBlogResourcesTables(database);
       app = Fastify();
       await app.register(mountPanelApi, { panel: await createPanel({ database, appRoot: root }) });
       await app.ready();
