@@ -32,22 +32,22 @@ describeOnEachDatabase('the newer field types in the demo', (demo) => {
     const seeded = await db.selectFrom('users').select('password_digest').where('id', '=', 1).executeTakeFirstOrThrow();
     expect(await verifyPassword('demo-password', seeded.password_digest)).toBe(true);
 
+    expect(seeded.password_digest).toMatch(/^scrypt\$16384\$8\$1\$/);
+
+    // Issue 42, M1: a password is written only by its person (the panel session with a recent
+    // confirmation); an API key is the code-hook path, where it answers like a readonly field.
     const created = await inject('POST', '/users', { user: { name: 'Pat', email: 'pat@example.com', password: 'correct horse' } });
     expect(created.statusCode).toBe(201);
     const { record } = created.json();
     expect(Object.keys(record)).not.toContain('password');
     expect(JSON.stringify(created.json())).not.toMatch(/correct horse|scrypt|digest/);
     const stored = await db.selectFrom('users').select('password_digest').where('id', '=', record.id).executeTakeFirstOrThrow();
-    expect(stored.password_digest).toMatch(/^scrypt\$16384\$8\$1\$/);
-    expect(await verifyPassword('correct horse', stored.password_digest)).toBe(true);
+    expect(stored.password_digest).toBeNull();
 
-    for (const url of ['/users', `/users/${record.id}`]) expect((await inject('GET', url)).body).not.toMatch(/password|scrypt/);
-    const short = await inject('PATCH', `/users/${record.id}`, { user: { password: 'short' } });
-    expect(short.json()).toEqual({ errors: { password: ['is too short (minimum is 8 characters)'] }, message: 'Failed to update User' });
-    // A blank password on an edit keeps the stored digest.
-    expect((await inject('PATCH', `/users/${record.id}`, { user: { password: '', name: 'Pat B' } })).statusCode).toBe(200);
-    const kept = await db.selectFrom('users').select('password_digest').where('id', '=', record.id).executeTakeFirstOrThrow();
-    expect(kept.password_digest).toBe(stored.password_digest);
+    for (const url of ['/users', `/users/${record.id}`, '/users/1']) expect((await inject('GET', url)).body).not.toMatch(/password|scrypt/);
+    expect((await inject('PATCH', '/users/1', { user: { password: 'another horse', name: 'Ada Admin' } })).statusCode).toBe(200);
+    const kept = await db.selectFrom('users').select('password_digest').where('id', '=', 1).executeTakeFirstOrThrow();
+    expect(kept.password_digest).toBe(seeded.password_digest);
   });
 
   it('tags: Product.tags is an array of strings (text[]); writes must be an array of strings; it does not sort', async () => {

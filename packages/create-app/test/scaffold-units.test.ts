@@ -178,7 +178,7 @@ describe('appFiles: what the scaffolder writes', () => {
   it('TypeScript: tsx for dev and tests, tsc for the build, its devDependencies; the manifest is private ESM named after the folder', async () => {
     const pkg = manifest(await files(['shop'])) as ReturnType<typeof manifest> & { private: boolean; type: string };
     expect(pkg).toMatchObject({ name: 'shop', private: true, type: 'module' });
-    expect(pkg.scripts).toEqual({ dev: 'panel-api generate --watch -- tsx watch src/server.ts', start: 'node dist/src/server.js', build: 'tsc -p tsconfig.json', test: 'node --import tsx --test test/api.test.ts', 'panel-api': 'panel-api' });
+    expect(pkg.scripts).toEqual({ dev: 'panel-api dev', start: 'node dist/src/server.js', build: 'tsc -p tsconfig.json', test: 'node --import tsx --test test/api.test.ts', 'panel-api': 'panel-api' });
     expect(Object.keys(pkg.devDependencies)).toEqual(['@panel/api-cli', '@types/node', 'tsx', 'typescript']);
   });
 
@@ -201,13 +201,13 @@ describe('appFiles: what the scaffolder writes', () => {
     const a = (await files(['shop'])).get('README.md')!;
     expect(a.startsWith('# shop\n\nA [Panel API](https://github.com/panel-api/panel-api) app: two resources')).toBe(true);
     expect(a).toContain('Send a key of `API_KEYS` (in `.env`) as `Authorization: ApiKey <key>`.');
-    expect(a).toContain('| `npm run dev` | the server under tsx,');
+    expect(a).toContain('| `npm run dev` | `panel-api dev`: the server under tsx,');
     expect(a).toContain('Change the keys in `.env` (`API_KEYS`, comma-separated)');
     const b = (await files(['shop', '--edition', 'b', '--language', 'js'])).get('README.md')!;
     expect(b).toContain('app (Edition B: built-in tokens and grants)');
     expect(b).toContain('send it as `Authorization: Bearer <token>`');
     expect(b).toContain(', then open API Tokens.');
-    expect(b).toContain('| `npm run dev` | the server under `node --watch`,');
+    expect(b).toContain('| `npm run dev` | `panel-api dev`: the server under Node,');
     expect(b).toContain('check that the modules parse (JavaScript: nothing to compile)');
     expect(b).toContain('npm run panel-api -- token create --name ci --grant books:index,books:show');
     for (const written of [await files(), await files(['--language', 'js'])]) expect(written.get('.gitignore')).toBe('node_modules/\ndist/\ndata/\nstorage/\n.env\n');
