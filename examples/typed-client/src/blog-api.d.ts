@@ -1178,7 +1178,7 @@ export interface operations {
                 "filter[author_id][in]"?: number[];
                 /** @description author_id is null (true) or is not (false). */
                 "filter[author_id][null]"?: boolean;
-                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of title, body. */
+                /** @description Search: each word (at most 10) is contained, case-insensitively, in at least one of title. */
                 q?: string;
                 /** @description A sparse fieldset: the records carry `id` and exactly these fields (the schema's other properties are absent). */
                 fields?: ("id" | "title" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments")[];
