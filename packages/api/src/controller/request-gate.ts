@@ -14,7 +14,7 @@ export interface RequestCredential {
  * Who a request acts as, in the terms the controller asks: whether the panel's policies govern
  * it, which other resources it may read, and how its records are presented. A controller asks
  * its actor; it never asks how the request was authenticated. Edition A's actor is
- * `POLICY_ACTOR`; a mount's gate (an extension's: Edition B's `token-gate.ts` in `@panel/api-tokens`) makes others.
+ * `POLICY_ACTOR`; a mount's gate (an extension's: Edition B's token gate) makes others.
  */
 export interface RequestActor {
   /**

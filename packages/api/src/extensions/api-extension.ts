@@ -6,7 +6,7 @@ import type { OpenApiObject } from '../openapi/openapi-options.js';
 
 /**
  * A part of the API an app adds by listing it in `mountPanelApi({ extensions: [...] })` (and in
- * `mountPanelAttachments`): Edition B (`configurePanelApi()` from `@panel/api-tokens`) is one.
+ * `mountPanelAttachments`): Edition B (its `configurePanelApi()`) is one.
  * `@panel/api` knows this interface, never an extension: removing one is deleting its package
  * and its line in `extensions`. See docs/extensions.md.
  */

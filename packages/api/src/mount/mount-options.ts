@@ -66,7 +66,7 @@ export interface MountPanelApiOptions {
   /**
    * The extensions of this mount, in order (docs/extensions.md): each may add a gate stage,
    * routes, OpenAPI security schemes and rate-limit keys. Edition B is
-   * `extensions: [configurePanelApi(…)]` (from `@panel/api-tokens`); without it the API is Edition A.
+   * `extensions: [configurePanelApi(…)]` (Edition B's extension; docs/extensions.md); without it the API is Edition A.
    */
   extensions?: readonly ApiExtension[];
   /** The earlier spelling of `extensions: [tokens]`, kept working: Edition B's `configurePanelApi()` result. */
@@ -197,7 +197,7 @@ export function normalizeMountOptions(options: MountPanelApiOptions): Normalized
     throw new PanelConfigError(`mountPanelApi: idempotencyKeyRetentionSeconds must be a positive whole number of seconds, instead got ${JSON.stringify(idempotencyKeyRetentionSeconds)}. Fix: leave it out for 86400 (24 hours).`);
   }
   if (tokens !== undefined && !isExtension(tokens)) {
-    throw new PanelConfigError('mountPanelApi: tokens must be the result of configurePanelApi() from @panel/api-tokens. Fix: export const panelApi = configurePanelApi({ manageTokensIf }), then mountPanelApi({ panel, extensions: [panelApi] }); or leave it out for Edition A.');
+    throw new PanelConfigError('mountPanelApi: tokens must be the result of configurePanelApi() (Edition B\'s API extension; docs/edition-b-tokens.md). Fix: export const panelApi = configurePanelApi({ manageTokensIf }), then mountPanelApi({ panel, extensions: [panelApi] }); or leave it out for Edition A.');
   }
   if (!Array.isArray(extensions) || !extensions.every(isExtension)) {
     throw new PanelConfigError('mountPanelApi: extensions must be an array of API extensions (each with a name and mount()), such as [configurePanelApi({ manageTokensIf })] for Edition B. Fix: see docs/extensions.md.');

@@ -1,4 +1,5 @@
 import type { CompiledField, FieldDisplay, FieldForm, FormControl } from '../resources/compiled-types.js';
+import { fileControlHint } from '../uploads/file-rules.js';
 
 export type { FieldDisplay, FieldForm, FormControl };
 
@@ -156,7 +157,7 @@ export const FILES_FORM = formOf({
     const list = (Array.isArray(value) ? value : isMissing(value) ? [] : [value]) as { filename: string; url: string; content_type: string; byte_size: number }[];
     return list.length === 0 ? EMPTY : { kind: 'files', files: list.map((file) => ({ filename: file.filename, url: file.url, contentType: file.content_type, byteSize: file.byte_size })) };
   },
-  control: (field: CompiledField): FormControl => ({ kind: 'file', multiple: field.kind.attachments === 'many' }),
+  control: (field: CompiledField): FormControl => ({ kind: 'file', multiple: field.kind.attachments === 'many', hint: fileControlHint(field) }),
   formValue: () => [],
   fromForm: (posted: readonly string[], field: CompiledField) => {
     const ids = posted.filter((id) => id !== '');

@@ -43,3 +43,9 @@ export function checkFileOptions(options: { readonly maxBytes?: unknown; readonl
   }
   return undefined;
 }
+
+/** A file control's hint on the panel's forms: the field's size and type limits (`maxBytes`, `accept`). */
+export function fileControlHint(field: CompiledField): string {
+  const accept = fieldAccept(field);
+  return `Up to ${formatBytes(fieldMaxBytes(field))}${accept ? `: ${accept.join(', ')}` : ''}.`;
+}

@@ -6,8 +6,8 @@ export type { SidebarSection } from '../shell/sidebar-section.js';
 
 /**
  * A part of the panel's screens an app adds by listing it in `panelScreens({ extensions: [...] })`:
- * Edition B's token and default-permissions screens (`configurePanelApi()` from
- * `@panel/api-tokens`) are one. `@panel/panel-ui` knows this interface, never an extension.
+ * Edition B's token and default-permissions screens (its `configurePanelApi()`) are one.
+ * `@panel/panel-ui` knows this interface, never an extension.
  * See docs/extensions.md.
  */
 export interface ScreensExtension {

@@ -63,7 +63,7 @@ export function filterControls(filterable: ReadonlyMap<string, CompiledField>, p
     } else if (control?.kind === 'checkbox' && filter.operators.includes('eq')) {
       const current = queryValue(pairs, name('eq'));
       controls.push({ label, choice: { id, name: name('eq'), options: [{ value: '', label: 'Any', selected: current === '' }, { value: 'true', label: 'Yes', selected: current === 'true' }, { value: 'false', label: 'No', selected: current === 'false' }] } });
-    } else if (control?.kind === 'select' && filter.operators.includes('eq')) {
+    } else if (control?.options !== undefined && filter.operators.includes('eq')) {
       const current = queryValue(pairs, name('eq'));
       controls.push({ label, choice: { id, name: name('eq'), options: [{ value: '', label: 'Any', selected: current === '' }, ...(control.options ?? []).map((option) => ({ ...option, selected: option.value === current }))] } });
     } else if (filter.operators.includes('gte') && filter.operators.includes('lte') && control?.kind !== 'record') {

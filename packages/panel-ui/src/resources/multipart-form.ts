@@ -33,7 +33,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
       first = false;
       const token = part.type === 'field' && part.fieldname === 'csrf_token' && typeof part.value === 'string' ? part.value : '';
       if (input.csrfToken === '' || !secretsEqual(token, input.csrfToken)) {
-        if (part.type === 'file') part.file.resume();
+        if (part.type !== 'field') part.file.resume();
         return { refused: 'csrf' };
       }
     }

@@ -1,4 +1,4 @@
-import { fieldAccept, fieldMaxBytes, humanize, operations, type CompiledField, type CompiledResource, type ErrorMessages, type FormControl, type RecordRow } from '@panel/core';
+import { humanize, operations, type CompiledField, type CompiledResource, type ErrorMessages, type FormControl, type RecordRow } from '@panel/core';
 import { fieldJson } from '@panel/api';
 import type { FormBody } from '../forms/form-body.js';
 import type { ScreenActor } from './screen-actor.js';
@@ -79,18 +79,6 @@ async function recordChoices(actor: ScreenActor, target: CompiledResource): Prom
   return list.rows.map((row) => ({ value: String(row[target.primaryKey]), label: recordLabel(target, row) }));
 }
 
-/** A size in bytes as people read it (`10 MB`, `512 KB`). */
-function readableSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
-  return bytes >= 1024 ? `${Number((bytes / 1024).toFixed(1))} KB` : `${bytes} bytes`;
-}
-
-/** A file control's hint: the field's size and type limits (`maxBytes`, `accept`). */
-function fileHint(field: CompiledField): string {
-  const accept = fieldAccept(field);
-  return `Up to ${readableSize(fieldMaxBytes(field))}${accept ? `: ${accept.join(', ')}` : ''}.`;
-}
-
 /** The uploads named by a 422's form that are still the user's and live: kept, so no file is chosen twice. */
 async function pendingUploads(actor: ScreenActor, ids: readonly string[]): Promise<{ id: string; filename: string }[]> {
   const pending: { id: string; filename: string }[] = [];
@@ -104,7 +92,6 @@ async function pendingUploads(actor: ScreenActor, ids: readonly string[]): Promi
 /** The model of one control: its partial, value(s), hint and messages tied to it. */
 async function controlModel(actor: ScreenActor, field: CompiledField, control: FormControl, value: readonly string[], errors: readonly string[] | undefined, current?: ShownValue): Promise<ControlModel> {
   const id = `record-${field.writeKey}`;
-  if (control.kind === 'file') control = { ...control, hint: fileHint(field) };
   const hintId = control.hint ? `${id}-hint` : undefined;
   const errorId = errors && errors.length > 0 ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
