@@ -1,7 +1,7 @@
 // The code's own rules (docs/architecture.md, "The code's rules"), checked by `npm run lint` and CI:
 //   1. no source file in packages/*/src over 250 lines unless its first line is a comment saying why;
 //   2. each package's test:source ratio ≥ 1.0, counting the tests that exercise it (below);
-//   3. Edition A's packages (@panel/api, @panel/panel-ui) neither import nor depend on @panel/api-tokens;
+//   3. Edition A's packages (@panel/api, @panel/panel-ui) neither import, name nor depend on @panel/api-tokens;
 //   4. each validation message is written in one place (messages listed in ONE_PLACE_MESSAGES).
 // `node scripts/check-code-rules.mjs --report` also prints, per package, its source files, their median
 // and maximum lines, and both ratios. Exit code 1 when a rule fails, with the fix for each failure.
@@ -157,6 +157,9 @@ function main() {
     for (const file of pkg.sources) {
       if (specifiers(file).some((s) => s === EDITION_B_PACKAGE || s.startsWith(`${EDITION_B_PACKAGE}/`))) {
         failures.push(`${relative(root, file)} imports ${EDITION_B_PACKAGE}. Fix: Edition A's packages know nothing of Edition B; ask the extension interface instead.`);
+      } else if (readFileSync(file, 'utf8').includes(EDITION_B_PACKAGE)) {
+        // Not even by name in a comment or a message: what Edition A says of Edition B goes through docs/extensions.md.
+        failures.push(`${relative(root, file)} names ${EDITION_B_PACKAGE}. Fix: Edition A's packages know nothing of Edition B; name the extension point (docs/extensions.md) instead.`);
       }
     }
   }
