@@ -1,12 +1,10 @@
-import { associatedResources, type CompiledResource, type Panel } from '@panel/core';
+import { associatedResources } from '@panel/core';
 import type { CursorCodec } from '../querying/cursor-codec.js';
 import { beforeActionChain } from '../controller/before-action-chain.js';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { ControllerHooks } from '../controller/controller-hooks.js';
 import type { RequestGate } from '../controller/request-gate.js';
 import { ResourcesController } from '../controller/resources-controller.js';
-import type { HttpSemantics } from '../http-semantics/http-semantics.js';
-import type { ListModifier } from '../querying/list-modifier.js';
 import type { RouteRuntime, Stage } from './request-context.js';
 import { actionStage } from './stages/action-stage.js';
 import { authenticateStage } from './stages/authenticate-stage.js';
@@ -18,20 +16,13 @@ import { preconditionsStage } from './stages/preconditions-stage.js';
 import { rateLimitStage } from './stages/rate-limit-stage.js';
 import { sessionStage } from './stages/session-stage.js';
 
-/** What a route is assembled from: its controller and action, and the mount's options. */
-export interface RouteInput {
-  readonly panel: Panel;
-  readonly resource: CompiledResource;
-  readonly action: ActionName;
+/**
+ * What a route is assembled from: its controller and action, and the mount's options (the
+ * fields it shares with the runtime mean what `RouteRuntime` says of them; `modifiers` are the
+ * mount's, a controller's own `listModifiers` win, and `gate` the extensions' whatever the controller).
+ */
+export interface RouteInput extends Pick<RouteRuntime, 'panel' | 'resource' | 'action' | 'mountPath' | 'defaults' | 'unpermittedAttributes' | 'gate' | 'semantics' | 'modifiers'> {
   readonly controller: typeof ResourcesController;
-  readonly mountPath: string;
-  readonly defaults: Readonly<Record<string, string>>;
-  readonly unpermittedAttributes: 'ignore' | 'reject';
-  /** The extensions' gate (Edition B's token gate); undefined in Edition A. */
-  readonly gate: RequestGate | undefined;
-  readonly semantics: HttpSemantics | undefined;
-  /** The mount's list modifiers (default `LIST_MODIFIERS`); a controller's own `listModifiers` win. */
-  readonly modifiers: readonly ListModifier[];
   /** For `related`: the association traversed, and the controller serving its target. */
   readonly association?: string | undefined;
   readonly targetController?: typeof ResourcesController | undefined;
