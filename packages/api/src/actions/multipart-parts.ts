@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { BadRequestError } from '../errors/api-errors.js';
 
 /**
@@ -39,27 +40,15 @@ function malformedMultipart(error: unknown): unknown {
 }
 
 /**
- * Runs `read` over a file part's stream (`part.file`): when the stream itself failed, or `read`
- * failed with the parser's own error (the body ended inside the part), the failure is the same 400
- * as a malformed body; any other failure of `read` (the storage, the database) passes unchanged.
+ * Runs `read` over a file part's stream (`part.file`): when the stream itself failed (the body
+ * ended inside the part: the parser destroys the part's stream with its error), the failure is
+ * the same 400 as a malformed body; any other failure of `read` (the storage, the database)
+ * passes unchanged.
  */
-export async function readFilePart<T>(file: NodeJS.ReadableStream, read: () => Promise<T>): Promise<T> {
-  let failed = false;
-  const onError = () => {
-    failed = true;
-  };
-  file.once('error', onError);
+export async function readFilePart<T>(file: Readable, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    // The parser's failures are plain errors (no code, no status); the storage's and the database's carry a code.
-    throw failed || !hasCode(error) ? malformedMultipart(error) : error;
-  } finally {
-    file.off('error', onError);
+    throw file.errored ? malformedMultipart(error) : error;
   }
-}
-
-function hasCode(error: unknown): boolean {
-  const { code, statusCode } = (error ?? {}) as { code?: unknown; statusCode?: unknown };
-  return code !== undefined || statusCode !== undefined;
 }
