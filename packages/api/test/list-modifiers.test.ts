@@ -5,36 +5,19 @@
 // ("Adding a list modifier") is `idsModifier`, run here against a real database.
 import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPanel, ROW_ALIAS, type PanelDatabase, type RecordsQuery } from '@panel/core';
+import { createPanel, type PanelDatabase, type RecordsQuery } from '@panel/core';
 import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 import { mountPanelApi } from '../src/index.js';
-import { recordId } from '../src/actions/record-params.js';
-import type { ListModifier } from '../src/querying/list-modifier.js';
 import { LIST_MODIFIERS, listParameters, listQuery, LOGGED_QUERY_PARAMETERS, querystringSchema } from '../src/querying/list-query.js';
 import { queryableFields } from '../src/querying/queryable-fields.js';
 import { queryValues } from '../src/querying/query-values.js';
 import { loggedUrl } from '../src/server/request-log-serializers.js';
 import { AUTHORIZED, LIBRARY_ROOT, prepareLibrary } from './library-app.js';
+// The worked example of docs/querying.md, as an app writes it (the same file app-list-modifier.test.ts serves over HTTP).
+import { idsModifier } from './fixtures/library/app/panel/list-modifiers/ids-modifier.js';
 
-/** The most ids `ids=` takes. */
+/** The most ids `ids=` takes (the worked example's bound). */
 const MAX_IDS = 100;
-
-/** The worked example: `ids=<id>,<id>` keeps the records with these ids (the module a newcomer writes). */
-const idsModifier: ListModifier = {
-  name: 'ids',
-  parameters: () => [
-    { name: 'ids', description: `Only the records with these ids (comma-separated, at most ${MAX_IDS}).`, style: 'form', explode: false, schema: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, maxItems: MAX_IDS } },
-  ],
-  read({ values, resource }) {
-    const raw = values.get('ids');
-    if (raw === undefined) return { problems: [] };
-    const texts = raw.flatMap((value) => value.split(','));
-    const ids = texts.map(recordId);
-    if (texts.length > MAX_IDS || ids.some((id) => id === undefined)) return { problems: [`ids must list at most ${MAX_IDS} record ids, comma-separated`] };
-    // A bound parameter list; the column is the resource's own primary key.
-    return { problems: [], where: (query) => query.where(`${ROW_ALIAS}.${resource.primaryKey}`, 'in', ids as number[]) };
-  },
-};
 
 const MOUNT = { config: { perPage: 24, maxPerPage: 100 }, defaults: {} };
 
