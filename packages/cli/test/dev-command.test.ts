@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv } from './support/processes.js';
+import { freePort } from '@panel/test-support';
+import { cleanEnv, followLines } from './support/processes.js';
 import { runPanelApi } from './support/run-panel-api.js';
 import { IN_REPO_TMP_PARENT, tempApps } from './support/temp-apps.js';
 
@@ -19,41 +19,12 @@ const V1 = 'app/controllers/panel/api/resources/v1';
 const apps = tempApps(IN_REPO_TMP_PARENT);
 afterAll(() => apps.removeAll());
 
-/** A TCP port nobody listens on now: the app's server keeps it across restarts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** `panel-api dev` in `root`: its lines (its own and the server's), and a way to wait for one. */
 function devProcess(root: string, port: number) {
-  const lines: string[] = [];
   // The in-repo app resolves @panel/* to their sources, as the repository's own runs do.
   const child = spawn(process.execPath, [BIN, 'dev'], { cwd: root, env: cleanEnv({ PORT: String(port), NODE_OPTIONS: '--conditions=@panel/source' }), stdio: ['ignore', 'pipe', 'pipe'] });
-  let buffer = '';
-  const take = (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    lines.push(...parts);
-  };
-  child.stdout.on('data', take);
-  child.stderr.on('data', take);
   return {
-    lines,
-    /** The lines from `from` on, once one matches `pattern`. */
-    async until(pattern: RegExp, from: number): Promise<string[]> {
-      const deadline = Date.now() + 90_000;
-      while (!lines.slice(from).some((line) => pattern.test(line))) {
-        if (Date.now() > deadline) throw new Error(`no line matching ${pattern} after ${JSON.stringify(lines.slice(from))}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      return lines.slice(from);
-    },
+    ...followLines(child, 90_000),
     stop: () =>
       new Promise<number | null>((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);

@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { followLines } from './support/processes.js';
 import { runPanelApi } from './support/run-panel-api.js';
 import { IN_REPO_TMP_PARENT, tempApps } from './support/temp-apps.js';
 
@@ -18,41 +19,14 @@ afterAll(() => apps.removeAll());
 
 /** The watcher's standard output and error, line by line, and a way to wait for the next lines. */
 function watchProcess(root: string, args: readonly string[]) {
-  const lines: string[] = [];
-  let waiters: (() => void)[] = [];
   const child: ChildProcess = spawn(process.execPath, [BIN, 'generate', '--watch', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let buffer = '';
-  const take = (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    lines.push(...parts);
-    for (const wake of waiters.splice(0)) wake();
-  };
-  child.stdout!.on('data', take);
-  child.stderr!.on('data', take);
   return {
-    lines,
-    /** Resolves with the lines printed from `from` on once one matches `pattern`. */
-    async until(pattern: RegExp, from: number): Promise<string[]> {
-      const deadline = Date.now() + 60_000;
-      while (!lines.slice(from).some((line) => pattern.test(line))) {
-        if (Date.now() > deadline) throw new Error(`no line matching ${pattern} after ${JSON.stringify(lines.slice(from))}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 500);
-        });
-      }
-      return lines.slice(from);
-    },
+    ...followLines(child, 60_000),
     stop: () =>
       new Promise<number | null>((resolve) => {
         child.once('exit', (code) => resolve(code));
         child.kill('SIGINT');
       }),
-    clear: () => {
-      waiters = [];
-    },
   };
 }
 

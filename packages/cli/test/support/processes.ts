@@ -86,3 +86,40 @@ export function startServer(command: string, args: readonly string[], options: {
     });
   });
 }
+
+/** A long-running command's standard output and error, line by line, and a way to wait for a line. */
+export interface FollowedLines {
+  readonly lines: string[];
+  /** The lines printed from `from` on, once one matches `pattern` (an error naming them after `timeoutMs`). */
+  until(pattern: RegExp, from: number): Promise<string[]>;
+}
+
+/** Follows `child`'s output lines as they arrive (both streams, in order of arrival). */
+export function followLines(child: ChildProcess, timeoutMs: number): FollowedLines {
+  const lines: string[] = [];
+  const waiters: (() => void)[] = [];
+  let buffer = '';
+  const take = (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    lines.push(...parts);
+    for (const wake of waiters.splice(0)) wake();
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
+  return {
+    lines,
+    async until(pattern, from) {
+      const deadline = Date.now() + timeoutMs;
+      while (!lines.slice(from).some((line) => pattern.test(line))) {
+        if (Date.now() > deadline) throw new Error(`no line matching ${pattern} after ${JSON.stringify(lines.slice(from))}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 500);
+        });
+      }
+      return lines.slice(from);
+    },
+  };
+}
