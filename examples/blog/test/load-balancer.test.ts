@@ -108,16 +108,35 @@ describePostgres('several processes behind HAProxy, with a streaming replica [pr
     const tokenId = /api_tokens\/(\d+)\/reveal/.exec(revealPath)![1]!;
     const keeper = await browse('/panel/api_tokens', { method: 'POST', headers: FORM, body: form([['csrf_token', csrf], ['name', 'Suite'], ['expires_at', ''], ...grants]) });
     const keeperSecret = /data-token-secret>([^<]+)</.exec(await (await browse(keeper.headers.get('location')!)).text())![1]!;
+    // The rest of the suite uses the kept token, whatever happens below.
+    const revokedSecret = secret;
+    secret = keeperSecret;
     const revoked = await browse(`/panel/api_tokens/${tokenId}/revoke`, { method: 'POST', headers: FORM, body: form([['csrf_token', csrf]]) });
     expect(revoked.status).toBe(303);
+    // The stated bound: the revoking process drops the token at once, the other one when the
+    // notification arrives, and in any case once its cached verification is older than the
+    // token cache's maxAgeMillis (1 s). So each process is asked in turn until both refuse: a
+    // request started after the bound must be refused, and a process that refused once never
+    // accepts the token again. (Asking the other process at once races the notification.)
     const revokedAt = performance.now();
-    const refusals = [];
-    for (let i = 0; i < 4; i += 1) refusals.push(await through(`${V1}/blog_posts?per_page=2`, { headers: bearer() }));
-    figures.revocationRefusedByBothWithinMillis = Number((performance.now() - revokedAt).toFixed(1));
-    expect(refusals.map((r) => r.status)).toEqual([401, 401, 401, 401]);
-    expect(new Set(refusals.map((r) => r.headers.get('x-panel-server'))).size).toBe(2);
-    expect(figures.revocationRefusedByBothWithinMillis).toBeLessThan(REVOCATION_BOUND_MILLIS);
-    secret = keeperSecret;
+    const answers: { server: string; startedAfter: number; status: number }[] = [];
+    const refusedAfter = new Map<string, number>();
+    while (refusedAfter.size < 2 && performance.now() - revokedAt < 5 * REVOCATION_BOUND_MILLIS) {
+      for (const server of ['app1', 'app2']) {
+        const startedAfter = performance.now() - revokedAt;
+        const response = await through(`${V1}/blog_posts?per_page=2`, { headers: { authorization: `Bearer ${revokedSecret}`, 'x-suite-server': server } });
+        expect(response.headers.get('x-panel-server')).toBe(server);
+        answers.push({ server, startedAfter: Number(startedAfter.toFixed(1)), status: response.status });
+        if (response.status === 401 && !refusedAfter.has(server)) refusedAfter.set(server, startedAfter);
+      }
+    }
+    figures.revocationRefusedByBothWithinMillis = Number(Math.max(...refusedAfter.values()).toFixed(1));
+    expect([...refusedAfter.keys()].sort(), JSON.stringify(answers)).toEqual(['app1', 'app2']);
+    for (const answer of answers) {
+      expect([200, 401], JSON.stringify(answer)).toContain(answer.status);
+      if (answer.startedAfter > REVOCATION_BOUND_MILLIS || answer.startedAfter > refusedAfter.get(answer.server)!) expect(answer.status, JSON.stringify(answer)).toBe(401);
+    }
+    expect(figures.revocationRefusedByBothWithinMillis).toBeLessThanOrEqual(REVOCATION_BOUND_MILLIS);
   }, 30_000);
 
   it('"read-your-writes under the apply delay": a client that sends back Panel-Read-After sees its write on the other process; one that does not reads the 2 s-late replica', async () => {
