@@ -79,6 +79,10 @@ function buildAndPack(packages) {
   }
   writeFileSync(join(destination, 'packs.json'), `${JSON.stringify(packs, null, 2)}\n`);
   console.log(`${packages.length} tarballs in ${destination}`);
+  // Before publication, `npm create @panel/app` cannot fetch the scaffolder: the packed one runs instead.
+  if (packs['@panel/create-app']) {
+    console.log(`\nScaffold an app from them (Edition B: add --edition b):\n  npm exec --yes --package=${join(destination, packs['@panel/create-app'])} -- create-app my-admin --yes --panel-packages ${destination}`);
+  }
 }
 
 try {

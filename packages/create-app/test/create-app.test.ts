@@ -64,6 +64,21 @@ async function expectPanel(server: RunningServer, app: string): Promise<void> {
   expect(wrong.status).toBe(401);
 }
 
+/**
+ * The README's before-publication command ("CI runs it as written here"): the line after
+ * `npm run pack:all`, with its two folders (`./packs`, `../my-admin`) replaced by this test's.
+ */
+async function readmeScaffoldCommand(tarballs: string, folder: string): Promise<string[]> {
+  const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+  const line = readme.split('\n').find((candidate) => candidate.startsWith('npm exec --yes --package=./packs/panel-create-app-'));
+  if (!line) throw new Error('README.md has no `npm exec --yes --package=./packs/panel-create-app-…` line after `npm run pack:all`.');
+  const packs = JSON.parse(await readFile(join(tarballs, 'packs.json'), 'utf8')) as Record<string, string>;
+  // The package's own README gives the same line.
+  expect(await readFile(join(REPO_ROOT, 'packages', 'create-app', 'README.md'), 'utf8')).toContain(`\n${line}\n`);
+  expect(line, 'the README names the tarball pack:all writes').toContain(`./packs/${packs['@panel/create-app']!} `);
+  return line.replaceAll('./packs', tarballs).replace(' ../my-admin ', ` ${folder} `).split(' ');
+}
+
 // Each step installs or starts an app (npm, tsx, PGlite: a minute each on a loaded machine).
 describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { timeout: 300_000 }, () => {
   let work: string;
@@ -93,7 +108,7 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
   it('packs as a create-* package: its bin and sources, which npm create runs with plain node', async () => {
     const packs = JSON.parse(await readFile(join(tarballs, 'packs.json'), 'utf8')) as Record<string, string>;
     const listed = await run('tar', ['-tzf', join(tarballs, packs['@panel/create-app']!)], { cwd: work });
-    expect(listed.stdout.trim().split('\n').sort()).toEqual(['package/bin/create-app.js', 'package/package.json', 'package/src/app-files.js', 'package/src/main.js', 'package/src/options.js', 'package/src/panel-packages.js']);
+    expect(listed.stdout.trim().split('\n').sort()).toEqual(['package/README.md', 'package/bin/create-app.js', 'package/package.json', 'package/src/app-files.js', 'package/src/main.js', 'package/src/options.js', 'package/src/panel-packages.js']);
   });
 
   it('"--no-install writes the files only": the app\'s files, no node_modules, and the next steps', async () => {
@@ -159,7 +174,10 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
 
   it('Edition A: "npm create @panel/app shop -- --yes" installs and generates; npm test passes; npm run dev serves the API with the key from .env and the panel: sign-in with its security headers, the seeded admin reaches the home', async () => {
     const started = Date.now();
-    const created = await create(['shop', '--yes']);
+    // Through the README's own line: npm exec runs the packed scaffolder (npm create would ask the registry).
+    const [npm, ...args] = await readmeScaffoldCommand(tarballs, 'shop');
+    expect(npm).toBe('npm');
+    const created = await run('npm', args, { cwd: work, env: cleanEnv(NPM_ENV) });
     expect(created.exitCode, created.stderr).toBe(0);
     expect(created.stdout).toContain('✓ Created BooksController  app/controllers/panel/api/resources/v1/books-controller.ts');
     const app = join(work, 'shop');
