@@ -356,6 +356,16 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     await server.stop();
   });
 
+  it('"SIGINT/SIGTERM close PGlite cleanly (no id gap after a restart)": the guide\'s server closes the database on the SIGTERM that stopped it, so the next book takes the next id', async () => {
+    const server = await serve(process.execPath, ['dist/src/server.js'], app, { SHOP_API_KEY: KEY, SHOP_DATA_DIR: 'data' });
+    const listed = (await request(server, '/api/resources/v1/books?sort_by=id&sort_direction=desc&per_page=1', { key: KEY })).body as { records: { id: number }[] };
+    const created = await request(server, '/api/resources/v1/books', { key: KEY, body: { book: { title: 'After a restart', pages: 1, author_id: 1 } } });
+    expect(created.status).toBe(201);
+    // Killed without closing, PGlite's sequences skip ahead by 32 at the next start.
+    expect((created.body as { record: { id: number } }).record.id).toBe(listed.records[0]!.id + 1);
+    await server.stop();
+  });
+
   it('warns at boot, naming the folder, when started from a folder whose storage/ does not hold the files', async () => {
     const server = await serve(process.execPath, ['src/server.js'], join(app, 'dist'), { SHOP_API_KEY: KEY, SHOP_DATA_DIR: join(app, 'data') });
     expect(server.output()).toContain(`[PANEL_WARN_STORAGE_EMPTY] Warning: Panel's storage folder ${join(app, 'dist', 'storage')} is empty, but panel_blobs holds 1 blob`);
@@ -430,5 +440,22 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     expect(check.stderr).toContain('[PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS]');
     expect(check.stderr.replace(/\(node:\d+\) \[PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS\][^\n]*\n/, '').replace(/\(Use `node --trace-warnings[^\n]*\n/, '')).toBe('');
     expect(check.stdout).toBe('200 403\n');
+  });
+
+  // Kysely 0.29 declares Node 22 or later: the packing test runs on Node 22 and 24 in CI too.
+  it.runIf(Number(process.versions.node.split('.')[0]) >= 22)('"Kysely 0.29 inside the peer range and tested": npm install kysely@^0.29 in the app resolves without a conflict, and the built app migrates a new database and serves with it', async () => {
+    const installed = await run('npm', ['install', 'kysely@^0.29'], { cwd: app, env: cleanEnv({ npm_config_audit: 'false', npm_config_fund: 'false' }) });
+    expect(installed.exitCode, installed.stderr).toBe(0);
+    expect(installed.stderr).not.toContain('ERESOLVE');
+    const listed = await run('npm', ['ls', 'kysely', '--all', '--parseable'], { cwd: app });
+    expect(listed.stdout.trim().split('\n'), 'one copy of Kysely').toEqual([join(app, 'node_modules', 'kysely')]);
+    expect(JSON.parse(await readFile(join(app, 'node_modules', 'kysely', 'package.json'), 'utf8')).version).toMatch(/^0\.29\./);
+    // A new PGlite folder: the panel's and the app's migrations run through Kysely 0.29's migrator.
+    const server = await serve(process.execPath, ['dist/src/server.js'], app, { SHOP_API_KEY: KEY, SHOP_DATA_DIR: 'data-kysely-0.29' });
+    const author = await request(server, '/api/resources/v1/authors', { key: KEY, body: { author: { name: 'Ursula K. Le Guin' } } });
+    expect(author.status).toBe(201);
+    const books = await request(server, '/api/resources/v1/books?filter[author_id]=1', { key: KEY });
+    expect(books.status).toBe(200);
+    await server.stop();
   });
 });
