@@ -1,9 +1,30 @@
 import { withDatabaseSetupFix } from './database-setup-problem.js';
-import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration as KyselyMigration, type MigrationProvider, type TableMetadata } from 'kysely';
+import * as kysely from 'kysely';
+import { sql, type DatabaseIntrospector, type Kysely, type MigrationProvider, type Migrator, type TableMetadata } from 'kysely';
 import type { PanelDatabase } from './panel-database.js';
 
-/** A migration: `up` (and optionally `down`) against a Kysely instance. */
-export type Migration = KyselyMigration;
+/**
+ * A migration: `up` (and optionally `down`) against a Kysely instance. Panel's own type, the
+ * shape Kysely's migrator runs: Kysely 0.29 no longer exports its `Migration` from `kysely`.
+ */
+export interface Migration {
+  up(db: Kysely<any>): Promise<void>;
+  down?(db: Kysely<any>): Promise<void>;
+}
+
+/**
+ * Kysely's migrator class: exported by `kysely` up to 0.28, by `kysely/migration` from 0.29
+ * (both inside the peer range). The subpath is named through a variable so that the types,
+ * compiled against 0.28, do not ask for it.
+ */
+let migratorClass: Promise<typeof Migrator> | undefined;
+function loadMigrator(): Promise<typeof Migrator> {
+  const exported = (kysely as Record<string, unknown>).Migrator as typeof Migrator | undefined;
+  if (exported) return Promise.resolve(exported);
+  const subpath = 'kysely/migration';
+  migratorClass ??= import(subpath).then((module: { Migrator: typeof Migrator }) => module.Migrator);
+  return migratorClass;
+}
 
 /** Options of `runMigrations`. */
 export interface RunMigrationsOptions {
@@ -101,7 +122,8 @@ export async function runMigrations(database: PanelDatabase, migrations: Record<
   // It sees only the tables of that schema (see `ownSchemaIntrospector`). On the primary: a
   // replica's copy of the migration tables may be behind.
   const db = withOwnSchemaIntrospection(database.primary ?? database.db, database.schema);
-  const migrator = new Migrator({ db, provider, ...table, ...(database.schema ? { migrationTableSchema: database.schema } : {}) });
+  const MigratorClass = await loadMigrator();
+  const migrator = new MigratorClass({ db, provider, ...table, ...(database.schema ? { migrationTableSchema: database.schema } : {}) });
   for (let attempt = 1; ; attempt += 1) {
     // The migrator returns a failed migration's error, but throws one met while it sets up its tables.
     const { error, results } = await migrator.migrateToLatest().catch((thrown: unknown) => ({ error: thrown, results: undefined }));
