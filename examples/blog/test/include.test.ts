@@ -191,3 +191,50 @@ describeOnEachDatabase('include on list and show', (demo) => {
     expect(notInFields.json()).toEqual({ error: 'include: "author" is not among fields (add it to fields, or leave fields out)' });
   });
 });
+
+describeOnEachDatabase('include on the answers of create and update', (demo) => {
+  const send = (method: 'POST' | 'PATCH', url: string, body: unknown, headers: Headers = ADMIN) =>
+    demo().app.inject({ method, url: `${V1}${url}`, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const get = (url: string, headers: Headers = ADMIN) => demo().app.inject({ method: 'GET', url: `${V1}${url}`, headers });
+  const comments = async () => Number((await sql<{ n: string }>`select count(*)::text as n from comments`.execute(demo().database.db)).rows[0]!.n);
+
+  it('"On list, show, association traversal, and the answers of create and update": a created comment answers its user and post as their shows do, at one statement per path', async () => {
+    const body = { comment: { body: 'With its author', blog_post_id: 3, user_id: 2 } };
+    const plain = await countQueries(demo().database, () => send('POST', '/comments', body));
+    const included = await countQueries(demo().database, () => send('POST', '/comments?include=user,blog_post', body));
+    const [without, answer] = [await plain.result, await included.result];
+    expect(answer.statusCode, answer.body).toBe(201);
+    expect(answer.headers['include-cost']).toBe('2');
+    const { record } = answer.json();
+    // Each included record equals the target's show for this actor, on the keys the include gives.
+    const user = (await get('/users/2')).json().record;
+    expect(record.user).toMatchObject({ id: 2, label: user.name });
+    for (const [key, value] of Object.entries(record.user.record)) expect(user[key], `user.${key}`).toEqual(value);
+    const post = (await get('/blog_posts/3')).json().record;
+    for (const [key, value] of Object.entries(record.blog_post.record)) expect(post[key], `blog_post.${key}`).toEqual(value);
+    // The same answer without include, plus the two paths.
+    expect(Object.keys(without.json().record).sort()).toEqual(Object.keys(record).sort());
+    expect(included.count).toBe(plain.count + 2);
+  });
+
+  it('an update answers a to-many path with the written record\'s rows, as a show does', async () => {
+    const response = await send('PATCH', '/blog_posts/3?include=comments&include_per_page[comments]=1&include_sort_by[comments]=id&include_sort_direction[comments]=asc', { blog_post: { title: 'Edited, with its comments' } });
+    expect(response.statusCode, response.body).toBe(200);
+    const { record } = response.json();
+    expect(record.title).toBe('Edited, with its comments');
+    const shown = (await get('/blog_posts/3?include=comments&include_per_page[comments]=1&include_sort_by[comments]=id&include_sort_direction[comments]=asc')).json().record;
+    expect(record.comments).toEqual(shown.comments);
+    expect(record.comments.records).toHaveLength(1);
+  });
+
+  it('"a bad include is the 400 of a show, and nothing is written": an unknown path and a budget over the limit refuse the create before it writes', async () => {
+    const before = await comments();
+    const unknown = await send('POST', '/comments?include=nope', { comment: { body: 'Never written', blog_post_id: 3, user_id: 2 } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual((await get('/comments/1?include=nope')).json());
+    const update = await send('PATCH', '/blog_posts/3?include=comments&include_per_page[comments]=99', { blog_post: { title: 'Never written either' } });
+    expect(update.statusCode).toBe(400);
+    expect(await comments()).toBe(before);
+    expect((await get('/blog_posts/3')).json().record.title).not.toBe('Never written either');
+  });
+});

@@ -1322,7 +1322,50 @@ export interface operations {
     };
     createBlogPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("author" | "author.blog_posts" | "author.profile" | "comments" | "comments.blog_post" | "comments.user" | "tag_list" | "tag_list.blog_posts")[];
+                /** @description The fields of each embedded users record of `author` (default: its index fields). */
+                "include_fields[author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `author.blog_posts` (default: its index fields). */
+                "include_fields[author.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `author.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[author.blog_posts]"?: number;
+                /** @description The order of `author.blog_posts` (then the id). */
+                "include_sort_by[author.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[author.blog_posts]`. */
+                "include_sort_direction[author.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `author.profile` (default: its index fields). */
+                "include_fields[author.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded comments record of `comments` (default: its index fields). */
+                "include_fields[comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `comments` per parent (then `has_more` and `next`). */
+                "include_per_page[comments]"?: number;
+                /** @description The order of `comments` (then the id). */
+                "include_sort_by[comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[comments]`. */
+                "include_sort_direction[comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `comments.blog_post` (default: its index fields). */
+                "include_fields[comments.blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `comments.user` (default: its index fields). */
+                "include_fields[comments.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded tags record of `tag_list` (default: its index fields). */
+                "include_fields[tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list]"?: number;
+                /** @description The order of `tag_list` (then the id). */
+                "include_sort_by[tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[tag_list]`. */
+                "include_sort_direction[tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `tag_list.blog_posts` (default: its index fields). */
+                "include_fields[tag_list.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `tag_list.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list.blog_posts]"?: number;
+                /** @description The order of `tag_list.blog_posts` (then the id). */
+                "include_sort_by[tag_list.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[tag_list.blog_posts]`. */
+                "include_sort_direction[tag_list.blog_posts]"?: "asc" | "desc";
+            };
             header?: {
                 /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
                 "Idempotency-Key"?: string;
@@ -1636,7 +1679,50 @@ export interface operations {
     };
     replaceBlogPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("author" | "author.blog_posts" | "author.profile" | "comments" | "comments.blog_post" | "comments.user" | "tag_list" | "tag_list.blog_posts")[];
+                /** @description The fields of each embedded users record of `author` (default: its index fields). */
+                "include_fields[author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `author.blog_posts` (default: its index fields). */
+                "include_fields[author.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `author.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[author.blog_posts]"?: number;
+                /** @description The order of `author.blog_posts` (then the id). */
+                "include_sort_by[author.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[author.blog_posts]`. */
+                "include_sort_direction[author.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `author.profile` (default: its index fields). */
+                "include_fields[author.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded comments record of `comments` (default: its index fields). */
+                "include_fields[comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `comments` per parent (then `has_more` and `next`). */
+                "include_per_page[comments]"?: number;
+                /** @description The order of `comments` (then the id). */
+                "include_sort_by[comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[comments]`. */
+                "include_sort_direction[comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `comments.blog_post` (default: its index fields). */
+                "include_fields[comments.blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `comments.user` (default: its index fields). */
+                "include_fields[comments.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded tags record of `tag_list` (default: its index fields). */
+                "include_fields[tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list]"?: number;
+                /** @description The order of `tag_list` (then the id). */
+                "include_sort_by[tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[tag_list]`. */
+                "include_sort_direction[tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `tag_list.blog_posts` (default: its index fields). */
+                "include_fields[tag_list.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `tag_list.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list.blog_posts]"?: number;
+                /** @description The order of `tag_list.blog_posts` (then the id). */
+                "include_sort_by[tag_list.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[tag_list.blog_posts]`. */
+                "include_sort_direction[tag_list.blog_posts]"?: "asc" | "desc";
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -1961,7 +2047,50 @@ export interface operations {
     };
     updateBlogPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("author" | "author.blog_posts" | "author.profile" | "comments" | "comments.blog_post" | "comments.user" | "tag_list" | "tag_list.blog_posts")[];
+                /** @description The fields of each embedded users record of `author` (default: its index fields). */
+                "include_fields[author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `author.blog_posts` (default: its index fields). */
+                "include_fields[author.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `author.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[author.blog_posts]"?: number;
+                /** @description The order of `author.blog_posts` (then the id). */
+                "include_sort_by[author.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[author.blog_posts]`. */
+                "include_sort_direction[author.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `author.profile` (default: its index fields). */
+                "include_fields[author.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded comments record of `comments` (default: its index fields). */
+                "include_fields[comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `comments` per parent (then `has_more` and `next`). */
+                "include_per_page[comments]"?: number;
+                /** @description The order of `comments` (then the id). */
+                "include_sort_by[comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[comments]`. */
+                "include_sort_direction[comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `comments.blog_post` (default: its index fields). */
+                "include_fields[comments.blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `comments.user` (default: its index fields). */
+                "include_fields[comments.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded tags record of `tag_list` (default: its index fields). */
+                "include_fields[tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list]"?: number;
+                /** @description The order of `tag_list` (then the id). */
+                "include_sort_by[tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[tag_list]`. */
+                "include_sort_direction[tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded blog_posts record of `tag_list.blog_posts` (default: its index fields). */
+                "include_fields[tag_list.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `tag_list.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[tag_list.blog_posts]"?: number;
+                /** @description The order of `tag_list.blog_posts` (then the id). */
+                "include_sort_by[tag_list.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[tag_list.blog_posts]`. */
+                "include_sort_direction[tag_list.blog_posts]"?: "asc" | "desc";
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -2579,7 +2708,42 @@ export interface operations {
     };
     createComment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_post" | "blog_post.author" | "blog_post.comments" | "blog_post.tag_list" | "user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded blog_posts record of `blog_post` (default: its index fields). */
+                "include_fields[blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `blog_post.author` (default: its index fields). */
+                "include_fields[blog_post.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_post.comments` (default: its index fields). */
+                "include_fields[blog_post.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_post.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.comments]"?: number;
+                /** @description The order of `blog_post.comments` (then the id). */
+                "include_sort_by[blog_post.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_post.comments]`. */
+                "include_sort_direction[blog_post.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_post.tag_list` (default: its index fields). */
+                "include_fields[blog_post.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_post.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.tag_list]"?: number;
+                /** @description The order of `blog_post.tag_list` (then the id). */
+                "include_sort_by[blog_post.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_post.tag_list]`. */
+                "include_sort_direction[blog_post.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+            };
             header?: {
                 /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
                 "Idempotency-Key"?: string;
@@ -2900,7 +3064,42 @@ export interface operations {
     };
     replaceComment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_post" | "blog_post.author" | "blog_post.comments" | "blog_post.tag_list" | "user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded blog_posts record of `blog_post` (default: its index fields). */
+                "include_fields[blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `blog_post.author` (default: its index fields). */
+                "include_fields[blog_post.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_post.comments` (default: its index fields). */
+                "include_fields[blog_post.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_post.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.comments]"?: number;
+                /** @description The order of `blog_post.comments` (then the id). */
+                "include_sort_by[blog_post.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_post.comments]`. */
+                "include_sort_direction[blog_post.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_post.tag_list` (default: its index fields). */
+                "include_fields[blog_post.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_post.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.tag_list]"?: number;
+                /** @description The order of `blog_post.tag_list` (then the id). */
+                "include_sort_by[blog_post.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_post.tag_list]`. */
+                "include_sort_direction[blog_post.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -3240,7 +3439,42 @@ export interface operations {
     };
     updateComment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_post" | "blog_post.author" | "blog_post.comments" | "blog_post.tag_list" | "user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded blog_posts record of `blog_post` (default: its index fields). */
+                "include_fields[blog_post]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description The fields of each embedded users record of `blog_post.author` (default: its index fields). */
+                "include_fields[blog_post.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_post.comments` (default: its index fields). */
+                "include_fields[blog_post.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_post.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.comments]"?: number;
+                /** @description The order of `blog_post.comments` (then the id). */
+                "include_sort_by[blog_post.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_post.comments]`. */
+                "include_sort_direction[blog_post.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_post.tag_list` (default: its index fields). */
+                "include_fields[blog_post.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_post.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_post.tag_list]"?: number;
+                /** @description The order of `blog_post.tag_list` (then the id). */
+                "include_sort_by[blog_post.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_post.tag_list]`. */
+                "include_sort_direction[blog_post.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -3822,7 +4056,20 @@ export interface operations {
     };
     createProductCategory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("products" | "products.product_category")[];
+                /** @description The fields of each embedded products record of `products` (default: its index fields). */
+                "include_fields[products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `products` per parent (then `has_more` and `next`). */
+                "include_per_page[products]"?: number;
+                /** @description The order of `products` (then the id). */
+                "include_sort_by[products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[products]`. */
+                "include_sort_direction[products]"?: "asc" | "desc";
+                /** @description The fields of each embedded product_categories record of `products.product_category` (default: its index fields). */
+                "include_fields[products.product_category]"?: ("id" | "name" | "products")[];
+            };
             header?: {
                 /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
                 "Idempotency-Key"?: string;
@@ -4097,7 +4344,20 @@ export interface operations {
     };
     replaceProductCategory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("products" | "products.product_category")[];
+                /** @description The fields of each embedded products record of `products` (default: its index fields). */
+                "include_fields[products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `products` per parent (then `has_more` and `next`). */
+                "include_per_page[products]"?: number;
+                /** @description The order of `products` (then the id). */
+                "include_sort_by[products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[products]`. */
+                "include_sort_direction[products]"?: "asc" | "desc";
+                /** @description The fields of each embedded product_categories record of `products.product_category` (default: its index fields). */
+                "include_fields[products.product_category]"?: ("id" | "name" | "products")[];
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -4413,7 +4673,20 @@ export interface operations {
     };
     updateProductCategory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("products" | "products.product_category")[];
+                /** @description The fields of each embedded products record of `products` (default: its index fields). */
+                "include_fields[products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `products` per parent (then `has_more` and `next`). */
+                "include_per_page[products]"?: number;
+                /** @description The order of `products` (then the id). */
+                "include_sort_by[products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[products]`. */
+                "include_sort_direction[products]"?: "asc" | "desc";
+                /** @description The fields of each embedded product_categories record of `products.product_category` (default: its index fields). */
+                "include_fields[products.product_category]"?: ("id" | "name" | "products")[];
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -5008,7 +5281,20 @@ export interface operations {
     };
     createProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("product_category" | "product_category.products")[];
+                /** @description The fields of each embedded product_categories record of `product_category` (default: its index fields). */
+                "include_fields[product_category]"?: ("id" | "name" | "products")[];
+                /** @description The fields of each embedded products record of `product_category.products` (default: its index fields). */
+                "include_fields[product_category.products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `product_category.products` per parent (then `has_more` and `next`). */
+                "include_per_page[product_category.products]"?: number;
+                /** @description The order of `product_category.products` (then the id). */
+                "include_sort_by[product_category.products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[product_category.products]`. */
+                "include_sort_direction[product_category.products]"?: "asc" | "desc";
+            };
             header?: {
                 /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
                 "Idempotency-Key"?: string;
@@ -5281,7 +5567,20 @@ export interface operations {
     };
     replaceProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("product_category" | "product_category.products")[];
+                /** @description The fields of each embedded product_categories record of `product_category` (default: its index fields). */
+                "include_fields[product_category]"?: ("id" | "name" | "products")[];
+                /** @description The fields of each embedded products record of `product_category.products` (default: its index fields). */
+                "include_fields[product_category.products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `product_category.products` per parent (then `has_more` and `next`). */
+                "include_per_page[product_category.products]"?: number;
+                /** @description The order of `product_category.products` (then the id). */
+                "include_sort_by[product_category.products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[product_category.products]`. */
+                "include_sort_direction[product_category.products]"?: "asc" | "desc";
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -5608,7 +5907,20 @@ export interface operations {
     };
     updateProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("product_category" | "product_category.products")[];
+                /** @description The fields of each embedded product_categories record of `product_category` (default: its index fields). */
+                "include_fields[product_category]"?: ("id" | "name" | "products")[];
+                /** @description The fields of each embedded products record of `product_category.products` (default: its index fields). */
+                "include_fields[product_category.products]"?: ("id" | "name" | "price" | "in_stock" | "released_on" | "product_category" | "status" | "tags" | "specs")[];
+                /** @description Records of `product_category.products` per parent (then `has_more` and `next`). */
+                "include_per_page[product_category.products]"?: number;
+                /** @description The order of `product_category.products` (then the id). */
+                "include_sort_by[product_category.products]"?: "id" | "name" | "price" | "in_stock" | "released_on" | "status";
+                /** @description The direction of `include_sort_by[product_category.products]`. */
+                "include_sort_direction[product_category.products]"?: "asc" | "desc";
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -6187,7 +6499,22 @@ export interface operations {
     };
     createProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+            };
             header?: {
                 /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
                 "Idempotency-Key"?: string;
@@ -6465,7 +6792,22 @@ export interface operations {
     };
     replaceProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -6782,7 +7124,22 @@ export interface operations {
     };
     updateProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("user" | "user.blog_posts" | "user.profile")[];
+                /** @description The fields of each embedded users record of `user` (default: its index fields). */
+                "include_fields[user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded blog_posts record of `user.blog_posts` (default: its index fields). */
+                "include_fields[user.blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `user.blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[user.blog_posts]"?: number;
+                /** @description The order of `user.blog_posts` (then the id). */
+                "include_sort_by[user.blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[user.blog_posts]`. */
+                "include_sort_direction[user.blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `user.profile` (default: its index fields). */
+                "include_fields[user.profile]"?: ("id" | "bio" | "user" | "avatar")[];
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -7357,7 +7714,36 @@ export interface operations {
     };
     createTag: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
+            };
             header?: {
                 /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
                 "Idempotency-Key"?: string;
@@ -7648,7 +8034,36 @@ export interface operations {
     };
     replaceTag: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -7964,7 +8379,36 @@ export interface operations {
     };
     updateTag: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -8561,7 +9005,40 @@ export interface operations {
     };
     createUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list" | "profile" | "profile.user")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `profile` (default: its index fields). */
+                "include_fields[profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded users record of `profile.user` (default: its index fields). */
+                "include_fields[profile.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+            };
             header?: {
                 /** @description A key of 1 to 255 printable characters, unique per write (a UUID): a retry with the same key and request answers the stored answer (`Idempotent-Replayed: true`) and writes nothing; kept 24 hours, per credential. */
                 "Idempotency-Key"?: string;
@@ -8870,7 +9347,40 @@ export interface operations {
     };
     replaceUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list" | "profile" | "profile.user")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `profile` (default: its index fields). */
+                "include_fields[profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded users record of `profile.user` (default: its index fields). */
+                "include_fields[profile.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;
@@ -9200,7 +9710,40 @@ export interface operations {
     };
     updateUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes. */
+                include?: ("blog_posts" | "blog_posts.author" | "blog_posts.comments" | "blog_posts.tag_list" | "profile" | "profile.user")[];
+                /** @description The fields of each embedded blog_posts record of `blog_posts` (default: its index fields). */
+                "include_fields[blog_posts]"?: ("id" | "title" | "summary" | "body" | "published" | "published_on" | "view_count" | "rating" | "author" | "comments" | "tag_list" | "cover" | "attachments" | "created_at")[];
+                /** @description Records of `blog_posts` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts]"?: number;
+                /** @description The order of `blog_posts` (then the id). */
+                "include_sort_by[blog_posts]"?: "id" | "title" | "published" | "published_on" | "view_count" | "rating";
+                /** @description The direction of `include_sort_by[blog_posts]`. */
+                "include_sort_direction[blog_posts]"?: "asc" | "desc";
+                /** @description The fields of each embedded users record of `blog_posts.author` (default: its index fields). */
+                "include_fields[blog_posts.author]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+                /** @description The fields of each embedded comments record of `blog_posts.comments` (default: its index fields). */
+                "include_fields[blog_posts.comments]"?: ("id" | "body" | "blog_post" | "user")[];
+                /** @description Records of `blog_posts.comments` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.comments]"?: number;
+                /** @description The order of `blog_posts.comments` (then the id). */
+                "include_sort_by[blog_posts.comments]"?: "id" | "body";
+                /** @description The direction of `include_sort_by[blog_posts.comments]`. */
+                "include_sort_direction[blog_posts.comments]"?: "asc" | "desc";
+                /** @description The fields of each embedded tags record of `blog_posts.tag_list` (default: its index fields). */
+                "include_fields[blog_posts.tag_list]"?: ("id" | "name" | "blog_posts")[];
+                /** @description Records of `blog_posts.tag_list` per parent (then `has_more` and `next`). */
+                "include_per_page[blog_posts.tag_list]"?: number;
+                /** @description The order of `blog_posts.tag_list` (then the id). */
+                "include_sort_by[blog_posts.tag_list]"?: "id" | "name";
+                /** @description The direction of `include_sort_by[blog_posts.tag_list]`. */
+                "include_sort_direction[blog_posts.tag_list]"?: "asc" | "desc";
+                /** @description The fields of each embedded profiles record of `profile` (default: its index fields). */
+                "include_fields[profile]"?: ("id" | "bio" | "user" | "avatar")[];
+                /** @description The fields of each embedded users record of `profile.user` (default: its index fields). */
+                "include_fields[profile.user]"?: ("id" | "name" | "email" | "admin" | "created_at" | "blog_posts" | "profile")[];
+            };
             header?: {
                 /** @description The ETag of the record's show answer (or `*`): the write is made only if the record has not changed since, else 412 and nothing is written. */
                 "If-Match"?: string;

@@ -70,6 +70,8 @@ export function actionParameters(action: ActionName, resource: CompiledResource,
   // Bounded here, once: the route's querystring and the OpenAPI document state the same schemas.
   if (action === 'index' || action === 'related') return listParameters({ config, defaults, resource, fields: viewFields('index'), queryable: queryableFields({ resource, view: 'index' }), resolve }, modifiers).map(boundedParameter);
   if (action === 'show') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }), resolve }, modifiers).map(boundedParameter);
+  // The answer of a create or an update is the show's record: `include` reads it as on a show (`fields=` does not apply).
+  if (action === 'create' || action === 'update') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }), resolve }, modifiers.filter((modifier) => modifier.name === 'include')).map(boundedParameter);
   return [];
 }
 

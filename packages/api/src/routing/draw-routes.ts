@@ -110,6 +110,8 @@ export function routeModifiers(route: Pick<RouteEntry, 'action' | 'controller' |
 
 /** The route's `schema.querystring`, from the route's list modifiers (for a traversal: of its target); none for writes. */
 function querystringOf(panel: Panel, route: RouteEntry, defaults: Readonly<Record<string, string>>, modifiers: readonly ListModifier[] | undefined): { querystring?: JsonSchema } {
+  // A write's `include` (its answer's) is read by the action, as every write reads its input: the document lists it.
+  if (route.action !== 'index' && route.action !== 'show' && route.action !== 'related') return {};
   const resource = panel.resource(route.resourceName);
   const listed = route.action === 'related' ? panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
   const parameters = actionParameters(route.action, listed, { config: panel.config, defaults, viewFields: (view) => listed.fieldsOn(view), modifiers: routeModifiers(route, modifiers), resolve: (name) => panel.resource(name) });
