@@ -1,66 +1,60 @@
-import { isPanelError, operations, type ErrorMessages, type RecordRow } from '@panel/core';
+import { isPanelError, operations, type ErrorMessages } from '@panel/core';
 import { recordParams } from './record-params.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { batchParams } from './batch-params.js';
 import { batchAnswer } from '../controller/batch-results.js';
 import { ifMatchHolds } from '../http-semantics/entity-tag.js';
-import type { IncludeRequest } from '../querying/include-params.js';
-import { readQuery } from './read-actions.js';
-import { embedIncluded } from './included-answer.js';
+import { BadRequestError } from '../errors/api-errors.js';
+import { isIncludeKey } from '../querying/include-params.js';
+import { answerWithIncluded, writtenInclude } from './written-answer.js';
 
 const invalidErrors = (error: unknown): ErrorMessages | undefined =>
   isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined;
 
 /**
- * `include` on the answer of a create or an update, read like a show's (the show view's paths,
- * this actor's graph, the budget) before anything is written: a bad one is the 400 of a show,
- * and nothing is written.
+ * POST /<route_key>: creates a record from the new view's fields; `createSuccessAction` or
+ * `createFailAction` answers. `include` embeds the created record's associated records, read
+ * after the write in its transaction; a bad `include` is a 400 before anything is written.
  */
-function answerInclude(context: RequestContext): IncludeRequest | undefined {
-  const modifiers = context.route.recordModifiers.filter((modifier) => modifier.name === 'include');
-  return modifiers.length === 0 ? undefined : readQuery(context, context.resource, 'show', modifiers).include;
-}
-
-/** Embeds `include`'s records into the written record of a success answer (`{ record }`), one statement per path, after the write. */
-async function withIncluded(context: RequestContext, include: IncludeRequest | undefined, row: RecordRow, answer: unknown): Promise<unknown> {
-  const record = (answer as { body?: { record?: unknown } } | undefined)?.body?.record;
-  if (include !== undefined && typeof record === 'object' && record !== null) await embedIncluded(context, include, [row], [record as Record<string, unknown>]);
-  return answer;
-}
-
-/** POST /<route_key>: creates a record from the new view's fields; `createSuccessAction` or `createFailAction` answers. */
 export async function createAction(context: RequestContext): Promise<unknown> {
   const { controller } = context;
+  const include = writtenInclude(context);
   const attributes = recordParams(context.resource, context.request.body);
-  const include = answerInclude(context);
-  try {
-    const row = await operations.create({ ...controller.operationInput(), attributes });
-    return await withIncluded(context, include, row, await controller.createSuccessAction(row));
-  } catch (error) {
-    const errors = invalidErrors(error);
-    if (errors) return controller.createFailAction(errors);
-    throw error;
-  }
+  return answerWithIncluded(context, include, async (written) => {
+    try {
+      const row = await operations.create({ ...controller.operationInput(), attributes });
+      written(row);
+      return await controller.createSuccessAction(row);
+    } catch (error) {
+      const errors = invalidErrors(error);
+      if (errors) return controller.createFailAction(errors);
+      throw error;
+    }
+  });
 }
 
 /**
  * PATCH or PUT /<route_key>/:id: updates the edit view's fields sent. The record is found
  * through the scope and authorized inside the update's operation (then the values are
- * checked), so it is read once; `updateSuccessAction` or `updateFailAction` answers.
+ * checked), so it is read once; `updateSuccessAction` or `updateFailAction` answers. `include`
+ * as on create.
  */
 export async function updateAction(context: RequestContext): Promise<unknown> {
   const { controller } = context;
   const id = controller.recordId();
+  const include = writtenInclude(context);
   const attributes = recordParams(context.resource, context.request.body);
-  const include = answerInclude(context);
-  try {
-    const row = await operations.update({ ...controller.operationInput(), id, attributes });
-    return await withIncluded(context, include, row, await controller.updateSuccessAction(row));
-  } catch (error) {
-    const errors = invalidErrors(error);
-    if (errors) return controller.updateFailAction(errors);
-    throw error;
-  }
+  return answerWithIncluded(context, include, async (written) => {
+    try {
+      const row = await operations.update({ ...controller.operationInput(), id, attributes });
+      written(row);
+      return await controller.updateSuccessAction(row);
+    } catch (error) {
+      const errors = invalidErrors(error);
+      if (errors) return controller.updateFailAction(errors);
+      throw error;
+    }
+  });
 }
 
 /** DELETE /<route_key>/:id; `destroySuccessAction` or `destroyFailAction` answers. */
@@ -80,10 +74,13 @@ export async function destroyAction(context: RequestContext): Promise<unknown> {
  * POST /<route_key>/batch: creates, updates and deletes of this resource in one request
  * (`operations.batch`: atomic unless `"atomic": false`, each operation decided as its single
  * endpoint decides it, `if_match` against the record's ETag). 200 with each result, or 422
- * when an atomic batch failed and nothing was written.
+ * when an atomic batch failed and nothing was written. A batch's answer embeds no associated
+ * records: `include` (or an `include_…` option) is a 400 before anything is written.
  */
 export async function batchAction(context: RequestContext, maxOperations: number): Promise<unknown> {
   const { controller } = context;
+  const asked = Object.keys(context.request.query ?? {}).filter(isIncludeKey);
+  if (asked.length > 0) throw new BadRequestError(`${asked.join(', ')}: a batch's answer embeds no associated records (read them with include on show or the list after the batch)`);
   const { operations: list, atomic } = batchParams(context.request.body);
   const result = await operations.batch({ ...controller.operationInput(), operations: list, atomic, maxOperations, entityTag: (row) => controller.recordEntityTag(row), ifMatchHolds });
   const { status, body } = batchAnswer(result, atomic, { resource: context.resource, serializeRecord: (row, view) => controller.serializeRecord(row, view) });
