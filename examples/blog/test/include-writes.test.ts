@@ -101,6 +101,26 @@ describeOnEachDatabase('include on the answers of create and update', (demo) => 
     expect(await postCount()).toBe(before);
   });
 
+  it('"OpenAPI: the included shapes are typed" and create and update take include: each association value declares record, or records, has_more and next, referring to the target\'s embedded record', async () => {
+    const document = (await demo().app.inject({ url: `${V1}/openapi.json`, headers: ADMIN })).json();
+    const { schemas } = document.components;
+    const author = schemas.BlogPost_show.properties.author.properties;
+    expect(author.record.anyOf).toEqual([{ $ref: '#/components/schemas/User_included' }, { type: 'null' }]);
+    const comments = schemas.BlogPost_index.properties.comments.properties;
+    expect(comments.records).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Comment_included' }, maxItems: 20 });
+    expect([comments.has_more.type, comments.next.type]).toEqual(['boolean', ['string', 'null']]);
+    expect(schemas.BlogPost_show.properties.comments.required).toEqual(['count']);
+    // An embedded record carries the fields include_fields names: none is required, none unknown.
+    expect(schemas.Comment_included).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(schemas.Comment_included.required).toBeUndefined();
+    expect(schemas.Comment_included.properties.user.properties.record.anyOf[0]).toEqual({ $ref: '#/components/schemas/User_included' });
+    for (const [path, method] of [['/blog_posts', 'post'], ['/blog_posts/{id}', 'patch'], ['/blog_posts/{id}', 'put']] as const) {
+      const names = document.paths[`${V1}${path}`][method].parameters.filter((p: Json) => p.in === 'query').map((p: Json) => p.name);
+      expect(names, `${method} ${path}`).toContain('include');
+      expect(names.every((name: string) => name.startsWith('include')), `${method} ${path}`).toBe(true);
+    }
+  });
+
   describe('batch', () => {
     it('"a batch\'s answer embeds no associated records": include on POST /blog_posts/batch is a 400 naming it, and nothing is written', async () => {
       const before = await postCount();

@@ -580,6 +580,66 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A Blog post record embedded by `include`: the fields `include_fields` names (default its index fields the caller reads), as its show answers the caller. */
+        BlogPost_included: {
+            /** Format: int64 */
+            id?: number;
+            title?: string | null;
+            summary?: string | null;
+            body?: string | null;
+            published?: boolean | null;
+            /** Format: date */
+            published_on?: string | null;
+            /**
+             * Format: int64
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            view_count?: number | null;
+            rating?: number | null;
+            author?: {
+                /** Format: int64 */
+                id: number;
+                label: unknown;
+                /** @description With `include`: the User record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["User_included"] | null;
+            } | null;
+            comments?: {
+                /** Format: int64 */
+                count: number;
+                /** @description With `include`: the first page of the Comment records. */
+                records?: components["schemas"]["Comment_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
+            };
+            tag_list?: {
+                /** Format: int64 */
+                count: number;
+                /** @description With `include`: the first page of the Tag records. */
+                records?: components["schemas"]["Tag_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
+            };
+            cover?: {
+                filename: string;
+                content_type: string;
+                /** Format: int64 */
+                byte_size: number;
+                url: string;
+            } | null;
+            attachments?: {
+                filename: string;
+                content_type: string;
+                /** Format: int64 */
+                byte_size: number;
+                url: string;
+            }[];
+            /** Format: date-time */
+            created_at?: string | null;
+        };
         BlogPost_index: {
             /** Format: int64 */
             id: number;
@@ -597,14 +657,28 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the User record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["User_included"] | null;
             } | null;
             comments: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Comment records. */
+                records?: components["schemas"]["Comment_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
             tag_list: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Tag records. */
+                records?: components["schemas"]["Tag_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
             cover: {
                 filename: string;
@@ -640,14 +714,28 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the User record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["User_included"] | null;
             } | null;
             comments: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Comment records. */
+                records?: components["schemas"]["Comment_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
             tag_list: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Tag records. */
+                records?: components["schemas"]["Tag_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
             cover: {
                 filename: string;
@@ -702,6 +790,26 @@ export interface components {
             /** @example [] */
             attachments_remove?: string[];
         };
+        /** @description A Comment record embedded by `include`: the fields `include_fields` names (default its index fields the caller reads), as its show answers the caller. */
+        Comment_included: {
+            /** Format: int64 */
+            id?: number;
+            body?: string | null;
+            blog_post?: {
+                /** Format: int64 */
+                id: number;
+                label: unknown;
+                /** @description With `include`: the Blog post record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["BlogPost_included"] | null;
+            } | null;
+            user?: {
+                /** Format: int64 */
+                id: number;
+                label: unknown;
+                /** @description With `include`: the User record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["User_included"] | null;
+            } | null;
+        };
         Comment_index: {
             /** Format: int64 */
             id: number;
@@ -710,11 +818,15 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the Blog post record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["BlogPost_included"] | null;
             } | null;
             user: {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the User record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["User_included"] | null;
             } | null;
         };
         Comment_show: {
@@ -725,11 +837,15 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the Blog post record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["BlogPost_included"] | null;
             } | null;
             user: {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the User record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["User_included"] | null;
             } | null;
         };
         CommentCreate: {
@@ -746,6 +862,29 @@ export interface components {
             /** Format: int64 */
             user_id?: number | null;
         };
+        /** @description A Product record embedded by `include`: the fields `include_fields` names (default its index fields the caller reads), as its show answers the caller. */
+        Product_included: {
+            /** Format: int64 */
+            id?: number;
+            name?: string | null;
+            price?: number | null;
+            in_stock?: boolean | null;
+            /** Format: date */
+            released_on?: string | null;
+            product_category?: {
+                /** Format: int64 */
+                id: number;
+                label: unknown;
+                /** @description With `include`: the Product category record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["ProductCategory_included"] | null;
+            } | null;
+            /** @enum {string|null} */
+            status?: "draft" | "active" | "archived" | null;
+            tags?: string[] | null;
+            specs?: {
+                [key: string]: string;
+            } | null;
+        };
         Product_index: {
             /** Format: int64 */
             id: number;
@@ -758,6 +897,8 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the Product category record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["ProductCategory_included"] | null;
             } | null;
             /** @enum {string|null} */
             status: "draft" | "active" | "archived" | null;
@@ -778,6 +919,8 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the Product category record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["ProductCategory_included"] | null;
             } | null;
             /** @enum {string|null} */
             status: "draft" | "active" | "archived" | null;
@@ -786,6 +929,22 @@ export interface components {
                 [key: string]: string;
             } | null;
         };
+        /** @description A Product category record embedded by `include`: the fields `include_fields` names (default its index fields the caller reads), as its show answers the caller. */
+        ProductCategory_included: {
+            /** Format: int64 */
+            id?: number;
+            name?: string | null;
+            products?: {
+                /** Format: int64 */
+                count: number;
+                /** @description With `include`: the first page of the Product records. */
+                records?: components["schemas"]["Product_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
+            };
+        };
         ProductCategory_index: {
             /** Format: int64 */
             id: number;
@@ -793,6 +952,12 @@ export interface components {
             products: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Product records. */
+                records?: components["schemas"]["Product_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
         };
         ProductCategory_show: {
@@ -802,6 +967,12 @@ export interface components {
             products: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Product records. */
+                records?: components["schemas"]["Product_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
         };
         ProductCategoryCreate: {
@@ -840,6 +1011,26 @@ export interface components {
                 [key: string]: string;
             } | null;
         };
+        /** @description A Profile record embedded by `include`: the fields `include_fields` names (default its index fields the caller reads), as its show answers the caller. */
+        Profile_included: {
+            /** Format: int64 */
+            id?: number;
+            bio?: string | null;
+            user?: {
+                /** Format: int64 */
+                id: number;
+                label: unknown;
+                /** @description With `include`: the User record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["User_included"] | null;
+            } | null;
+            avatar?: {
+                filename: string;
+                content_type: string;
+                /** Format: int64 */
+                byte_size: number;
+                url: string;
+            } | null;
+        };
         Profile_index: {
             /** Format: int64 */
             id: number;
@@ -848,6 +1039,8 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the User record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["User_included"] | null;
             } | null;
             avatar: {
                 filename: string;
@@ -865,6 +1058,8 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 label: unknown;
+                /** @description With `include`: the User record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["User_included"] | null;
             } | null;
             avatar: {
                 filename: string;
@@ -888,6 +1083,22 @@ export interface components {
             /** @description The id of an upload (POST <mount>/uploads), used once. */
             avatar?: string | null;
         };
+        /** @description A Tag record embedded by `include`: the fields `include_fields` names (default its index fields the caller reads), as its show answers the caller. */
+        Tag_included: {
+            /** Format: int64 */
+            id?: number;
+            name?: string | null;
+            blog_posts?: {
+                /** Format: int64 */
+                count: number;
+                /** @description With `include`: the first page of the Blog post records. */
+                records?: components["schemas"]["BlogPost_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
+            };
+        };
         Tag_index: {
             /** Format: int64 */
             id: number;
@@ -895,6 +1106,12 @@ export interface components {
             blog_posts: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Blog post records. */
+                records?: components["schemas"]["BlogPost_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
         };
         Tag_show: {
@@ -904,6 +1121,12 @@ export interface components {
             blog_posts: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Blog post records. */
+                records?: components["schemas"]["BlogPost_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
         };
         TagCreate: {
@@ -911,6 +1134,35 @@ export interface components {
         };
         TagUpdate: {
             name?: string;
+        };
+        /** @description A User record embedded by `include`: the fields `include_fields` names (default its index fields the caller reads), as its show answers the caller. */
+        User_included: {
+            /** Format: int64 */
+            id?: number;
+            name?: string | null;
+            email?: string | null;
+            admin?: boolean | null;
+            /**
+             * Format: date-time
+             * @description May be omitted: a `visible` rule decides which actors read this field.
+             */
+            created_at?: string | null;
+            blog_posts?: {
+                /** Format: int64 */
+                count: number;
+                /** @description With `include`: the first page of the Blog post records. */
+                records?: components["schemas"]["BlogPost_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
+            };
+            profile?: {
+                /** Format: int64 */
+                id: number;
+                /** @description With `include`: the Profile record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["Profile_included"] | null;
+            } | null;
         };
         User_index: {
             /** Format: int64 */
@@ -926,10 +1178,18 @@ export interface components {
             blog_posts: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Blog post records. */
+                records?: components["schemas"]["BlogPost_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
             profile: {
                 /** Format: int64 */
                 id: number;
+                /** @description With `include`: the Profile record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["Profile_included"] | null;
             } | null;
         };
         User_show: {
@@ -946,10 +1206,18 @@ export interface components {
             blog_posts: {
                 /** Format: int64 */
                 count: number;
+                /** @description With `include`: the first page of the Blog post records. */
+                records?: components["schemas"]["BlogPost_included"][];
+                /** @description With `include`: whether more records follow this page. */
+                has_more?: boolean;
+                /** @description With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it. */
+                next?: string | null;
             };
             profile: {
                 /** Format: int64 */
                 id: number;
+                /** @description With `include`: the Profile record, or null when the key is null, the record is gone or outside what the caller may read. */
+                record?: components["schemas"]["Profile_included"] | null;
             } | null;
         };
         UserCreate: {

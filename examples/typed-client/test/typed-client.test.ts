@@ -81,6 +81,20 @@ describe('the typed client (openapi-typescript + openapi-fetch) against the demo
     expect(data!.records.filter((record) => record.title === 'Created once')).toHaveLength(1);
   });
 
+  it('"the included shapes are typed": include on show and on create answers records the compiler knows (author.record.name, comments.records[].body, has_more, next)', async () => {
+    const { client } = blogClient(baseUrl, 'demo-admin-key');
+    const shown = await client.GET('/api/resources/v1/blog_posts/{id}', { params: { path: { id: 3 }, query: { include: ['author', 'comments'], 'include_fields[author]': ['id', 'name'] } } });
+    const author: string | null | undefined = shown.data!.record.author?.record?.name;
+    expect(author).toBe(shown.data!.record.author?.label);
+    const comments = shown.data!.record.comments;
+    const bodies: (string | null | undefined)[] = comments.records!.map((comment) => comment.body);
+    expect(bodies.length).toBe(comments.count);
+    expect([typeof comments.has_more, comments.next]).toEqual(['boolean', null]);
+    const created = await client.POST('/api/resources/v1/blog_posts', { params: { query: { include: ['author'] } }, body: { blog_post: { title: 'Typed with its author', author_id: 1 } } });
+    expect(created.response.status).toBe(201);
+    expect(created.data!.record.author?.record).toMatchObject({ id: 1 });
+  });
+
   it('is refused without a valid key (401, typed as the error envelope)', async () => {
     const { error, response } = await blogClient(baseUrl, 'wrong').client.GET('/api/resources/v1/blog_posts');
     expect(response.status).toBe(401);

@@ -109,14 +109,14 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   for (const route of routes) {
     const resource = input.panel.resource(route.resourceName);
     tags.set(resource.name, resource.naming.humanName);
-    Object.assign(schemas, resourceSchemas(resource, input.gated === true));
+    Object.assign(schemas, resourceSchemas(resource, input.gated === true, context.resolve));
     const operation = withHttpSemantics(route, resourceOperation(route, context), input.httpSemantics);
     if (security.length === 0 && (operation.security as unknown[]).length > 0) delete operation.security;
     pathItem(openApiPath(`${mountPath}${route.path}`))[route.method.toLowerCase()] = operation;
   }
   for (const route of routes.filter((r) => r.action === 'related')) {
     const target = input.panel.resource(input.panel.resource(route.resourceName).fieldsByName.get(route.association!)!.target!);
-    Object.assign(schemas, resourceSchemas(target, input.gated === true));
+    Object.assign(schemas, resourceSchemas(target, input.gated === true, context.resolve));
   }
   for (const route of input.customRoutes ?? []) pathItem(openApiPath(route.url))[route.method.toLowerCase()] = customOperation(route);
   if (input.healthPath !== false) Object.assign(paths, healthPaths(mountPath, input.healthPath));

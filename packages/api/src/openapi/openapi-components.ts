@@ -1,4 +1,9 @@
 import { recordSchema, writeSchema, type CompiledResource, type JsonSchema, type View } from '@panel/core';
+import { includableAssociation } from '../querying/include-modifier.js';
+import { MAX_INCLUDE_PER_PAGE } from '../querying/include-params.js';
+
+/** A served resource by name; undefined when this API version does not serve it. */
+export type ResolveResource = (name: string) => CompiledResource | undefined;
 
 /** The `$ref` of a component schema. */
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -7,6 +12,7 @@ export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/
 export const schemaNames = {
   record: (resource: CompiledResource, view: View) => `${resource.name}_${view}`,
   related: (resource: CompiledResource) => `${resource.name}_related`,
+  included: (resource: CompiledResource) => `${resource.name}_included`,
   write: (resource: CompiledResource, view: 'new' | 'edit') => `${resource.name}${view === 'new' ? 'Create' : 'Update'}`,
 };
 
@@ -76,8 +82,8 @@ export const MAY_BE_OMITTED = 'May be omitted: a `visible` rule decides which ac
  * may be omitted. In Edition B a field the token may not see is left out of the record, so
  * association fields are not required.
  */
-function viewSchema(resource: CompiledResource, view: View, gated: boolean): JsonSchema {
-  const schema = recordSchema(resource, view) as { properties: Record<string, JsonSchema>; required: string[] };
+function viewSchema(resource: CompiledResource, view: View, gated: boolean, resolve: ResolveResource | undefined): JsonSchema {
+  const schema = withIncludedShapes(resource, recordSchema(resource, view) as { properties: Record<string, JsonSchema>; required: string[] }, resolve);
   const ruled = new Set(resource.fields.filter((field) => field.definition.options.visible !== undefined).map((field) => field.name));
   const optional = new Set([...ruled, ...(gated ? resource.fields.filter((field) => field.target !== undefined).map((field) => field.name) : [])]);
   if (optional.size === 0) return schema;
@@ -85,13 +91,50 @@ function viewSchema(resource: CompiledResource, view: View, gated: boolean): Jso
   return { ...schema, properties, required: schema.required.filter((name) => !optional.has(name)) };
 }
 
-/** The component schemas of one resource: its records on index and show, the related view, and its create and update attributes. */
-export function resourceSchemas(resource: CompiledResource, gated: boolean): Record<string, JsonSchema> {
-  const index = viewSchema(resource, 'index', gated);
+/**
+ * What `include` adds to the association values of a record's schema, typed: a to-one value's
+ * `record` (the target's embedded record, or null), a to-many value's `records`, `has_more` and
+ * `next`; each embedded record is the target's `_included` schema. Only for an association
+ * `include` may name whose target this version serves (`resolve`); the keys are optional, as
+ * they come only with `include`.
+ */
+function withIncludedShapes<T extends { properties: Record<string, JsonSchema> }>(resource: CompiledResource, schema: T, resolve: ResolveResource | undefined): T {
+  if (resolve === undefined) return schema;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, property]) => {
+      const field = resource.fieldsByName.get(name);
+      const target = field !== undefined && includableAssociation(field) ? resolve(field.target!) : undefined;
+      if (field === undefined || target === undefined) return [name, property];
+      const embedded = ref(schemaNames.included(target));
+      const added: Record<string, JsonSchema> =
+        field.kind.association!.include!.kind === 'one'
+          ? { record: { description: `With \`include\`: the ${target.naming.humanName} record, or null when the key is null, the record is gone or outside what the caller may read.`, anyOf: [embedded, { type: 'null' }] } }
+          : {
+              records: { description: `With \`include\`: the first page of the ${target.naming.humanName} records.`, type: 'array', items: embedded, maxItems: MAX_INCLUDE_PER_PAGE },
+              has_more: { description: 'With `include`: whether more records follow this page.', type: 'boolean' },
+              next: { description: 'With `include`: the URL of the next page in cursor mode; null on the last page or when no URL the caller may call expresses it.', type: ['string', 'null'] },
+            };
+      const own = (property as { properties?: Record<string, JsonSchema> }).properties ?? {};
+      return [name, { ...property, properties: { ...own, ...added } }];
+    }),
+  );
+  return { ...schema, properties };
+}
+
+/**
+ * The component schemas of one resource: its records on index and show, the related view, a
+ * record embedded by `include` (its show fields, none required: `include_fields` picks them),
+ * and its create and update attributes. `resolve` (the served resources) types the included
+ * shapes of its association values.
+ */
+export function resourceSchemas(resource: CompiledResource, gated: boolean, resolve?: ResolveResource): Record<string, JsonSchema> {
+  const index = viewSchema(resource, 'index', gated, resolve);
   const { required: _required, ...related } = index as { required?: unknown };
+  const { required: _shown, ...included } = viewSchema(resource, 'show', gated, resolve) as { required?: unknown };
   return {
     [schemaNames.record(resource, 'index')]: index,
-    [schemaNames.record(resource, 'show')]: viewSchema(resource, 'show', gated),
+    [schemaNames.record(resource, 'show')]: viewSchema(resource, 'show', gated, resolve),
+    [schemaNames.included(resource)]: { ...included, description: `A ${resource.naming.humanName} record embedded by \`include\`: the fields \`include_fields\` names (default its index fields the caller reads), as its show answers the caller.` },
     // A record reached through another's association (Edition B): its index fields, an association the token may not see left out.
     [schemaNames.related(resource)]: related,
     [schemaNames.write(resource, 'new')]: writeSchema(resource, 'new'),
