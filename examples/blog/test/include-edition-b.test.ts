@@ -56,4 +56,23 @@ describeOnEachDatabase('include in Edition B', (demo) => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toBe('include: comments has no includable association "user" (includable: blog_post)');
   });
+  it('"the answers of create and update": an association ungranted to a writing token is the unknown 400 on its create and update too, before anything is written', async () => {
+    // The writer token creates and updates blog_posts, and reads neither users nor comments.
+    const send = (method: 'POST' | 'PATCH', url: string) =>
+      countQueries(demo().database, () => demo().app.inject({ method, url: `${V1}${url}`, headers: { ...bearer('writer'), 'content-type': 'application/json' }, payload: JSON.stringify({ blog_post: { title: 'Written by the writer' } }) }));
+    const posts = async () => Number((await demo().database.db.selectFrom('blog_posts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await posts();
+    for (const [method, url, unknownUrl, path, unknown] of [
+      ['POST', '/blog_posts?include=author', '/blog_posts?include=no_such', 'author', 'no_such'],
+      ['PATCH', '/blog_posts/1?include=comments', '/blog_posts/1?include=no_such', 'comments', 'no_such'],
+    ] as const) {
+      const [refused, missing] = [await send(method, url), await send(method, unknownUrl)];
+      expect([refused.result.statusCode, missing.result.statusCode], refused.result.body).toEqual([400, 400]);
+      expect(refused.result.json().error.replace(`"${path}"`, '"?"')).toBe(missing.result.json().error.replace(`"${unknown}"`, '"?"'));
+      expect([...refused.statements, ...missing.statements].filter((statement) => /\b(insert|update)\b/i.test(statement) && !/"panel_api_/.test(statement))).toEqual([]);
+    }
+    expect(await posts()).toBe(before);
+    // Without the ungranted path the same create writes: the 400 was the include's.
+    expect((await send('POST', '/blog_posts')).result.statusCode).toBe(201);
+  });
 }, { edition: 'B' });
