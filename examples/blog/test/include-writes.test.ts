@@ -92,6 +92,26 @@ describeOnEachDatabase('include on the answers of create and update', (demo) => 
     expect((await get('/blog_posts/3')).record.title).not.toBe('Never written');
   });
 
+  it('"If-Match on writes keeps comparing the root record\'s strong ETag", and include reads in the precondition\'s transaction; an Idempotency-Key replays the answer with its included records', async () => {
+    const inject = (method: 'POST' | 'PATCH', url: string, headers: Record<string, string>, body: Json) => demo().app.inject({ method, url: `${V1}${url}`, headers: { ...JSON_BODY, ...headers }, payload: JSON.stringify(body) });
+    const { id } = await db().insertInto('blog_posts').values({ title: 'Conditional', published: true, published_on: '2026-01-06', author_id: 1 }).returning('id').executeTakeFirstOrThrow();
+    const etag = (await demo().app.inject({ url: `${V1}/blog_posts/${id}`, headers: ADMIN })).headers.etag as string;
+    // The answer with include has another ETag than the record's own: If-Match compares the record's.
+    expect((await demo().app.inject({ url: `${V1}/blog_posts/${id}?include=author`, headers: ADMIN })).headers.etag).not.toBe(etag);
+    const { result, statements } = await countQueries(demo().database, () => inject('PATCH', `/blog_posts/${id}?include=author`, { 'if-match': etag }, { blog_post: { title: 'Conditional, with its author' } }));
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json().record.author.record).toMatchObject({ id: 1 });
+    expect(statements.filter((statement) => /^begin/i.test(statement))).toHaveLength(1);
+    expect((await inject('PATCH', `/blog_posts/${id}?include=author`, { 'if-match': etag }, { blog_post: { title: 'Lost update' } })).statusCode).toBe(412);
+    const key = `include-writes-${Date.now()}`;
+    const body = { blog_post: { title: 'Created once, with its author', author_id: 1 } };
+    const first = await inject('POST', '/blog_posts?include=author', { 'idempotency-key': key }, body);
+    const retry = await inject('POST', '/blog_posts?include=author', { 'idempotency-key': key }, body);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json().record.author.record).toMatchObject({ id: 1 });
+    expect([retry.statusCode, retry.headers['idempotent-replayed'], retry.json()]).toEqual([201, 'true', first.json()]);
+  });
+
   it('a refused write (422) with include answers as without it, and writes nothing', async () => {
     const before = await postCount();
     const refused = await send('POST', '/blog_posts?include=author', { blog_post: { title: '', author_id: 1 } });
