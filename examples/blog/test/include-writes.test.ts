@@ -112,6 +112,14 @@ describeOnEachDatabase('include on the answers of create and update', (demo) => 
     expect([retry.statusCode, retry.headers['idempotent-replayed'], retry.json()]).toEqual([201, 'true', first.json()]);
   });
 
+  it('"fields= does not apply to a write\'s answer": fields= beside include on a create neither narrows the answer nor refuses the include', async () => {
+    const created = await send('POST', '/blog_posts?fields=title&include=author', { blog_post: { title: 'Fields beside include', author_id: 1 } });
+    expect(created.statusCode, created.body).toBe(201);
+    const { record } = created.json();
+    expect(record).toMatchObject({ title: 'Fields beside include', author: { id: 1, record: { id: 1 } } });
+    expect(Object.keys(record)).toEqual(Object.keys((await get(`/blog_posts/${record.id}`)).record));
+  });
+
   it('a refused write (422) with include answers as without it, and writes nothing', async () => {
     const before = await postCount();
     const refused = await send('POST', '/blog_posts?include=author', { blog_post: { title: '', author_id: 1 } });

@@ -25,15 +25,17 @@ const firstPage = (config: { readonly perPage: number }): PageRequest => ({ page
 
 /**
  * Reads a request's query with `modifiers` on `view` of `resource` (one 400 naming every
- * problem), asking the controller's `queryableFields` which fields this actor may query.
+ * problem), asking the controller's `queryableFields` which fields this actor may query;
+ * `only` keeps the parameters it accepts (a write's answer reads `include` alone).
  */
-export function readQuery(context: RequestContext, resource: CompiledResource, view: View, modifiers: readonly ListModifier[]): ListRequest {
+export function readQuery(context: RequestContext, resource: CompiledResource, view: View, modifiers: readonly ListModifier[], only?: (name: string) => boolean): ListRequest {
   const { request, panel, route } = context;
+  const pick = (query: Record<string, unknown>) => (only === undefined ? query : Object.fromEntries(Object.entries(query).filter(([name]) => only(name))));
   const reader = new ListRequestReader({
     resource,
     view,
-    query: context.query,
-    sent: (request.query ?? {}) as Record<string, unknown>,
+    query: pick(context.query),
+    sent: pick((request.query ?? {}) as Record<string, unknown>),
     // A traversal keeps no `per_page` cookie (it is the index's).
     cookies: route.traversing ? undefined : request.cookies,
     config: panel.config,

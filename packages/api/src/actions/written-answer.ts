@@ -1,5 +1,5 @@
 import { shareTransaction, type RecordRow } from '@panel/core';
-import type { IncludeRequest } from '../querying/include-params.js';
+import { isIncludeKey, type IncludeRequest } from '../querying/include-params.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { readQuery } from './read-actions.js';
 import { embedIncluded } from './included-answer.js';
@@ -14,7 +14,7 @@ export function writtenInclude(context: RequestContext): IncludeRequest | undefi
   // The answer of a create or an update is the show's record: `include` reads it as on a show (`fields=` does not apply).
   const modifiers = context.route.recordModifiers.filter((modifier) => modifier.name === 'include');
   if (modifiers.length === 0) return undefined;
-  const { include } = readQuery(context, context.resource, 'show', modifiers);
+  const { include } = readQuery(context, context.resource, 'show', modifiers, isIncludeKey);
   return include === undefined || include.paths.length === 0 ? undefined : include;
 }
 
