@@ -89,6 +89,45 @@ for (const kind of testDatabaseKinds()) {
       await migrate('note');
       expect(await panel.records.find({ resource: note(), view: 'show', id: 4 })).toMatchObject({ id: 4, title: 'four', subtitle: null, summary: null, note: null });
     });
+
+    it('"a test migrates under load: 0 × 503": four clients listing, finding and updating on four connections while three migrations add columns; every call succeeds', async () => {
+      // Four connections on PostgreSQL, so that each prepares its statements before a migration refuses them.
+      const loaded = kind === 'postgres' ? await openDatabase({ url: schema!.url, schema: schema!.schema, maxConnections: 4 }) : database;
+      const records = kind === 'postgres' ? (await createPanel({ database: loaded, resources: [NoteResource] })).records : panel.records;
+      const resource = note();
+      const failed: string[] = [];
+      let calls = 0;
+      let running = true;
+      const client = async (n: number) => {
+        for (let i = 0; running; i += 1) {
+          try {
+            await records.list({ resource, view: 'index', page: 1, perPage: 10 });
+            await records.find({ resource, view: 'show', id: 4 });
+            await records.update({ resource, view: 'show', id: 1, values: { title: `client ${n}, round ${i}` } });
+            calls += 3;
+            // PGlite answers through microtasks only: let the timers (the migrations' waits) run.
+            await new Promise((resolve) => setImmediate(resolve));
+          } catch (error) {
+            failed.push(`${(error as { code?: string }).code ?? ''} ${String(error)}`);
+          }
+        }
+      };
+      const clients = [0, 1, 2, 3].map(client);
+      try {
+        for (const column of ['load_a', 'load_b', 'load_c']) {
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          await migrate(column);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      } finally {
+        running = false;
+        await Promise.all(clients);
+        if (loaded !== database) await loaded.close();
+      }
+      expect(failed).toEqual([]);
+      expect(calls).toBeGreaterThan(30);
+      expect(await panel.records.find({ resource, view: 'show', id: 4 })).toMatchObject({ id: 4, load_a: null, load_b: null, load_c: null });
+    });
   });
 }
 
