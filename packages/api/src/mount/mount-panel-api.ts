@@ -21,6 +21,8 @@ import { mountExtensions } from '../extensions/mount-extensions.js';
 import { warnAboutInactivePolicies, warnAboutMissingControllers } from './missing-controllers-warning.js';
 import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
 import { serveOpenApi } from '../openapi/serve-openapi.js';
+import { carriesCredentials, documentActor } from '../openapi/document-actor.js';
+import { routeVersion } from '../routing/served-collections.js';
 import { httpSemanticsFor } from '../http-semantics/mount-http-semantics.js';
 
 declare module 'fastify' {
@@ -89,7 +91,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       api.setNotFoundHandler((request, reply) => errorHandler(new NotFoundError(), request, reply));
       const semantics = await httpSemanticsFor(api, options, extensions.credentialLimit);
       const table = drawRoutes(api, panel, controllers, { ...options, traversals: extensions.traversals, semantics, gate: extensions.gate });
-      app.panelApiRoutes!.push(...table.map((route) => ({ ...route, path: `${mountPath}${route.path}` })));
+      app.panelApiRoutes!.push(...table.map(({ runtime: _runtime, ...route }) => ({ ...route, path: `${mountPath}${route.path}` })));
       // The app's routes declared with a schema are in the OpenAPI document.
       const customRoutes: CustomRoute[] = [];
       let collecting = true;
@@ -106,8 +108,10 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
         mountPath,
         versions: routeVersions(table),
         options: options.openapi,
-        build: (version) =>
-          buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, listModifiers: options.listModifiers, gated, gateSchemes: extensions.securitySchemes, options: options.openapi, httpSemantics: { rateLimit: options.rateLimit !== false, requireIfMatch: options.requireIfMatch } }),
+        build: (version, actor) =>
+          buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, listModifiers: options.listModifiers, gated, gateSchemes: extensions.securitySchemes, options: options.openapi, httpSemantics: { rateLimit: options.rateLimit !== false, requireIfMatch: options.requireIfMatch }, actor }),
+        actorOf: (version, request, reply) => documentActor(request, reply, table.filter((route) => routeVersion(route) === version)),
+        carriesCredentials: carriesCredentials([...Object.values(extensions.securitySchemes), ...Object.values(options.openapi.securitySchemes ?? {})], panel),
       });
     },
     { prefix: mountPath },

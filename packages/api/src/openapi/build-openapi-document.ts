@@ -96,9 +96,11 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
     ...options.securitySchemes,
   };
   const security = [...(options.security ? [] : Object.keys(input.gateSchemes ?? {}).map((name) => ({ [name]: [] }))), ...(options.security ?? Object.keys(options.securitySchemes ?? {}).map((name) => ({ [name]: [] })))];
-  const routes = input.routes.filter((route) => route.path.startsWith(`/resources/${version}/`));
-  const served = servedCollections(routes, version);
-  const context: OperationContext = { ...input, security, resolve: (name) => (served.has(name) ? input.panel.resource(name) : undefined) };
+  const { actor } = input;
+  // One actor's document: the routes that actor may call, the resources it reads.
+  const routes = input.routes.filter((route) => route.path.startsWith(`/resources/${version}/`) && (actor === undefined || actor.calls(route)));
+  const served = servedCollections(input.routes, version);
+  const context: OperationContext = { ...input, security, resolve: (name) => (served.has(name) && (actor === undefined || actor.reads(name)) ? input.panel.resource(name) : undefined) };
   const paths: Record<string, Record<string, OpenApiObject>> = {};
   const pathItem = (path: string): Record<string, OpenApiObject> => {
     paths[path] ??= {};
@@ -109,14 +111,14 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   for (const route of routes) {
     const resource = input.panel.resource(route.resourceName);
     tags.set(resource.name, resource.naming.humanName);
-    Object.assign(schemas, resourceSchemas(resource, input.gated === true, context.resolve));
+    Object.assign(schemas, resourceSchemas(resource, input.gated === true, context.resolve, actor));
     const operation = withHttpSemantics(route, resourceOperation(route, context), input.httpSemantics);
     if (security.length === 0 && (operation.security as unknown[]).length > 0) delete operation.security;
     pathItem(openApiPath(`${mountPath}${route.path}`))[route.method.toLowerCase()] = operation;
   }
   for (const route of routes.filter((r) => r.action === 'related')) {
     const target = input.panel.resource(input.panel.resource(route.resourceName).fieldsByName.get(route.association!)!.target!);
-    Object.assign(schemas, resourceSchemas(target, input.gated === true, context.resolve));
+    Object.assign(schemas, resourceSchemas(target, input.gated === true, context.resolve, actor));
   }
   for (const route of input.customRoutes ?? []) pathItem(openApiPath(route.url))[route.method.toLowerCase()] = customOperation(route);
   if (input.healthPath !== false) Object.assign(paths, healthPaths(mountPath, input.healthPath));

@@ -1,6 +1,7 @@
 import { recordSchema, writeSchema, type CompiledResource, type JsonSchema, type View } from '@panel/core';
 import { includableAssociation } from '../querying/include-modifier.js';
 import { MAX_INCLUDE_PER_PAGE } from '../querying/include-params.js';
+import type { DocumentActor } from './document-actor.js';
 
 /** A served resource by name; undefined when this API version does not serve it. */
 export type ResolveResource = (name: string) => CompiledResource | undefined;
@@ -80,12 +81,14 @@ export const MAY_BE_OMITTED = 'May be omitted: a `visible` rule decides which ac
  * A record's schema on a view, from the field types (`recordSchema`). A field with a
  * `visible` rule (the one decision `fieldAccess` makes per actor) is not required and says it
  * may be omitted. In Edition B a field the token may not see is left out of the record, so
- * association fields are not required.
+ * association fields are not required. One actor's document (`actor`) has the fields that
+ * actor reads, and only those a rule shows on some records say they may be omitted.
  */
-function viewSchema(resource: CompiledResource, view: View, gated: boolean, resolve: ResolveResource | undefined): JsonSchema {
-  const schema = withIncludedShapes(resource, recordSchema(resource, view) as { properties: Record<string, JsonSchema>; required: string[] }, resolve);
-  const ruled = new Set(resource.fields.filter((field) => field.definition.options.visible !== undefined).map((field) => field.name));
-  const optional = new Set([...ruled, ...(gated ? resource.fields.filter((field) => field.target !== undefined).map((field) => field.name) : [])]);
+function viewSchema(resource: CompiledResource, view: View, gated: boolean, resolve: ResolveResource | undefined, actor: DocumentActor | undefined): JsonSchema {
+  const fields = actor?.access(resource).readable(view);
+  const schema = withIncludedShapes(resource, recordSchema(resource, view, fields) as { properties: Record<string, JsonSchema>; required: string[] }, resolve);
+  const ruled = new Set(actor ? [...actor.perRecord(resource, view)].map((field) => field.name) : resource.fields.filter((field) => field.definition.options.visible !== undefined).map((field) => field.name));
+  const optional = new Set([...ruled, ...(gated && !actor ? resource.fields.filter((field) => field.target !== undefined).map((field) => field.name) : [])]);
   if (optional.size === 0) return schema;
   const properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, ruled.has(name) ? { ...property, description: MAY_BE_OMITTED } : property]));
   return { ...schema, properties, required: schema.required.filter((name) => !optional.has(name)) };
@@ -125,21 +128,27 @@ function withIncludedShapes<T extends { properties: Record<string, JsonSchema> }
  * The component schemas of one resource: its records on index and show, the related view, a
  * record embedded by `include` (its show fields, none required: `include_fields` picks them),
  * and its create and update attributes. `resolve` (the served resources) types the included
- * shapes of its association values.
+ * shapes of its association values; `actor` narrows every schema to what one actor reads and writes.
  */
-export function resourceSchemas(resource: CompiledResource, gated: boolean, resolve?: ResolveResource): Record<string, JsonSchema> {
-  const index = viewSchema(resource, 'index', gated, resolve);
+export function resourceSchemas(resource: CompiledResource, gated: boolean, resolve?: ResolveResource, actor?: DocumentActor): Record<string, JsonSchema> {
+  const index = viewSchema(resource, 'index', gated, resolve, actor);
   const { required: _required, ...related } = index as { required?: unknown };
-  const { required: _shown, ...included } = viewSchema(resource, 'show', gated, resolve) as { required?: unknown };
+  const show = viewSchema(resource, 'show', gated, resolve, actor);
+  const { required: _shown, ...included } = show as { required?: unknown };
   return {
     [schemaNames.record(resource, 'index')]: index,
-    [schemaNames.record(resource, 'show')]: viewSchema(resource, 'show', gated, resolve),
+    [schemaNames.record(resource, 'show')]: show,
     [schemaNames.included(resource)]: { ...included, description: `A ${resource.naming.humanName} record embedded by \`include\`: the fields \`include_fields\` names (default its index fields the caller reads), as its show answers the caller.` },
     // A record reached through another's association (Edition B): its index fields, an association the token may not see left out.
     [schemaNames.related(resource)]: related,
-    [schemaNames.write(resource, 'new')]: writeSchema(resource, 'new'),
-    [schemaNames.write(resource, 'edit')]: writeSchema(resource, 'edit'),
+    [schemaNames.write(resource, 'new')]: actorWriteSchema(resource, 'new', actor),
+    [schemaNames.write(resource, 'edit')]: actorWriteSchema(resource, 'edit', actor),
   };
+}
+
+/** A write body's attributes: every field some actor may write, or those of one actor (`actor`). */
+export function actorWriteSchema(resource: CompiledResource, view: 'new' | 'edit', actor: DocumentActor | undefined): JsonSchema {
+  return writeSchema(resource, view, actor?.writable(resource, view));
 }
 
 /** Turns a Fastify route schema written the OpenAPI 3.0 way (`nullable: true`) into JSON Schema 2020-12 (`type: [..., 'null']`). */

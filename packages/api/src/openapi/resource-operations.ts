@@ -4,13 +4,14 @@ import { beforeActionsFor, declaresRescues } from '../controller/callback-chain.
 import { PublicResourcesController } from '../controller/public-resources-controller.js';
 import { routeModifiers, type RouteEntry } from '../routing/draw-routes.js';
 import { responseSchemas } from '../serialization/response-schemas.js';
-import { ref, schemaNames } from './openapi-components.js';
+import { actorWriteSchema, ref, schemaNames } from './openapi-components.js';
+import { UPLOAD_ANSWER, UPLOAD_BODY } from './upload-schemas.js';
 import { exampleOf } from './openapi-examples.js';
-import { writeSchema } from '@panel/core';
 import { actionParameters } from '../querying/list-query.js';
 import type { ListModifier, QueryParameter } from '../querying/list-modifier.js';
 import { defaultOrder } from '../querying/sort-modifier.js';
 import type { OpenApiObject } from './openapi-options.js';
+import type { DocumentActor } from './document-actor.js';
 
 /** What the operations of one document share. */
 export interface OperationContext {
@@ -25,6 +26,8 @@ export interface OperationContext {
   readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined;
   /** The security requirements of an authenticated route. */
   readonly security: readonly Record<string, string[]>[];
+  /** One actor's document: the fields and parameters as that actor may use them; undefined for the document every actor reads. */
+  readonly actor?: DocumentActor | undefined;
 }
 
 const JSON_TYPE = 'application/json';
@@ -102,43 +105,14 @@ function operationId(route: RouteEntry, resource: CompiledResource): string {
 const UPDATE_DESCRIPTION = 'Changes the fields the body carries; a field left out keeps its value. PATCH and PUT behave the same: PUT is not a full replacement, and nothing is required.';
 
 /** The body of a create or update: the attributes under the resource's singular key, with an example made from the fields. */
-function requestBody(resource: CompiledResource, view: 'new' | 'edit'): OpenApiObject {
+function requestBody(resource: CompiledResource, view: 'new' | 'edit', actor: DocumentActor | undefined): OpenApiObject {
   const key = resource.naming.singularKey;
-  const example = exampleOf(writeSchema(resource, view), key);
+  const example = exampleOf(actorWriteSchema(resource, view, actor), key);
   return {
     required: true,
     content: { [JSON_TYPE]: { schema: { type: 'object', properties: { [key]: ref(schemaNames.write(resource, view)) }, required: [key] }, ...(example === undefined ? {} : { example: { [key]: example } }) } },
   };
 }
-
-const UPLOAD = {
-  type: 'object',
-  properties: {
-    id: { type: 'string', pattern: '^up_[A-Za-z0-9_-]{43}$', description: 'Name it under a file field of a write, once, before it expires.' },
-    filename: { type: 'string' },
-    content_type: { type: 'string', description: 'As the bytes say it is (their magic number), not as it was declared.' },
-    byte_size: { type: 'integer', minimum: 0 },
-    expires_at: { type: 'string', format: 'date-time' },
-  },
-  required: ['id', 'filename', 'content_type', 'byte_size', 'expires_at'],
-};
-const UPLOAD_ANSWER = {
-  type: 'object',
-  properties: {
-    upload: UPLOAD,
-    direct_upload: { type: 'object', description: 'A direct upload: PUT the bytes to `url` with exactly these headers.', properties: { url: { type: 'string' }, headers: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['url', 'headers'] },
-  },
-  required: ['upload'],
-};
-const UPLOAD_BODY = {
-  required: true,
-  content: {
-    'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } },
-    [JSON_TYPE]: {
-      schema: { type: 'object', properties: { filename: { type: 'string' }, content_type: { type: 'string' }, byte_size: { type: 'integer', minimum: 0 }, checksum: { type: 'string', description: 'MD5 of the bytes, base64.' } }, required: ['filename', 'content_type', 'byte_size', 'checksum'] },
-    },
-  },
-};
 
 const REF = { type: 'string', minLength: 1, maxLength: 64, description: 'Echoed back with the operation\'s result; unique in the batch.' };
 const IF_MATCH = { type: 'string', description: "The record's ETag (as `If-Match`): a record changed since answers 412." };
@@ -206,8 +180,8 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const listed = route.action === 'related' ? context.panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
   const parameters = [
     ...(member ? [idParameter(resource)] : []),
-    // The view's fields as declared: the document's sort_by enum, without an actor.
-    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => listed.fieldsOn(view), modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
+    // The view's fields as declared (the document's sort_by enum, without an actor), or as one actor reads them.
+    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => (context.actor ? context.actor.access(listed).readable(view) : listed.fieldsOn(view)), access: context.actor?.access(listed), modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
   ];
   const writeView = route.action === 'create' ? 'new' : 'edit';
   return {
@@ -216,7 +190,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
     tags: [route.action === 'upload' ? 'Uploads' : resource.name],
     description: description(route, resource, context),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.action === 'upload' ? { requestBody: UPLOAD_BODY } : route.action === 'batch' ? { requestBody: batchRequestBody(resource) } : writes ? { requestBody: requestBody(resource, writeView) } : {}),
+    ...(route.action === 'upload' ? { requestBody: UPLOAD_BODY } : route.action === 'batch' ? { requestBody: batchRequestBody(resource) } : writes ? { requestBody: requestBody(resource, writeView, context.actor) } : {}),
     responses,
     security: authenticated ? context.security : [],
   };

@@ -2,27 +2,43 @@ import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { OpenApiObject, OpenApiOptions } from './openapi-options.js';
 import { NotFoundError } from '../errors/api-errors.js';
+import type { DocumentActor } from './document-actor.js';
 
 /** How the document routes of a mount are drawn. */
 export interface ServeOpenApiInput {
   readonly mountPath: string;
   readonly versions: readonly string[];
-  /** Builds one version's document; asked once, at the first request (every route is drawn by then). */
-  readonly build: (version: string) => OpenApiObject;
+  /** Builds one version's document, for every actor (asked once, at the first request: every route is drawn by then) or for one. */
+  readonly build: (version: string, actor?: DocumentActor) => OpenApiObject;
+  /** The actor a request's credentials prove on one version's routes (see `documentActor`); a refused credential throws the API's 401. */
+  readonly actorOf: (version: string, request: FastifyRequest, reply: FastifyReply) => Promise<DocumentActor>;
+  /** Whether the request carries a credential (a header or cookie a security scheme names, the panel session): then its document is its actor's. */
+  readonly carriesCredentials: (request: FastifyRequest) => boolean;
   readonly options: OpenApiOptions;
 }
 
-/** The document as served: its bytes and their ETag, made once. */
-function cached(build: () => OpenApiObject): () => { body: string; etag: string } {
-  let served: { body: string; etag: string } | undefined;
+/** A document as served: its bytes and their ETag. */
+interface Served {
+  readonly body: string;
+  readonly etag: string;
+}
+
+function served(document: OpenApiObject): Served {
+  const body = JSON.stringify(document, null, 2);
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+/** The document every actor reads, made once. */
+function cached(build: () => OpenApiObject): () => Served {
+  let made: Served | undefined;
   return () => {
-    served ??= (() => {
-      const body = JSON.stringify(build(), null, 2);
-      return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-    })();
-    return served;
+    made ??= served(build());
+    return made;
   };
 }
+
+/** What a document depends on besides its URL: the credential of the request. */
+const CREDENTIAL_HEADERS = 'Authorization, Cookie';
 
 /** Whether `If-None-Match` names the ETag (a list, or `*`; a weak validator matches too). */
 function matches(header: string | undefined, etag: string): boolean {
@@ -64,6 +80,9 @@ function lazyReference(routePrefix: string, configuration: { url: string; title:
 /**
  * Draws `GET <mount>/resources/<version>/openapi.json` for each version (with an ETag, 304 on
  * `If-None-Match`), and with `docs: true` the interactive reference at `…/<version>/docs`.
+ * An anonymous request reads the document every actor reads; a request with a credential
+ * reads it as that credential's actor may use the API (its routes, fields and parameters),
+ * `Cache-Control: private`, and a credential the API refuses answers the API's 401.
  * With `public: false` nothing is drawn; with a function, a request it refuses is a 404.
  */
 export async function serveOpenApi(api: FastifyInstance, input: ServeOpenApiInput): Promise<void> {
@@ -78,8 +97,10 @@ export async function serveOpenApi(api: FastifyInstance, input: ServeOpenApiInpu
     const document = cached(() => input.build(version));
     api.get(`/resources/${version}/openapi.json`, async (request, reply) => {
       await allowed(request);
-      const { body, etag } = document();
-      reply.header('etag', etag).header('cache-control', 'no-cache');
+      // With a credential, the document as its actor sees it: made per request, kept by no shared cache.
+      const own = input.carriesCredentials(request);
+      const { body, etag } = own ? served(input.build(version, await input.actorOf(version, request, reply))) : document();
+      reply.header('etag', etag).header('cache-control', own ? 'private, no-cache' : 'no-cache').header('vary', CREDENTIAL_HEADERS);
       if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type('application/json; charset=utf-8').send(body);
     });

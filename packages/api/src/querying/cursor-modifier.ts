@@ -42,8 +42,8 @@ export const cursorModifier: ListModifier = {
     if (!request.cursors) return { problems: ['cursor pagination is not served here'] };
     return cursorPart(request, after ?? before, after !== undefined ? 'after' : 'before', total as 'exact' | 'estimate' | undefined);
   },
-  parameters({ fields }) {
-    const sortable = fields.some((field) => field.sortable);
+  parameters({ queryable }) {
+    const sortable = queryable.sort.length > 0;
     const cursor = (side: 'after' | 'before'): QueryParameter => ({ name: side, description: `A \`pagination.${side === 'after' ? 'next' : 'prev'}_cursor\` of an earlier answer of this list: the page ${side} it, in cursor mode. Bound to the list, its filters, search and order, and the caller.`, schema: { type: 'string', maxLength: MAX_CURSOR_LENGTH } });
     return [
       { name: 'pagination', description: `\`cursor\`: keyset pages (\`next_cursor\`, \`prev_cursor\`, the \`Link\` header) instead of page numbers; no count unless \`include_total\` asks.${sortable ? ' Any `sort_by`; the id breaks ties.' : ''}`, schema: { type: 'string', enum: ['cursor'] } },

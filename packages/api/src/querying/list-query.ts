@@ -1,4 +1,4 @@
-import type { CompiledField, CompiledResource, JsonSchema, ScopeFunction, View } from '@panel/core';
+import type { CompiledField, CompiledResource, FieldAccess, JsonSchema, ScopeFunction, View } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
 import { fieldsetModifier } from './fieldset-modifier.js';
 import { cursorModifier } from './cursor-modifier.js';
@@ -59,19 +59,21 @@ export function recordParameters(context: ParameterContext, modifiers: readonly 
 }
 
 /**
- * The query parameters of a route, for the resource as declared (no per-actor rule): a list's
- * (index, and a traversal's of its target `resource`), one record's (show), none for writes.
- * The route's `schema.querystring` and its OpenAPI operation are both made from this;
- * `viewFields` gives a view's fields as declared (the resource's own `fieldsOn`); `modifiers`
- * are the route's (default `LIST_MODIFIERS`).
+ * The query parameters of a route, for the resource as declared (no per-actor rule), or as one
+ * actor may use them (`access`: its OpenAPI document): a list's (index, and a traversal's of
+ * its target `resource`), one record's (show), none for writes. The route's
+ * `schema.querystring` and its OpenAPI operation are both made from this; `viewFields` gives a
+ * view's fields (the resource's own `fieldsOn`, or those the actor reads); `modifiers` are the
+ * route's (default `LIST_MODIFIERS`).
  */
-export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly modifiers?: readonly ListModifier[] | undefined; readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined }): QueryParameter[] {
-  const { config, defaults, viewFields, modifiers = LIST_MODIFIERS, resolve } = mount;
+export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly access?: FieldAccess | undefined; readonly modifiers?: readonly ListModifier[] | undefined; readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined }): QueryParameter[] {
+  const { config, defaults, viewFields, access, modifiers = LIST_MODIFIERS, resolve } = mount;
+  const context = (view: View) => ({ config, defaults, resource, fields: viewFields(view), queryable: queryableFields({ resource, view, access }), resolve });
   // Bounded here, once: the route's querystring and the OpenAPI document state the same schemas.
-  if (action === 'index' || action === 'related') return listParameters({ config, defaults, resource, fields: viewFields('index'), queryable: queryableFields({ resource, view: 'index' }), resolve }, modifiers).map(boundedParameter);
-  if (action === 'show') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }), resolve }, modifiers).map(boundedParameter);
+  if (action === 'index' || action === 'related') return listParameters(context('index'), modifiers).map(boundedParameter);
+  if (action === 'show') return recordParameters(context('show'), modifiers).map(boundedParameter);
   // The answer of a create or an update is the show's record: `include` reads it as on a show (`fields=` does not apply).
-  if (action === 'create' || action === 'update') return recordParameters({ config, defaults, resource, fields: viewFields('show'), queryable: queryableFields({ resource, view: 'show' }), resolve }, modifiers.filter((modifier) => modifier.name === 'include')).map(boundedParameter);
+  if (action === 'create' || action === 'update') return recordParameters(context('show'), modifiers.filter((modifier) => modifier.name === 'include')).map(boundedParameter);
   return [];
 }
 

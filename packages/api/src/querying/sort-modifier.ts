@@ -50,8 +50,9 @@ export const sortModifier: ListModifier = {
       return { problems: [(error as Error).message] };
     }
   },
-  parameters({ resource, fields }) {
-    const sortable = fields.filter((field) => field.sortable).map((field) => field.name);
+  parameters({ resource, queryable }) {
+    // The fields this actor may sort by: as declared for the document every actor reads, or one actor's.
+    const sortable = queryable.sort.map((field) => field.name);
     return [
       ...(sortable.length > 0 ? [{ name: 'sort_by', description: `The field to sort by (then the id, so pages are stable). Without it, records are ordered by ${defaultOrder(resource)}.`, schema: { type: 'string', enum: sortable } }] : []),
       { name: 'sort_direction', description: 'The direction of `sort_by`.', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },

@@ -16,7 +16,7 @@ import { isTraversable } from '../actions/association-filter.js';
 import type { HttpSemantics } from '../http-semantics/http-semantics.js';
 import type { RequestGate } from '../controller/request-gate.js';
 import { assembleRoute } from '../pipeline/assemble-route.js';
-import { RequestContext } from '../pipeline/request-context.js';
+import { RequestContext, type RouteRuntime } from '../pipeline/request-context.js';
 import { conditionalGetHooks } from '../http-semantics/conditional-get.js';
 import { actionParameters, LIST_MODIFIERS, querystringSchema } from '../querying/list-query.js';
 import type { ListModifier } from '../querying/list-modifier.js';
@@ -33,6 +33,11 @@ export interface RouteEntry {
   readonly association?: string | undefined;
   /** For `related` (Edition B): the controller serving the association's target in the same version, whose rules the traversal answers with. */
   readonly targetController?: typeof ResourcesController | undefined;
+}
+
+/** A route as the mount drew it: its entry and the runtime its requests run. */
+export interface DrawnRoute extends RouteEntry {
+  readonly runtime: RouteRuntime;
 }
 
 const ROUTES: readonly { method: HTTPMethods; member: boolean; action: ActionName; suffix?: string }[] = [
@@ -169,13 +174,14 @@ export interface DrawOptions {
 
 
 /** Draws the route table on a Fastify scope, each route with its response schemas; each request gets a fresh controller instance. */
-export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): RouteEntry[] {
+export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: readonly DiscoveredController[], options: DrawOptions): DrawnRoute[] {
   const { mountPath, via, constraints, defaults, traversals, unpermittedAttributes, semantics, gate, listModifiers = LIST_MODIFIERS, cursors } = options;
   const table = [...routeTable(panel, controllers), ...(traversals ? relatedRoutes(panel, controllers) : []), ...uploadRoutes(panel, controllers)].filter((route) => via === undefined || via.has(route.method));
   for (const { controller, file } of controllers) {
     settleCsrfStrategy(controller);
     checkController(panel, controller, relative(panel.appRoot, file), defaults);
   }
+  const drawn: DrawnRoute[] = [];
   for (const route of table) {
     const Controller = route.controller;
     const resource = panel.resource(route.resourceName);
@@ -205,6 +211,7 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
         await uploads.register(fastifyMultipart, { limits: { files: 1, fields: 0, parts: 1 } });
         draw(uploads);
       });
+    drawn.push({ ...route, runtime });
   }
-  return table;
+  return drawn;
 }

@@ -92,6 +92,22 @@ describe('fieldAccess: the one decision of which fields an actor reads and write
     expect(names(await fieldAccess({ resource: note, user: reader }).writable('update', { owner_id: 3 }))).toEqual(['title', 'owner']);
   });
 
+  it('writableOnSome (one actor\'s OpenAPI document): a rule that reads the record counts as allowing; one that does not is exact', async () => {
+    // The reader writes `mine` on her own notes only: without a record, the document keeps it; `secret` and `flag` never.
+    expect(names(await fieldAccess({ resource: note, user: reader }).writableOnSome('update'))).toEqual(['title', 'mine', 'owner']);
+    // NotePolicy's permittedAttributes answers without reading the record: it narrows as on a request.
+    expect(names(await fieldAccess({ resource: note, user: reader, authorization }).writableOnSome('update'))).toEqual(['title']);
+    expect(names(await fieldAccess({ resource: note, user: admin, authorization }).writableOnSome('update'))).toEqual(['title', 'secret', 'mine', 'flag', 'owner']);
+    // On create, exactly `writable('create', null)`.
+    expect(names(await fieldAccess({ resource: note, user: reader, authorization }).writableOnSome('create'))).toEqual(['title', 'owner']);
+    // A policy that reads the record, even after an await, does not narrow: only a record can answer it.
+    const byOwner = { ...authorization, permittedAttributes: async ({ record }: { record: unknown }) => {
+      await Promise.resolve();
+      return (record as { owner_id?: number }).owner_id === 2 ? ['title'] : [];
+    } };
+    expect(names(await fieldAccess({ resource: note, user: reader, authorization: byOwner }).writableOnSome('update'))).toEqual(['title', 'mine', 'owner']);
+  });
+
   it('omit leaves a field out of reads (Edition B: an association without a read grant)', () => {
     expect(names(fieldAccess({ resource: note, user: admin, omit: (f) => f.name === 'owner' }).readable('index'))).not.toContain('owner');
   });

@@ -1,6 +1,7 @@
 import type { View, WriteChannel } from '../fields/field-types.js';
 import type { CompiledField, CompiledResource } from '../resources/compiled-types.js';
 import type { AuthorizationClient } from './authorization-client.js';
+import { noticingRecord, PER_RECORD, probeRule } from './record-probe.js';
 
 /** What `fieldAccess` takes: the resource, who acts, and what else narrows the fields. */
 export interface FieldAccessInput {
@@ -65,6 +66,13 @@ export interface FieldAccess {
    * the policy's `permittedAttributes` when it answers. `record` is the stored row on update, null on create.
    */
   writable(action: FieldWriteAction, record: Readonly<Record<string, unknown>> | null): Promise<readonly CompiledField[]>;
+  /**
+   * The fields this actor may write on `action` on some record, judged without one: as
+   * `writable`, except that a rule that reads the record (a `visible` or `readonly` rule, the
+   * policy's `permittedAttributes`) counts as allowing, since only the record can answer it.
+   * On create, exactly `writable('create', null)`. What one actor's OpenAPI document lists.
+   */
+  writableOnSome(action: FieldWriteAction): Promise<readonly CompiledField[]>;
 }
 
 /** A compiled view: the fields the actor may read, and those whose rule reads the record. */
@@ -74,41 +82,12 @@ interface ViewAccess {
   readonly queryable: readonly CompiledField[];
 }
 
-const PER_RECORD = Symbol('per record');
 
-/**
- * Runs a `visible` rule with a stand-in record that notices being read: the answer, or
- * `PER_RECORD` when the rule read a property of the record (then it runs per record).
- */
+/** Runs a `visible` rule without a record: its answer, or `PER_RECORD` when it reads the record (then it runs per record). */
 function probeVisible(field: CompiledField, user: unknown, view: View): boolean | typeof PER_RECORD {
   const rule = field.definition.options.visible!;
-  let read = false;
-  const record = new Proxy(Object.create(null) as Record<string, unknown>, {
-    get() {
-      read = true;
-      return undefined;
-    },
-    has() {
-      read = true;
-      return false;
-    },
-    ownKeys() {
-      read = true;
-      return [];
-    },
-    getOwnPropertyDescriptor() {
-      read = true;
-      return undefined;
-    },
-  });
-  try {
-    const answer = rule({ user, record, view });
-    return read ? PER_RECORD : answer === true;
-  } catch (error) {
-    // A rule that fails on the stand-in's missing values depends on the record.
-    if (read) return PER_RECORD;
-    throw error;
-  }
+  const answer = probeRule((record) => rule({ user, record, view }));
+  return answer === PER_RECORD ? PER_RECORD : answer === true;
 }
 
 /** Whether a field's `readonly` rule keeps this actor from writing it. */
@@ -207,6 +186,34 @@ export function fieldAccess(input: FieldAccessInput): FieldAccess {
       const permitted = authorization?.permittedAttributes ? await authorization.permittedAttributes({ user, resource, action, record }) : undefined;
       if (permitted === undefined) return fields;
       // Anything but a list of names (a mistake) permits nothing rather than everything.
+      const names = new Set(Array.isArray(permitted) ? permitted : []);
+      return fields.filter((field) => names.has(field.name) || names.has(field.writeKey));
+    },
+    async writableOnSome(action: FieldWriteAction) {
+      if (action === 'create') return this.writable('create', null);
+      const view: View = 'edit';
+      // Whether a rule lets some record through: its answer, or yes when it reads the record.
+      const allows = (rule: (record: Record<string, unknown>) => boolean) => {
+        const answer = probeRule(rule);
+        return answer === PER_RECORD || answer;
+      };
+      const fields = resource.fieldsOn(view).filter((field) => {
+        if (!field.kind.writable || !channelMayWrite(field, channel)) return false;
+        const { visible } = field.definition.options;
+        if (visible !== undefined && !allows((record) => visible({ user, record, view }) === true)) return false;
+        return allows((record) => !isReadonly(field, user, record));
+      });
+      if (!authorization?.permittedAttributes) return fields;
+      // The policy's answer may come later than its reading of the record: both are awaited.
+      const probe = noticingRecord();
+      let permitted: readonly string[] | undefined;
+      try {
+        permitted = await authorization.permittedAttributes({ user, resource, action, record: probe.record });
+      } catch (error) {
+        if (probe.read()) return fields;
+        throw error;
+      }
+      if (permitted === undefined || probe.read()) return fields;
       const names = new Set(Array.isArray(permitted) ? permitted : []);
       return fields.filter((field) => names.has(field.name) || names.has(field.writeKey));
     },

@@ -1,14 +1,15 @@
 import type { View } from '../fields/field-types.js';
-import type { CompiledResource, JsonSchema } from './compiled-types.js';
+import type { CompiledField, CompiledResource, JsonSchema } from './compiled-types.js';
 
 /**
  * The JSON Schema of a record on a view, from its fields' type modules: one property per field
  * visible there (a write-only type, which has no read schema, is left out), every one
- * required, nothing else. The response schemas and the OpenAPI document are built from it.
+ * required, nothing else. The response schemas and the OpenAPI document are built from it;
+ * `fields` narrows it to those one actor reads (`FieldAccess.readable`).
  */
-export function recordSchema(resource: CompiledResource, view: View): JsonSchema {
+export function recordSchema(resource: CompiledResource, view: View, fields: readonly CompiledField[] = resource.fieldsOn(view)): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const field of resource.fieldsOn(view)) {
+  for (const field of fields) {
     const schema = field.kind.schema(field, 'read');
     if (schema !== undefined) properties[field.name] = schema;
   }
@@ -39,12 +40,12 @@ function withoutNull(schema: JsonSchema): JsonSchema {
  * field with a presence rule (`required`, a required `belongs_to` too) is in `required`; on
  * update nothing is (omitted fields are kept, PATCH and PUT alike). Either way such a field is
  * not nullable, as the server refuses null for it. Other keys are allowed, as the API ignores
- * them.
+ * them. `fields` narrows it to those one actor may write (`FieldAccess.writableOnSome`).
  */
-export function writeSchema(resource: CompiledResource, view: 'new' | 'edit'): JsonSchema {
+export function writeSchema(resource: CompiledResource, view: 'new' | 'edit', fields: readonly CompiledField[] = resource.fieldsOn(view)): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  for (const field of resource.fieldsOn(view)) {
+  for (const field of fields) {
     // A field `readonly: true` is never written from the API; one with a rule is, by some actors.
     const schema = field.kind.writable && field.definition.options.readonly !== true ? field.kind.schema(field, 'write') : undefined;
     if (schema === undefined) continue;

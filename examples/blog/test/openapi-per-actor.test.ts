@@ -1,0 +1,166 @@
+// Issue 42, item 14: "a document per actor: `GET …/openapi.json` with credentials answers the
+// document as that actor sees it (fields, grants, statuses), so a token's generated client is
+// exact; the anonymous document stays as today."
+import { expect, it } from 'vitest';
+import { validate } from '@scalar/openapi-parser';
+import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
+
+const V1 = '/api/resources/v1';
+const DOCUMENT = `${V1}/openapi.json`;
+
+type Schema = { properties: Record<string, { description?: string }>; required?: string[] };
+type Document = { paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; schema: { items?: { enum?: string[] }; enum?: string[] } }[] }>>; components: { schemas: Record<string, Schema> } };
+
+const operationIds = (document: Document) => Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId)).sort();
+const sortable = (document: Document, path: string) => {
+  const sortBy = document.paths[path]!.get!.parameters!.find((parameter) => parameter.name === 'sort_by')!;
+  return sortBy.schema.enum ?? sortBy.schema.items?.enum ?? [];
+};
+
+describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (API keys, field rules)', (demo) => {
+  const documentFor = async (headers: Record<string, string> = {}) => {
+    const response = await demo().app.inject({ url: DOCUMENT, headers });
+    expect(response.statusCode).toBe(200);
+    return { response, document: response.json() as Document };
+  };
+
+  it('anonymous: the one document, for every actor; with a credential: its own, private to it', async () => {
+    const anonymous = await documentFor();
+    expect(anonymous.response.headers['cache-control']).toBe('no-cache');
+    const admin = await documentFor(ADMIN);
+    expect(admin.response.headers['cache-control']).toBe('private, no-cache');
+    expect(admin.response.headers.vary).toMatch(/Authorization/);
+    expect(anonymous.response.headers.vary).toMatch(/Authorization/);
+    expect(admin.response.headers.etag).not.toBe(anonymous.response.headers.etag);
+    // Its own ETag answers 304 to the same actor.
+    const again = await demo().app.inject({ url: DOCUMENT, headers: { ...ADMIN, 'if-none-match': admin.response.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+    const result = await validate(admin.response.body);
+    expect(result.errors).toEqual([]);
+  });
+
+  it('"fields": a field a `visible` rule hides from the actor is not in its records; one it always reads is required', async () => {
+    const anonymous = (await documentFor()).document.components.schemas;
+    const reader = (await documentFor(READER)).document.components.schemas;
+    const admin = (await documentFor(ADMIN)).document.components.schemas;
+    // users.created_at is `visible: adminsOnly`.
+    expect(anonymous.User_show!.properties.created_at).toBeDefined();
+    expect(anonymous.User_show!.required).not.toContain('created_at');
+    expect(reader.User_show!.properties.created_at).toBeUndefined();
+    expect(admin.User_show!.properties.created_at).toBeDefined();
+    expect(admin.User_show!.required).toContain('created_at');
+    // A post's view_count is shown to admins and the post's author: for a reader it may be omitted, for an admin it is always there.
+    expect(reader.BlogPost_show!.required).not.toContain('view_count');
+    expect(reader.BlogPost_show!.properties.view_count!.description).toMatch(/May be omitted/);
+    expect(admin.BlogPost_show!.required).toContain('view_count');
+  });
+
+  it('the document\'s record schema is the record the actor reads: the same keys', async () => {
+    const reader = (await documentFor(READER)).document.components.schemas;
+    const record = (await demo().app.inject({ url: `${V1}/users/2`, headers: READER })).json().record as Record<string, unknown>;
+    expect(Object.keys(record).sort()).toEqual(Object.keys(reader.User_show!.properties).sort());
+    expect(reader.User_show!.required!.every((name) => name in record)).toBe(true);
+  });
+
+  it('"fields": a write body lists what the actor may write, no key the API would refuse or ignore', async () => {
+    const reader = (await documentFor(READER)).document.components.schemas;
+    const admin = (await documentFor(ADMIN)).document.components.schemas;
+    const anonymous = (await documentFor()).document.components.schemas;
+    // email and admin are `readonly: unlessAdmin`; password is `confirm: true`: no API key writes it.
+    expect(Object.keys(anonymous.UserCreate!.properties)).toEqual(expect.arrayContaining(['email', 'admin', 'password']));
+    expect(Object.keys(admin.UserCreate!.properties)).toEqual(expect.arrayContaining(['name', 'email', 'admin']));
+    expect(admin.UserCreate!.properties.password).toBeUndefined();
+    expect(Object.keys(reader.UserUpdate!.properties)).toEqual(['name']);
+    // A post's author is readonly unless admin.
+    expect(reader.BlogPostUpdate!.properties.author_id).toBeUndefined();
+    expect(admin.BlogPostUpdate!.properties.author_id).toBeDefined();
+    // What the reader's document offers, the API takes: the write is not refused, the value is kept.
+    const written = await demo().app.inject({ method: 'PATCH', url: `${V1}/users/2`, headers: { ...READER, 'content-type': 'application/json' }, payload: { user: { name: 'Grace H.' } } });
+    expect(written.statusCode).toBe(200);
+    expect(written.json().record.name).toBe('Grace H.');
+  });
+
+  it('sort_by offers only the fields the actor reads on every record', async () => {
+    const reader = (await documentFor(READER)).document;
+    const admin = (await documentFor(ADMIN)).document;
+    expect(sortable(admin, `${V1}/blog_posts`)).toContain('view_count');
+    expect(sortable(reader, `${V1}/blog_posts`)).not.toContain('view_count');
+    expect(sortable(reader, `${V1}/blog_posts`)).toContain('title');
+  });
+
+  it('"statuses": an operation the policy refuses the actor whatever the record is not in its document; one that depends on the record is', async () => {
+    const reader = operationIds((await documentFor(READER)).document);
+    const admin = operationIds((await documentFor(ADMIN)).document);
+    // UserPolicy: create and destroy by admins; update by an admin or the user themself (it reads the record).
+    expect(admin).toEqual(expect.arrayContaining(['createUser', 'deleteUser', 'updateUser', 'listUsers']));
+    expect(reader).toEqual(expect.arrayContaining(['updateUser', 'listUsers', 'showUser']));
+    expect(reader).not.toContain('createUser');
+    expect(reader).not.toContain('deleteUser');
+    // What the document leaves out, the API refuses.
+    const refused = await demo().app.inject({ method: 'DELETE', url: `${V1}/users/2`, headers: READER });
+    expect(refused.statusCode).toBe(302);
+  });
+
+  it('a credential the API refuses answers the API\'s 401, not a document', async () => {
+    const bad = { authorization: 'ApiKey not-a-key' };
+    const document = await demo().app.inject({ url: DOCUMENT, headers: bad });
+    const api = await demo().app.inject({ url: `${V1}/blog_posts`, headers: bad });
+    expect(api.statusCode).toBe(401);
+    expect(document.statusCode).toBe(401);
+    expect(document.json()).toEqual(api.json());
+    expect(document.headers['www-authenticate']).toBe(api.headers['www-authenticate']);
+  });
+});
+
+describeOnEachDatabase(
+  'the OpenAPI document as one actor sees it, Edition B (a token\'s grants)',
+  (demo) => {
+    const bearer = (name: string) => ({ authorization: `Bearer ${demo().tokenSecrets!.get(name)!}` });
+    const documentFor = async (headers: Record<string, string>) => {
+      const response = await demo().app.inject({ url: DOCUMENT, headers });
+      expect(response.statusCode).toBe(200);
+      return response.json() as Document;
+    };
+
+    it('"grants": a token\'s document has the operations its grants allow, and no other', async () => {
+      // reader: blog_posts and comments, index and show.
+      // The product categories' controller is public on purpose (`PublicResourcesController`): every document has them.
+      const gated = (ids: string[]) => ids.filter((id) => !id.includes('ProductCategor'));
+      const reader = gated(operationIds(await documentFor(bearer('reader'))));
+      expect(reader).toEqual(expect.arrayContaining(['listBlogPosts', 'showBlogPost', 'listComments', 'showComment', 'listBlogPostComments']));
+      expect(reader.filter((id) => /^(create|update|replace|delete|batch)/.test(id))).toEqual([]);
+      expect(reader.some((id) => /Users?$|Product/.test(id))).toBe(false);
+      // writer: blog_posts index, show, create, update; no delete, nothing of comments.
+      const writer = gated(operationIds(await documentFor(bearer('writer'))));
+      expect(writer).toEqual(expect.arrayContaining(['listBlogPosts', 'showBlogPost', 'createBlogPost', 'updateBlogPost']));
+      expect(writer).not.toContain('deleteBlogPost');
+      expect(writer.some((id) => id.includes('Comment'))).toBe(false);
+      // no grant: nothing but the health checks and the public product categories.
+      const none = operationIds(await documentFor(bearer('nogrants')));
+      expect(none).toContain('listProductCategories');
+      expect(gated(none).filter((id) => !id.startsWith('check'))).toEqual([]);
+    });
+
+    it('"fields": an association whose target the token may not read is not in its records', async () => {
+      const writer = (await documentFor(bearer('writer'))).components.schemas;
+      const reader = (await documentFor(bearer('reader'))).components.schemas;
+      // The writer reads no users and no comments: the post's author and comments keys are left out, as the API leaves them out.
+      expect(writer.BlogPost_show!.properties.author).toBeUndefined();
+      expect(writer.BlogPost_show!.properties.comments).toBeUndefined();
+      expect(reader.BlogPost_show!.properties.comments).toBeDefined();
+      const record = (await demo().app.inject({ url: `${V1}/blog_posts/6`, headers: bearer('writer') })).json().record as Record<string, unknown>;
+      expect(Object.keys(record).sort()).toEqual(Object.keys(writer.BlogPost_show!.properties).sort());
+    });
+
+    it('a token the API refuses answers the API\'s 401', async () => {
+      const bad = { authorization: 'Bearer pnl_not-a-token' };
+      const document = await demo().app.inject({ url: DOCUMENT, headers: bad });
+      const api = await demo().app.inject({ url: `${V1}/blog_posts`, headers: bad });
+      expect(api.statusCode).toBe(401);
+      expect(document.statusCode).toBe(401);
+      expect(document.json()).toEqual(api.json());
+      expect(document.headers['www-authenticate']).toBe(api.headers['www-authenticate']);
+    });
+  },
+  { edition: 'B' },
+);

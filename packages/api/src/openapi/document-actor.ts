@@ -1,0 +1,183 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Current, isPanelError, noticingRecord, type PolicyAction, type CompiledField, type CompiledResource, type FieldAccess, type Panel, type View } from '@panel/core';
+import { fieldAccessFor } from '../controller/record-access.js';
+import { RequestContext, type RouteRuntime, type Stage, type StageName } from '../pipeline/request-context.js';
+import { runStages } from '../pipeline/run-pipeline.js';
+import type { ActionName } from '../controller/callback-chain.js';
+import type { DrawnRoute, RouteEntry } from '../routing/draw-routes.js';
+import { sessionCookieName } from '../session/session-cookie.js';
+import type { OpenApiObject } from './openapi-options.js';
+
+/**
+ * What one actor may do, as its OpenAPI document says it: the routes it may call and, per
+ * resource, the fields it reads and writes — each asked of the functions the API itself asks
+ * (the route's own authentication, the gate's grants, the policy's `index`, `fieldAccess`).
+ */
+export interface DocumentActor {
+  /** Whether the actor may call the route (its credential is accepted and permitted there). */
+  calls(route: RouteEntry): boolean;
+  /** Whether the actor may read records of the resource (it may call its index or show). */
+  reads(resourceName: string): boolean;
+  /** Which fields the actor reads on a resource it `reads` or may call a route of (`fieldAccess`, as its requests compile it). */
+  access(resource: CompiledResource): FieldAccess;
+  /** The fields of `view` the actor reads that a rule shows on some records only (readable, not queryable). */
+  perRecord(resource: CompiledResource, view: View): ReadonlySet<CompiledField>;
+  /** The fields the actor may write on some record (`FieldAccess.writableOnSome`). */
+  writable(resource: CompiledResource, view: 'new' | 'edit'): readonly CompiledField[];
+}
+
+/** The stages that say who a request is and whether its actor may run the action; the rest (before-actions, rate limit, the action) do not run for the document. */
+const IDENTIFYING: ReadonlySet<StageName> = new Set(['session', 'authenticate', 'permit', 'current-user']);
+const identifying = new WeakMap<RouteRuntime, readonly Stage[]>();
+
+function identifyingStages(runtime: RouteRuntime): readonly Stage[] {
+  let stages = identifying.get(runtime);
+  if (!stages) {
+    stages = runtime.stages.filter((stage) => IDENTIFYING.has(stage.name));
+    identifying.set(runtime, stages);
+  }
+  return stages;
+}
+
+/** The refusals that mean "not this actor": a credential not accepted (401), a missing grant (403), a policy's no. */
+const REFUSALS = ['PANEL_API_ERR_UNAUTHENTICATED', 'PANEL_API_ERR_FORBIDDEN', 'PANEL_ERR_NOT_AUTHORIZED'] as const;
+const isRefusal = (error: unknown) => REFUSALS.some((code) => isPanelError(error, code));
+
+/** The policy methods a route asks (a batch, any of its operations'; an upload, none: the write that attaches it asks). */
+const POLICY_ACTIONS: Readonly<Record<ActionName, readonly PolicyAction[]>> = {
+  index: ['index'],
+  show: ['show'],
+  create: ['create'],
+  update: ['update'],
+  destroy: ['destroy'],
+  related: ['show'],
+  batch: ['create', 'update', 'destroy'],
+  upload: [],
+};
+
+/**
+ * Whether the controller's policy check (`authorize`) lets the actor run `action` on some
+ * record, as far as it can be told without one: the policy is given a stand-in record, and a
+ * policy that reads it counts as allowing (only a record can answer it; the API asks it then).
+ */
+async function policyAllows(context: RequestContext, action: PolicyAction): Promise<boolean> {
+  const probe = noticingRecord();
+  try {
+    await (action === 'index' ? context.controller.authorize('index') : context.controller.authorize(action, probe.record));
+    return true;
+  } catch (error) {
+    if (probe.read()) return true;
+    if (isRefusal(error)) return false;
+    throw error;
+  }
+}
+
+/** One route asked for the request's actor: its context once permitted, or the refusal. */
+type Asked = { readonly context: RequestContext } | { readonly refused: unknown };
+
+/**
+ * Runs the route's identifying stages on the request (its session, authentication, the gate's
+ * permission, the current user) and the controller's policy check (`policyAllows`): the context
+ * of an actor the route accepts, or the refusal. A credential the gate verified once is not verified again.
+ */
+async function ask(route: DrawnRoute, request: FastifyRequest, reply: FastifyReply, shared: { authenticated: RequestContext['authenticated'] }): Promise<Asked> {
+  const context = new RequestContext(route.runtime, request, reply);
+  new route.runtime.controller(context);
+  context.authenticated = shared.authenticated;
+  // Each route's actor in a `Current` of its own, as each of its requests would have.
+  return Current.run(async () => {
+    try {
+      await runStages(context, identifyingStages(route.runtime));
+      shared.authenticated ??= context.authenticated;
+      const allowed = await Promise.all(POLICY_ACTIONS[route.action].map((action) => policyAllows(context, action)));
+      if (allowed.length > 0 && !allowed.includes(true)) return { refused: 'policy' };
+      return { context };
+    } catch (error) {
+      if (isRefusal(error)) return { refused: error };
+      throw error;
+    }
+  });
+}
+
+/** Which route's context answers a resource's fields: its show, else its index, else any the actor may call. */
+const PREFERENCE = ['show', 'index'];
+const preference = (route: RouteEntry) => {
+  const at = PREFERENCE.indexOf(route.action);
+  return at === -1 ? PREFERENCE.length : at;
+};
+
+/**
+ * The actor a request's credentials prove, over the routes of one version: each route is asked
+ * as the API would ask it (see `ask`). When every route that authenticates refused the
+ * credential, that refusal is thrown: the document answers the 401 the API answers.
+ */
+export async function documentActor(request: FastifyRequest, reply: FastifyReply, routes: readonly DrawnRoute[]): Promise<DocumentActor> {
+  const shared: { authenticated: RequestContext['authenticated'] } = { authenticated: undefined };
+  const called = new Set<RouteEntry>();
+  const contexts = new Map<CompiledResource, { route: DrawnRoute; context: RequestContext }>();
+  let unauthenticated: unknown;
+  let authenticating = 0;
+  for (const route of routes) {
+    const asked = await ask(route, request, reply, shared);
+    const authenticates = identifyingStages(route.runtime).some((stage) => stage.name === 'authenticate');
+    if (authenticates) authenticating += 1;
+    if ('refused' in asked) {
+      if (authenticates && isPanelError(asked.refused, 'PANEL_API_ERR_UNAUTHENTICATED')) unauthenticated ??= asked.refused;
+      continue;
+    }
+    called.add(route);
+    const resource = route.runtime.resource;
+    const kept = contexts.get(resource);
+    if (!kept || preference(route) < preference(kept.route)) contexts.set(resource, { route, context: asked.context });
+  }
+  const refusedEverywhere = unauthenticated !== undefined && !routes.some((route) => called.has(route) && identifyingStages(route.runtime).some((stage) => stage.name === 'authenticate'));
+  if (authenticating > 0 && refusedEverywhere) throw unauthenticated;
+  const reading = new Set([...called].filter((route) => route.action === 'index' || route.action === 'show').map((route) => route.resourceName));
+  const writable = new Map<string, readonly CompiledField[]>();
+  for (const [resource, { context }] of contexts) {
+    const access = fieldAccessFor(context, resource);
+    writable.set(`${resource.name} new`, await access.writableOnSome('create'));
+    writable.set(`${resource.name} edit`, await access.writableOnSome('update'));
+  }
+  const access = (resource: CompiledResource) => {
+    const kept = contexts.get(resource);
+    if (!kept) throw new Error(`documentActor: no route of ${resource.name} is open to this actor`);
+    return fieldAccessFor(kept.context, resource);
+  };
+  return {
+    // A traversal also needs the target's records.
+    calls: (route) => called.has(route) && (route.action !== 'related' || reading.has(traversedTarget(route as DrawnRoute))),
+    reads: (name) => reading.has(name),
+    access,
+    perRecord: (resource, view) => {
+      const queryable = new Set(access(resource).queryable(view));
+      return new Set(access(resource).readable(view).filter((field) => !queryable.has(field)));
+    },
+    writable: (resource, view) => writable.get(`${resource.name} ${view}`) ?? [],
+  };
+}
+
+/** The resource a traversal route lists. */
+function traversedTarget(route: DrawnRoute): string {
+  return route.runtime.resource.fieldsByName.get(route.association!)!.target!;
+}
+
+/**
+ * Whether a request carries a credential: an `Authorization` header, a header, query parameter
+ * or cookie an `apiKey` security scheme of the mount names, or the panel session's cookie. Such
+ * a request reads its actor's document; any other reads the one every actor reads.
+ */
+export function carriesCredentials(schemes: readonly OpenApiObject[], panel: Panel): (request: FastifyRequest) => boolean {
+  const named = (place: string) => schemes.filter((scheme) => scheme.type === 'apiKey' && scheme.in === place).map((scheme) => String(scheme.name).toLowerCase());
+  const headers = named('header');
+  const queries = named('query');
+  const cookies = named('cookie');
+  return (request) => {
+    if (request.headers.authorization !== undefined || headers.some((name) => request.headers[name] !== undefined)) return true;
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const sent = request.cookies ?? {};
+    const cookieNames = Object.keys(sent).map((name) => name.toLowerCase());
+    if (queries.some((name) => Object.keys(query).some((key) => key.toLowerCase() === name)) || cookies.some((name) => cookieNames.includes(name))) return true;
+    return panel.sessions !== null && panel.sessions !== undefined && sent[sessionCookieName(panel, request)] !== undefined;
+  };
+}
