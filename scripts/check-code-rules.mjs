@@ -137,6 +137,12 @@ function main() {
     if (own) strict.set(own, strict.get(own) + count);
     for (const name of exercisedPackages(file, packageOfFile)) if (exercised.has(name)) exercised.set(name, exercised.get(name) + count);
   }
+  // 2b. No test mocks a module: the files of one worker share their modules (vitest.conditions.ts, `isolate: false`), so a mock would reach the next file.
+  for (const file of testFiles) {
+    if (/\bvi\.(mock|doMock)\(/.test(readFileSync(file, 'utf8'))) {
+      failures.push(`${relative(root, file)} mocks a module (vi.mock), but the test files of one worker share their modules (isolate: false in vitest.conditions.ts): the mock would reach the files after it. Fix: pass the dependency in (a parameter, an option) instead of mocking its module.`);
+    }
+  }
   const rows = [];
   for (const pkg of all) {
     const counts = pkg.sources.map(lines).sort((a, b) => a - b);
@@ -190,7 +196,7 @@ function main() {
     for (const failure of failures) console.error(`- ${failure}`);
     process.exit(1);
   }
-  console.log(`The code's rules hold: files over ${MAX_LINES} lines say why, test:source ≥ ${MIN_RATIO} per package, Edition A does not reach ${EDITION_B_PACKAGE}, each listed message is written once.`);
+  console.log(`The code's rules hold: files over ${MAX_LINES} lines say why, test:source ≥ ${MIN_RATIO} per package, Edition A does not reach ${EDITION_B_PACKAGE}, each listed message is written once, no test mocks a module.`);
 }
 
 main();
