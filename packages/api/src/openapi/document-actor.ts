@@ -72,8 +72,8 @@ async function policyAllows(context: RequestContext, action: PolicyAction): Prom
   }
 }
 
-/** One route asked for the request's actor: its context once permitted, or the refusal. */
-type Asked = { readonly context: RequestContext } | { readonly refused: unknown };
+/** One route asked for the request's actor: its context, and the refusal when it refused. */
+type Asked = { readonly context: RequestContext; readonly refused?: unknown };
 
 /**
  * Runs the route's identifying stages on the request (its session, authentication, the gate's
@@ -90,10 +90,10 @@ async function ask(route: DrawnRoute, request: FastifyRequest, reply: FastifyRep
       await runStages(context, identifyingStages(route.runtime));
       shared.authenticated ??= context.authenticated;
       const allowed = await Promise.all(POLICY_ACTIONS[route.action].map((action) => policyAllows(context, action)));
-      if (allowed.length > 0 && !allowed.includes(true)) return { refused: 'policy' };
+      if (allowed.length > 0 && !allowed.includes(true)) return { context, refused: 'policy' };
       return { context };
     } catch (error) {
-      if (isRefusal(error)) return { refused: error };
+      if (isRefusal(error)) return { context, refused: error };
       throw error;
     }
   });
@@ -109,29 +109,32 @@ const preference = (route: RouteEntry) => {
 /**
  * The actor a request's credentials prove, over the routes of one version: each route is asked
  * as the API would ask it (see `ask`). When every route that authenticates refused the
- * credential, that refusal is thrown: the document answers the 401 the API answers.
+ * credential, that refusal is thrown: the document answers the 401 the API answers. (The
+ * document's request has spent one unit of its address's rate limit, as every route of the
+ * mount that is not a resource's: `httpSemanticsFor`.)
  */
 export async function documentActor(request: FastifyRequest, reply: FastifyReply, routes: readonly DrawnRoute[]): Promise<DocumentActor> {
   const shared: { authenticated: RequestContext['authenticated'] } = { authenticated: undefined };
   const called = new Set<RouteEntry>();
   const contexts = new Map<CompiledResource, { route: DrawnRoute; context: RequestContext }>();
   let unauthenticated: unknown;
-  let authenticating = 0;
+  // A route that accepted the credential where it authenticates: none, and the credential is refused.
+  let identified: RequestContext | undefined;
   for (const route of routes) {
     const asked = await ask(route, request, reply, shared);
     const authenticates = identifyingStages(route.runtime).some((stage) => stage.name === 'authenticate');
-    if (authenticates) authenticating += 1;
-    if ('refused' in asked) {
+    if (asked.refused !== undefined) {
       if (authenticates && isPanelError(asked.refused, 'PANEL_API_ERR_UNAUTHENTICATED')) unauthenticated ??= asked.refused;
       continue;
     }
     called.add(route);
+    if (authenticates) identified ??= asked.context;
     const resource = route.runtime.resource;
     const kept = contexts.get(resource);
     if (!kept || preference(route) < preference(kept.route)) contexts.set(resource, { route, context: asked.context });
   }
-  const refusedEverywhere = unauthenticated !== undefined && !routes.some((route) => called.has(route) && identifyingStages(route.runtime).some((stage) => stage.name === 'authenticate'));
-  if (authenticating > 0 && refusedEverywhere) throw unauthenticated;
+  // Refused by every route that authenticates (none accepted it): the API's 401.
+  if (identified === undefined && unauthenticated !== undefined) throw unauthenticated;
   const reading = new Set([...called].filter((route) => route.action === 'index' || route.action === 'show').map((route) => route.resourceName));
   const writable = new Map<string, readonly CompiledField[]>();
   for (const [resource, { context }] of contexts) {
