@@ -80,6 +80,19 @@ describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (AP
     expect(written.json().record.name).toBe('Grace H.');
   });
 
+  it('the panel session is a credential too: the signed-in person\'s document, where her own password is writable (a person, not a key)', async () => {
+    const signIn = await demo().app.inject({ method: 'POST', url: '/panel/login', remoteAddress: '10.0.0.7', payload: new URLSearchParams({ email: 'rita@example.com', password: 'demo-password' }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const session = signIn.cookies.find((cookie) => cookie.name === 'panel_session');
+    expect(session?.value).toBeTruthy();
+    const { response, document } = await documentFor({ cookie: `panel_session=${session!.value}` });
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    const schemas = document.components.schemas;
+    expect(schemas.User_show!.properties.created_at).toBeUndefined();
+    // `password` is `confirm: true` and `readonly` unless one's own account: a person may write it (on her own record), an API key never.
+    expect(schemas.UserUpdate!.properties.password).toBeDefined();
+    expect((await documentFor(READER)).document.components.schemas.UserUpdate!.properties.password).toBeUndefined();
+  });
+
   it('sort_by offers only the fields the actor reads on every record', async () => {
     const reader = (await documentFor(READER)).document;
     const admin = (await documentFor(ADMIN)).document;
