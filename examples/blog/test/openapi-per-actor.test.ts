@@ -3,6 +3,7 @@
 // exact; the anonymous document stays as today."
 import { expect, it } from 'vitest';
 import { validate } from '@scalar/openapi-parser';
+import { countQueries } from '@panel/test-support';
 import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
 
 const V1 = '/api/resources/v1';
@@ -112,6 +113,16 @@ describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (AP
     // What the document leaves out, the API refuses.
     const refused = await demo().app.inject({ method: 'DELETE', url: `${V1}/users/2`, headers: READER });
     expect(refused.statusCode).toBe(302);
+  });
+
+  it('asks each controller\'s authentication once, not once per route: its statements do not grow with the routes', async () => {
+    const { result, statements } = await countQueries(demo().database, () => demo().app.inject({ url: DOCUMENT, headers: ADMIN }));
+    expect(result.statusCode).toBe(200);
+    const routes = Object.values((result.json() as Document).paths).flatMap((item) => Object.keys(item)).length;
+    const controllers = new Set(Object.keys((result.json() as Document).paths).map((path) => path.split('/')[4])).size;
+    // The demo's setupAuthentication reads the key's user: one statement per controller that authenticates.
+    expect(statements.length).toBeLessThanOrEqual(controllers);
+    expect(routes).toBeGreaterThan(3 * controllers);
   });
 
   it('a credential the API refuses answers the API\'s 401, not a document', async () => {

@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Current, isPanelError, noticingRecord, type PolicyAction, type CompiledField, type CompiledResource, type FieldAccess, type Panel, type View } from '@panel/core';
 import { fieldAccessFor } from '../controller/record-access.js';
-import { RequestContext, type RouteRuntime, type Stage, type StageName } from '../pipeline/request-context.js';
-import { runStages } from '../pipeline/run-pipeline.js';
+import { RequestContext, type ControllerClass, type RouteRuntime, type Stage, type StageName } from '../pipeline/request-context.js';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { DrawnRoute, RouteEntry } from '../routing/draw-routes.js';
 import { sessionCookieName } from '../session/session-cookie.js';
@@ -22,6 +21,12 @@ export interface DocumentActor {
   access(resource: CompiledResource): FieldAccess;
   /** The fields of `view` the actor reads that a rule shows on some records only (readable, not queryable). */
   perRecord(resource: CompiledResource, view: View): ReadonlySet<CompiledField>;
+  /**
+   * What the actor's document depends on, as text: the routes it may call and, per resource,
+   * the fields it reads, queries and writes. Two actors with the same signature read the same
+   * document (the served documents are kept by it).
+   */
+  readonly signature: string;
   /** The fields the actor may write on some record (`FieldAccess.writableOnSome`). */
   writable(resource: CompiledResource, view: 'new' | 'edit'): readonly CompiledField[];
 }
@@ -75,20 +80,82 @@ async function policyAllows(context: RequestContext, action: PolicyAction): Prom
 /** One route asked for the request's actor: its context, and the refusal when it refused. */
 type Asked = { readonly context: RequestContext; readonly refused?: unknown };
 
+/** Who the request is on the routes of one controller that identify it alike: its first such route's context, or its authentication's refusal. */
+interface Identified {
+  readonly context: RequestContext;
+  readonly refused?: unknown;
+}
+
+/** What the routes of one document share: the credential the gate verified, and who the request is per controller and way of identifying it. */
+interface Shared {
+  authenticated: RequestContext['authenticated'];
+  readonly identified: Map<ControllerClass, Map<string, Identified>>;
+}
+
+/** Routes of one controller whose identifying stages, the gate's permission aside, are the same identify the request alike. */
+const identifiesAlike = (runtime: RouteRuntime) =>
+  identifyingStages(runtime)
+    .filter((stage) => stage.name !== 'permit')
+    .map((stage) => `${stage.name}:${stage.method ?? ''}`)
+    .join(',');
+
 /**
- * Runs the route's identifying stages on the request (its session, authentication, the gate's
- * permission, the current user) and the controller's policy check (`policyAllows`): the context
- * of an actor the route accepts, or the refusal. A credential the gate verified once is not verified again.
+ * Runs the identifying stages of the first route of its kind (see `identifiesAlike`): each in
+ * turn, the gate's refusal of this action noted without stopping the others (the current user
+ * then is known for the routes that follow), an authentication's refusal stopping them.
  */
-async function ask(route: DrawnRoute, request: FastifyRequest, reply: FastifyReply, shared: { authenticated: RequestContext['authenticated'] }): Promise<Asked> {
-  const context = new RequestContext(route.runtime, request, reply);
-  new route.runtime.controller(context);
+async function identify(context: RequestContext, stages: readonly Stage[]): Promise<{ permitRefused?: unknown; authenticationRefused?: unknown }> {
+  let permitRefused: unknown;
+  for (const stage of stages) {
+    try {
+      await stage.run(context);
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      if (stage.name !== 'permit') return { authenticationRefused: error };
+      permitRefused = error;
+    }
+  }
+  return { permitRefused };
+}
+
+/**
+ * Asks one route for the request's actor: its identifying stages (the session, the
+ * authentication with the gate, the gate's permission, the current user), then the
+ * controller's policy check (`policyAllows`). The routes of one controller that identify the
+ * request alike run its authentication and current user once: the others take them from the
+ * first (its controller's state too) and run only the gate's permission, which depends on the
+ * action. A credential the gate verified once is not verified again.
+ */
+async function ask(route: DrawnRoute, request: FastifyRequest, reply: FastifyReply, shared: Shared): Promise<Asked> {
+  const { runtime } = route;
+  const context = new RequestContext(runtime, request, reply);
+  const controller = new runtime.controller(context);
   context.authenticated = shared.authenticated;
+  let byKind = shared.identified.get(runtime.controller);
+  if (!byKind) shared.identified.set(runtime.controller, (byKind = new Map()));
+  const kind = identifiesAlike(runtime);
+  const first = byKind.get(kind);
   // Each route's actor in a `Current` of its own, as each of its requests would have.
   return Current.run(async () => {
     try {
-      await runStages(context, identifyingStages(route.runtime));
-      shared.authenticated ??= context.authenticated;
+      if (first === undefined) {
+        const { permitRefused, authenticationRefused } = await identify(context, identifyingStages(runtime));
+        byKind.set(kind, { context, refused: authenticationRefused });
+        shared.authenticated ??= context.authenticated;
+        if (authenticationRefused !== undefined) return { context, refused: authenticationRefused };
+        if (permitRefused !== undefined) return { context, refused: permitRefused };
+      } else {
+        if (first.refused !== undefined) return { context, refused: first.refused };
+        // Who the first route found, and what its controller kept of it (`this.user`), for this route's controller.
+        const { context: found } = first;
+        const { context: _own, ...kept } = found.controller as unknown as Record<string, unknown>;
+        Object.assign(controller, kept);
+        context.session = found.session.share();
+        context.authenticated = found.authenticated;
+        context.user = found.user;
+        if (runtime.panel.config.currentUserMethod !== null) Current.user = found.user;
+        for (const stage of identifyingStages(runtime)) if (stage.name === 'permit') await stage.run(context);
+      }
       const allowed = await Promise.all(POLICY_ACTIONS[route.action].map((action) => policyAllows(context, action)));
       if (allowed.length > 0 && !allowed.includes(true)) return { context, refused: 'policy' };
       return { context };
@@ -114,7 +181,7 @@ const preference = (route: RouteEntry) => {
  * mount that is not a resource's: `httpSemanticsFor`.)
  */
 export async function documentActor(request: FastifyRequest, reply: FastifyReply, routes: readonly DrawnRoute[]): Promise<DocumentActor> {
-  const shared: { authenticated: RequestContext['authenticated'] } = { authenticated: undefined };
+  const shared: Shared = { authenticated: undefined, identified: new Map() };
   const called = new Set<RouteEntry>();
   const contexts = new Map<CompiledResource, { route: DrawnRoute; context: RequestContext }>();
   let unauthenticated: unknown;
@@ -142,12 +209,21 @@ export async function documentActor(request: FastifyRequest, reply: FastifyReply
     writable.set(`${resource.name} new`, await access.writableOnSome('create'));
     writable.set(`${resource.name} edit`, await access.writableOnSome('update'));
   }
+  const names = (fields: readonly CompiledField[]) => fields.map((field) => field.name).join(',');
+  const signature = [
+    routes.map((route) => (called.has(route) && (route.action !== 'related' || reading.has(traversedTarget(route))) ? '1' : '0')).join(''),
+    ...[...contexts].map(([resource, { context }]) => {
+      const fields = fieldAccessFor(context, resource);
+      return [resource.name, ...(['index', 'show'] as const).flatMap((view) => [names(fields.readable(view)), names(fields.queryable(view))]), names(writable.get(`${resource.name} new`)!), names(writable.get(`${resource.name} edit`)!)].join('|');
+    }),
+  ].join('\n');
   const access = (resource: CompiledResource) => {
     const kept = contexts.get(resource);
     if (!kept) throw new Error(`documentActor: no route of ${resource.name} is open to this actor`);
     return fieldAccessFor(kept.context, resource);
   };
   return {
+    signature,
     // A traversal also needs the target's records.
     calls: (route) => called.has(route) && (route.action !== 'related' || reading.has(traversedTarget(route as DrawnRoute))),
     reads: (name) => reading.has(name),

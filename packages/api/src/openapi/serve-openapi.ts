@@ -28,6 +28,26 @@ function served(document: OpenApiObject): Served {
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }
 
+/** How many actors' documents a version keeps (the least recently served go first). */
+const KEPT_ACTOR_DOCUMENTS = 64;
+
+/**
+ * The documents of actors, kept by their signature (`DocumentActor.signature`): building one
+ * takes tens of milliseconds, asking the routes a few; every actor with the same routes and
+ * fields shares one, and a changed grant changes the signature.
+ */
+function actorDocuments(build: (actor: DocumentActor) => OpenApiObject): (actor: DocumentActor) => Served {
+  const kept = new Map<string, Served>();
+  return (actor) => {
+    let made = kept.get(actor.signature);
+    if (made) kept.delete(actor.signature);
+    else made = served(build(actor));
+    kept.set(actor.signature, made);
+    if (kept.size > KEPT_ACTOR_DOCUMENTS) kept.delete(kept.keys().next().value!);
+    return made;
+  };
+}
+
 /** The document every actor reads, made once. */
 function cached(build: () => OpenApiObject): () => Served {
   let made: Served | undefined;
@@ -95,11 +115,12 @@ export async function serveOpenApi(api: FastifyInstance, input: ServeOpenApiInpu
   };
   for (const version of input.versions) {
     const document = cached(() => input.build(version));
+    const actorDocument = actorDocuments((actor) => input.build(version, actor));
     api.get(`/resources/${version}/openapi.json`, async (request, reply) => {
       await allowed(request);
       // With a credential, the document as its actor sees it: made per request, kept by no shared cache.
       const own = input.carriesCredentials(request);
-      const { body, etag } = own ? served(input.build(version, await input.actorOf(version, request, reply))) : document();
+      const { body, etag } = own ? actorDocument(await input.actorOf(version, request, reply)) : document();
       reply.header('etag', etag).header('cache-control', own ? 'private, no-cache' : 'no-cache').header('vary', CREDENTIAL_HEADERS);
       if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type('application/json; charset=utf-8').send(body);
