@@ -21,7 +21,8 @@ import { mountExtensions } from '../extensions/mount-extensions.js';
 import { warnAboutInactivePolicies, warnAboutMissingControllers } from './missing-controllers-warning.js';
 import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
 import { serveOpenApi } from '../openapi/serve-openapi.js';
-import { carriesCredentials, documentActor } from '../openapi/document-actor.js';
+import { documentActor } from '../openapi/document-actor.js';
+import { carriesCredentials } from '../openapi/credential-carrier.js';
 import { routeVersion } from '../routing/served-collections.js';
 import { httpSemanticsFor } from '../http-semantics/mount-http-semantics.js';
 

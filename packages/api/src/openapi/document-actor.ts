@@ -1,11 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Current, isPanelError, noticingRecord, type PolicyAction, type CompiledField, type CompiledResource, type FieldAccess, type Panel, type View } from '@panel/core';
+import { Current, isPanelError, noticingRecord, type PolicyAction, type CompiledField, type CompiledResource, type FieldAccess, type View } from '@panel/core';
 import { fieldAccessFor } from '../controller/record-access.js';
 import { RequestContext, type ControllerClass, type RouteRuntime, type Stage, type StageName } from '../pipeline/request-context.js';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { DrawnRoute, RouteEntry } from '../routing/draw-routes.js';
-import { sessionCookieName } from '../session/session-cookie.js';
-import type { OpenApiObject } from './openapi-options.js';
 
 /**
  * What one actor may do, as its OpenAPI document says it: the routes it may call and, per
@@ -239,24 +237,4 @@ export async function documentActor(request: FastifyRequest, reply: FastifyReply
 /** The resource a traversal route lists. */
 function traversedTarget(route: DrawnRoute): string {
   return route.runtime.resource.fieldsByName.get(route.association!)!.target!;
-}
-
-/**
- * Whether a request carries a credential: an `Authorization` header, a header, query parameter
- * or cookie an `apiKey` security scheme of the mount names, or the panel session's cookie. Such
- * a request reads its actor's document; any other reads the one every actor reads.
- */
-export function carriesCredentials(schemes: readonly OpenApiObject[], panel: Panel): (request: FastifyRequest) => boolean {
-  const named = (place: string) => schemes.filter((scheme) => scheme.type === 'apiKey' && scheme.in === place).map((scheme) => String(scheme.name).toLowerCase());
-  const headers = named('header');
-  const queries = named('query');
-  const cookies = named('cookie');
-  return (request) => {
-    if (request.headers.authorization !== undefined || headers.some((name) => request.headers[name] !== undefined)) return true;
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    const sent = request.cookies ?? {};
-    const cookieNames = Object.keys(sent).map((name) => name.toLowerCase());
-    if (queries.some((name) => Object.keys(query).some((key) => key.toLowerCase() === name)) || cookies.some((name) => cookieNames.includes(name))) return true;
-    return panel.sessions !== null && panel.sessions !== undefined && sent[sessionCookieName(panel, request)] !== undefined;
-  };
 }
