@@ -396,7 +396,7 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     await open.stop();
   });
 
-  it('"panel-api install" (Edition B) writes a migration and a config edit that boot: a token with a grant reads, one without is refused; a second run changes nothing', async () => {
+  it('"panel-api install" (Edition B) writes a migration and a config edit, and the guide\'s Edition B section runs as written: the pepper, the server in both mounts, the first token and the default permissions from the CLI; the token reads with signed file URLs, the ApiKey reads what the list allows and cannot write', async () => {
     // The guide's Edition B lines, as written: npm install @panel/api-tokens, then panel-api install.
     const lines = blocks.find((block) => block.lang === 'sh' && block.code.startsWith('npm install @panel/api-tokens\n'))!;
     const [, installed] = await runGuideBlock(lines);
@@ -411,35 +411,49 @@ describe('the packed packages, installed into a new app outside the monorepo (do
     expect(again.exitCode).toBe(0);
     expect(again.stdout).toMatch(/• Migration already installed .*\n• Panel API configuration already installed {2}app\/panel\/initializer\.ts\n$/);
     expect(await snapshot()).toEqual(before);
-    await writeFile(
-      join(app, 'src', 'edition-b-check.ts'),
-      [
-        "import { fileURLToPath } from 'node:url';",
-        "import Fastify from 'fastify';",
-        "import { createPanel, openDatabase, runMigrations, runPanelMigrations } from '@panel/core';",
-        "import { mountPanelApi } from '@panel/api';",
-        "import { migrations } from '../db/migrations.js';",
-        "import { panelApi } from '../app/panel/initializer.js';",
-        'const database = await openDatabase();',
-        'await runPanelMigrations(database);',
-        'await runMigrations(database, migrations);',
-        "const panel = await createPanel({ database, appRoot: fileURLToPath(new URL('..', import.meta.url)) });",
-        'const app = Fastify();',
-        'await app.register(mountPanelApi, { panel, tokens: panelApi });',
-        "const { secret } = await app.panelApiTokens!.create({ name: 'check', grants: ['books:index'] });",
-        "const get = async (url: string) => (await app.inject({ url, headers: { authorization: 'Bearer ' + secret } })).statusCode;",
-        "console.log(await get('/api/resources/v1/books'), await get('/api/resources/v1/authors'));",
-        'await app.close();',
-        'await database.close();',
-        '',
-      ].join('\n'),
-    );
-    const check = await run(join(app, 'node_modules', '.bin', 'tsx'), ['src/edition-b-check.ts'], { cwd: app, env: cleanEnv({ PANEL_API_TOKEN_PEPPER: 'p'.repeat(40) }) });
-    // The only thing said on stderr: the boot warning that the default permissions list is empty
-    // (this check never sets it), which names the fix.
-    expect(check.stderr).toContain('[PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS]');
-    expect(check.stderr.replace(/\(node:\d+\) \[PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS\][^\n]*\n/, '').replace(/\(Use `node --trace-warnings[^\n]*\n/, '')).toBe('');
-    expect(check.stdout).toBe('200 403\n');
+    // The guide's Edition B section, run as written (issue 46, item 8: "$SHOP_DATA_DIR is never
+    // set, the pepper is never exported, the server wiring is prose only, its own ApiKey requests
+    // then answer 403, and signed file URLs 404"). The pepper: its own line, run by a shell.
+    const pepperLine = blocks.find((block) => block.lang === 'sh' && block.code.includes('export PANEL_API_TOKEN_PEPPER='))!;
+    const pepper = (await run('sh', ['-c', `${pepperLine.code.trim()}\nprintf %s "$PANEL_API_TOKEN_PEPPER"`], { cwd: app, env: cleanEnv() })).stdout;
+    expect(pepper).toMatch(/^[0-9a-f]{64}$/);
+    // The server with Edition B in both mounts, started once for its migrations (the token tables), then stopped.
+    const start = 'SHOP_DATA_DIR=data SHOP_API_KEY=change-me npx tsx src/server.ts';
+    // Only the server: db/migrations.ts is as panel-api install left it (with the token tables' migration).
+    await writeFiles(app, [['src/server.ts', filesBefore(blocks, start).get('src/server.ts')!]]);
+    const env = { SHOP_API_KEY: KEY, SHOP_DATA_DIR: 'data', PANEL_API_TOKEN_PEPPER: pepper };
+    const tsx = join(app, 'node_modules', '.bin', 'tsx');
+    await (await serve(tsx, ['src/server.ts'], app, env)).stop();
+    // The first token and the ApiKey's default permissions, server stopped: the guide's block, run by a shell.
+    const tokenLines = blocks.find((block) => block.lang === 'sh' && block.code.startsWith('TOKEN="$(npx --no-install panel-api token create'))!;
+    const made = await run('sh', ['-ec', `${tokenLines.code.trim()}\nprintf '\\nTOKEN=%s' "$TOKEN"`], { cwd: app, env: cleanEnv({ PANEL_API_TOKEN_PEPPER: pepper }) });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const token = /\nTOKEN=(\S+)$/.exec(made.stdout)?.[1];
+    expect(token, `${made.stdout}\n${made.stderr}`).toMatch(/^pat_/);
+    // Started again: the token reads the book as the guide shows it, its cover's URL signed and served.
+    const server = await serve(tsx, ['src/server.ts'], app, env);
+    const bearer = { authorization: `Bearer ${token}` };
+    const signed = JSON.parse(blocks.find((block) => block.lang === 'json' && block.code.includes('signature='))!.code) as { record: { cover: { url: string } } };
+    // What differs on every run: the sealed key, the expiry and the signature of a signed URL.
+    const unsigned = (value: unknown) => JSON.parse(JSON.stringify(withoutTimestamps(value)).replace(/\/signed\/[\w-]+\//g, '/signed/<sealed>/').replace(/\?expires=\d+&signature=[\w-]+/g, '?expires=<time>&signature=<signature>'));
+    const read = await fetch(`${server.url}/api/resources/v1/books/1`, { headers: bearer });
+    expect(read.status).toBe(200);
+    const book = (await read.json()) as { record: { cover: { url: string } } };
+    expect(unsigned(book)).toEqual(unsigned(signed));
+    const cover = await fetch(`${server.url}${book.record.cover.url}`);
+    expect(cover.status).toBe(200);
+    expect(await cover.text()).toBe('A cover.');
+    // Its grants end there: the authors need a grant it does not hold.
+    expect((await fetch(`${server.url}/api/resources/v1/authors`, { headers: bearer })).status).toBe(403);
+    // The ApiKey reads what the default permissions allow, with the permanent URL; its writes need a token.
+    const byKey = await request(server, '/api/resources/v1/books/1', { key: KEY });
+    expect(byKey.status).toBe(200);
+    expect((byKey.body as { record: { cover: { url: string } } }).record.cover.url).toBe('/panel/attachments/shopseedcover0001/cover.txt');
+    expect((await request(server, '/api/resources/v1/authors', { key: KEY })).status).toBe(200);
+    expect((await request(server, '/api/resources/v1/authors', { key: KEY, body: { author: { name: 'N. K. Jemisin' } } })).status).toBe(403);
+    // The default permissions are set: no boot warning about an empty list.
+    expect(server.output()).not.toContain('PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS');
+    await server.stop();
   });
 
   // Kysely 0.29 declares Node 22 or later: the packing test runs on Node 22 and 24 in CI too.
