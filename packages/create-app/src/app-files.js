@@ -142,11 +142,17 @@ export const migrations: Record<string, Migration> = {
 
 /** The seed, the same in both editions. */
 function seedModule() {
-  return `import { hashPassword, type PanelDatabase } from '@panel/core';
+  return `import { hashPassword, type Panel } from '@panel/core';
 
-/** Two authors and three books, when there are no authors yet. The panel's admin, admin@example.com, with the password PANEL_ADMIN_PASSWORD (.env), when there are no users yet. */
-export async function seed(database: PanelDatabase): Promise<void> {
-  const { db } = database;
+/**
+ * Two authors and three books, when there are no authors yet. The panel's admin,
+ * admin@example.com, with the password PANEL_ADMIN_PASSWORD (.env), when there are no users yet.
+ * It is given the panel, so that it can attach files too, their bytes in storage and their rows
+ * together: give Book a \`field.file('cover')\`, then
+ * \`await panel.attachments.attach({ resource: 'Book', id, field: 'cover', filename: 'cover.png', contentType: 'image/png', bytes })\`.
+ */
+export async function seed(panel: Panel): Promise<void> {
+  const { db } = panel.database;
   const password = process.env.PANEL_ADMIN_PASSWORD;
   if (password && (await db.selectFrom('users').select('id').limit(1).execute()).length === 0) {
     await db.insertInto('users').values({ name: 'Admin', email: 'admin@example.com', password_digest: await hashPassword(password), admin: true }).execute();
@@ -192,7 +198,7 @@ import { seed } from '../db/seed.js';${tokens ? "\nimport { panelApi } from '../
 const appRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * The app's database, migrated and seeded: PostgreSQL when DATABASE_URL is set, else the
+ * The app's database, migrated (\`buildApp\` seeds it): PostgreSQL when DATABASE_URL is set, else the
  * embedded PGlite, kept in PGLITE_DATA_DIR (default data/pglite), or in memory with \`inMemory\`.
  */
 export async function openAppDatabase(options: { inMemory?: boolean } = {}): Promise<PanelDatabase> {
@@ -201,13 +207,13 @@ export async function openAppDatabase(options: { inMemory?: boolean } = {}): Pro
   const database = await openDatabase({ url, dataDir });
   await runPanelMigrations(database);
   await runMigrations(database, migrations);
-  await seed(database);
   return database;
 }
 
-/** The server: Panel API under /api, its OpenAPI document and reference page, the files' URLs, and the panel under /panel. */
+/** The server: Panel API under /api, its OpenAPI document and reference page, the files' URLs, and the panel under /panel; the database seeded through the panel. */
 export async function buildApp(options: { database: PanelDatabase; logger?: boolean }): Promise<FastifyInstance> {
   const panel = await createPanel({ database: options.database, appRoot, sessionSecret: process.env.PANEL_SESSION_SECRET });
+  await seed(panel);
   const app = Fastify(panelServerOptions({ logger: options.logger ?? false }));
   // Every answer under /panel (the sign-in page, the panel's screens, the not-found 404) gets the screens' security headers.
   securePanelPages(app, { rootPath: panel.config.rootPath });

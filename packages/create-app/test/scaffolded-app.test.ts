@@ -138,11 +138,14 @@ describe('the scaffolded app, built in this process', { timeout: 120_000 }, () =
     process.env.PGLITE_DATA_DIR = join(directory, 'data', 'pglite');
     try {
       for (const boot of [1, 2]) {
+        // A boot: the database opened and migrated, then the app built, which seeds it through the panel.
         const database = await generated.openAppDatabase();
+        const app = await generated.buildApp({ database });
         try {
           expect(await database.db.selectFrom('books').select('id').execute(), `boot ${boot}`).toHaveLength(3);
           expect(await database.db.selectFrom('users').select('id').execute(), `boot ${boot}`).toHaveLength(1);
         } finally {
+          await app.close();
           await database.close();
         }
       }
