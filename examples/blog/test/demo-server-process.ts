@@ -39,7 +39,7 @@ export async function startDemoServer(env: Record<string, string>, startupMillis
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the demo server did not start within ${startupMillis} ms:\n${output}`)), startupMillis);
     const look = () => {
-      const found = /Panel API demo on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      const found = /Panel API demo(?:, Edition B,)? on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
       if (found) {
         clearTimeout(timer);
         resolve(found);

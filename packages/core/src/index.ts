@@ -23,6 +23,7 @@ export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation,
 export { normalizePanelConfig, DEFAULT_ROOT_PATH, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
 export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, UploadTooLargeError, UploadRefusedError, BatchRefusedError, DatabaseUnavailableError, PgliteFolderInUseError, isPanelError, type PanelErrorCode, type DatabaseUnavailableReason, type ErrorMessages } from './errors/panel-errors.js';
 export { ERROR_CODES, isErrorCode, type ErrorCode } from './errors/error-codes.js';
+export { pgliteFolderHolder, type PgliteFolderHolder } from './database/pglite-folder-lock.js';
 export { openDatabase, type PanelDatabase, type ReplicaReads, type OpenDatabaseOptions, type PgliteSnapshotOptions, type ExecutedQuery, type DatabaseKind } from './database/panel-database.js';
 export { databaseSetupProblem } from './database/database-setup-problem.js';
 export { sentWithCommit, SENT_WITH_COMMIT } from './database/sent-with-commit.js';

@@ -4,13 +4,15 @@
 // and the fix. Real processes: the holder is a second Node process (test/support/hold-pglite-folder.ts).
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { databaseSetupProblem, isPanelError, openDatabase, PgliteFolderInUseError } from '@panel/core';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { databaseSetupProblem, isPanelError, openDatabase, pgliteFolderHolder, PgliteFolderInUseError } from '@panel/core';
 
 const HOLDER = fileURLToPath(new URL('./support/hold-pglite-folder.ts', import.meta.url));
 const LOCK = 'panel-pglite.lock';
@@ -62,7 +64,7 @@ describe('a PGlite data folder is opened by one process at a time', { timeout: 1
     const dataDir = await folder('held');
     const held = await holder(dataDir);
     try {
-      expect((await readFile(join(dataDir, LOCK), 'utf8')).trim()).toBe(String(held.pid));
+      expect((await readFile(join(dataDir, LOCK), 'utf8')).split('\n')[0]).toBe(String(held.pid));
       const started = Date.now();
       const error = await openError(dataDir);
       expect(Date.now() - started).toBeLessThan(2_000);
@@ -75,19 +77,54 @@ describe('a PGlite data folder is opened by one process at a time', { timeout: 1
       // The server's and the CLI's one-line printer knows it.
       expect(databaseSetupProblem(error)).toBe(message);
       // The refused open left the holder's lock alone.
-      expect((await readFile(join(dataDir, LOCK), 'utf8')).trim()).toBe(String(held.pid));
+      expect((await readFile(join(dataDir, LOCK), 'utf8')).split('\n')[0]).toBe(String(held.pid));
     } finally {
       await held.send('close');
     }
     expect(existsSync(join(dataDir, LOCK))).toBe(false);
     const database = await openDatabase({ dataDir });
     try {
-      expect((await readFile(join(dataDir, LOCK), 'utf8')).trim()).toBe(String(process.pid));
+      expect((await readFile(join(dataDir, LOCK), 'utf8')).split('\n')[0]).toBe(String(process.pid));
       await database.db.schema.createTable('notes').addColumn('body', 'text').execute();
     } finally {
       await database.close();
     }
     expect(existsSync(join(dataDir, LOCK))).toBe(false);
+  });
+
+  it('"the socket is only reachable by the same OS user ..., closed on shutdown": the holder records, under its pid, a folder of its own (mode 0700) with the socket (mode 0600); a pg client through it reads the holder\'s database; close removes the folder', async () => {
+    const dataDir = await folder('served');
+    const held = await holder(dataDir);
+    let socketFolder: string;
+    try {
+      const [pid, recorded] = (await readFile(join(dataDir, LOCK), 'utf8')).split('\n');
+      expect(pid).toBe(String(held.pid));
+      socketFolder = recorded!;
+      expect((await stat(socketFolder)).mode & 0o777).toBe(0o700);
+      expect((await stat(join(socketFolder, '.s.PGSQL.5432'))).mode & 0o777).toBe(0o600);
+      expect(await pgliteFolderHolder(dataDir)).toEqual({ pid: held.pid, socketFolder });
+      const client = new pg.Client({ host: socketFolder, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 10_000 });
+      await client.connect();
+      try {
+        await client.query('create table served (n int)');
+        await client.query('begin');
+        await client.query('insert into served values ($1)', [7]);
+        await client.query('commit');
+        expect((await client.query('select n from served')).rows).toEqual([{ n: 7 }]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await held.send('close');
+    }
+    await expect(stat(socketFolder)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await pgliteFolderHolder(dataDir)).toBeUndefined();
+    const database = await openDatabase({ dataDir });
+    try {
+      expect((await sql<{ n: number }>`select n from served`.execute(database.db)).rows).toEqual([{ n: 7 }]);
+    } finally {
+      await database.close();
+    }
   });
 
   it('a process that exits without closing releases the folder on its way out', async () => {
@@ -106,10 +143,10 @@ describe('a PGlite data folder is opened by one process at a time', { timeout: 1
     await first.close();
     const held = await holder(dataDir);
     await held.send('crash');
-    expect((await readFile(join(dataDir, LOCK), 'utf8')).trim()).toBe(String(held.pid));
+    expect((await readFile(join(dataDir, LOCK), 'utf8')).split('\n')[0]).toBe(String(held.pid));
     const again = await openDatabase({ dataDir });
     try {
-      expect((await readFile(join(dataDir, LOCK), 'utf8')).trim()).toBe(String(process.pid));
+      expect((await readFile(join(dataDir, LOCK), 'utf8')).split('\n')[0]).toBe(String(process.pid));
       expect(await again.db.selectFrom('notes').select('body').execute()).toEqual([{ body: 'kept' }]);
     } finally {
       await again.close();

@@ -1,11 +1,11 @@
-import { databaseSetupProblem, openDatabase, type PanelDatabase } from '@panel/core';
+import { databaseSetupProblem, openDatabase, pgliteFolderHolder, type OpenDatabaseOptions, type PanelDatabase } from '@panel/core';
 import type { ApiTokenService } from '@panel/api-tokens';
 import type { AppConfig } from '../config/app-config.js';
 import { appTokensConfig } from '../config/app-tokens-config.js';
 import { routingPanel } from '../actions/routes-action.js';
 import { ensureTypeScriptLoader } from '../runtime/typescript-loader.js';
 import { TokenCommandError } from './token-command-error.js';
-import { appDatabaseSource, appEnvironment, type AppDatabaseFlags } from './app-database.js';
+import { appDatabaseSource, appEnvironment, type AppDatabaseFlags, type AppDatabaseSource } from './app-database.js';
 
 /** What a token command prints a problem with, and where. */
 export interface TokenCommandContext {
@@ -40,6 +40,18 @@ function problemLine(error: unknown): string | undefined {
 }
 
 /**
+ * How the command opens the app's database: PostgreSQL by its URL; a PGlite folder directly when
+ * it is free, or, while the app's process holds it, through the socket that process serves it on
+ * (the change reaches the running app without a restart).
+ */
+async function databaseOptions(source: AppDatabaseSource): Promise<OpenDatabaseOptions> {
+  if (source.kind === 'postgres') return { url: source.url, maxConnections: 1 };
+  const holder = await pgliteFolderHolder(source.dataDir);
+  if (holder?.socketFolder === undefined) return { dataDir: source.dataDir };
+  return { url: `postgres://postgres@localhost/postgres?host=${encodeURIComponent(holder.socketFolder)}`, maxConnections: 1 };
+}
+
+/**
  * Runs `work` with the app's token service, as the app's mount builds it: the app's database
  * (see `appDatabaseSource`), grants checked against the route keys of the app's resources, the
  * pepper from the app's initializer or `PANEL_API_TOKEN_PEPPER`. Closes the database after. A
@@ -54,7 +66,7 @@ export async function withTokenService(context: TokenCommandContext, work: (toke
     await ensureTypeScriptLoader();
     const panel = await routingPanel(context.app.appRoot, context.app.resourcesDir);
     const config = await appTokensConfig(context.app.appRoot);
-    database = await openDatabase(source.kind === 'postgres' ? { url: source.url, maxConnections: 1 } : { dataDir: source.dataDir });
+    database = await openDatabase(await databaseOptions(source));
     const tokens = new ApiTokenService({ database, pepper: config?.pepper, env, resources: [...panel.resources.values()].map((resource) => resource.naming.routeKey) });
     return await work(tokens);
   } catch (error) {

@@ -8,6 +8,7 @@ import { withUnavailableErrors } from './unavailable-error-dialect.js';
 import { withSharedTransactions } from './request-transaction.js';
 import { readSnapshot, writeSnapshot } from './pglite-snapshot-file.js';
 import { lockPgliteFolder } from './pglite-folder-lock.js';
+import { servePgliteSocket, type PgliteSocketServer } from './pglite-socket-server.js';
 import type { PanelDatabase } from './panel-database-types.js';
 import type { OpenDatabaseOptions, PgliteSnapshotOptions } from './open-database-options.js';
 
@@ -39,6 +40,12 @@ export async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 
   }
   const dialect = new PGliteDialect(pglite, { connectionTimeoutMillis: options.connectionTimeoutMillis });
   const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(dialect), {}), log });
+  // Another process (the token CLI) reaches a folder's database through this one while it runs.
+  let served: PgliteSocketServer | undefined;
+  if (lock !== undefined) {
+    served = await servePgliteSocket({ pglite, db });
+    await lock.recordSocket(served.folder);
+  }
   return {
     db,
     primary: db,
@@ -47,6 +54,7 @@ export async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 
     onQuery,
     close: async () => {
       try {
+        await served?.close();
         await db.destroy();
         if (!pglite.closed) await pglite.close();
       } finally {

@@ -57,7 +57,38 @@ function shown(folder: string): string {
 /** A held PGlite folder; `release()` removes the lock file (once; later calls do nothing). */
 export interface PgliteFolderLock {
   readonly file: string;
+  /** Writes, under the pid, the folder of the socket this process serves the database on (see `pgliteFolderHolder`). */
+  recordSocket(socketFolder: string): Promise<void>;
   release(): Promise<void>;
+}
+
+/** The running process that holds a PGlite folder, and the socket folder it serves it on when it recorded one. */
+export interface PgliteFolderHolder {
+  readonly pid: number;
+  readonly socketFolder: string | undefined;
+}
+
+/**
+ * Who holds the PGlite folder `dataDir` now: undefined when no lock file names a running process
+ * other than this one (a lock left by a killed process is stale, and ignored).
+ *
+ * @example
+ * const holder = await pgliteFolderHolder('data/pglite');
+ * if (holder?.socketFolder) await new pg.Client({ host: holder.socketFolder }).connect();
+ */
+export async function pgliteFolderHolder(dataDir: string): Promise<PgliteFolderHolder | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(await realpath(resolve(dataDir)), PGLITE_LOCK_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const [first, second] = text.split('\n');
+  const pid = Number.parseInt((first ?? '').trim(), 10);
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) return undefined;
+  const socketFolder = second?.trim();
+  return { pid, socketFolder: socketFolder ? socketFolder : undefined };
 }
 
 /**
@@ -91,6 +122,9 @@ export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLoc
   installExitHook();
   return {
     file,
+    recordSocket: async (socketFolder) => {
+      if (held.has(file)) await writeFile(file, `${process.pid}\n${socketFolder}\n`);
+    },
     release: async () => {
       if (!held.delete(file)) return;
       // Only our own lock: a folder taken over after a crash of ours is the new holder's.
