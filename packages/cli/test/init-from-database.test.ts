@@ -109,6 +109,9 @@ describe.skipIf(!kinds.includes('postgres'))('panel-api init --from-database on 
     expect(user).not.toMatch(/field\.\w+\('api_token'/);
     expect(user).toContain('// password_digest: left out, looks like a secret');
     expect(user).toContain("static override primaryKeyType = 'bigint';");
+    // "a PostgreSQL int8 column maps to field.bigint": a value past 2^53 is answered, not refused.
+    expect(user).toContain("field.bigint('storage_bytes')");
+    expect(user).toContain("field.belongsTo('invited_by', { resource: 'AppUser' })");
     const document = JSON.parse(await readFile(join(root, 'openapi/v1.json'), 'utf8')) as { paths: Record<string, unknown> };
     expect(Object.keys(document.paths)).toContain(`${V1}/reviews/{id}`);
   });
@@ -133,6 +136,11 @@ describe.skipIf(!kinds.includes('postgres'))('panel-api init --from-database on 
     expect((await get('/tracks/1')).json().record).toMatchObject({ album: { id: 1, label: 'For Those About To Rock We Salute You' }, genre: { id: 1, label: 'Rock' }, media_type: { id: 1, label: 'MPEG audio file' } });
     expect((await get('/customers/1')).json().record.support_rep).toMatchObject({ id: 3 });
     expect((await get('/countries/BR')).json().record).toMatchObject({ country_code: 'BR', name: 'Brazil' });
+    // An int8 value past 2^53 (9007199254740993 is not a JSON number) is answered as its exact digits.
+    const first = await get('/app_users/1');
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().record).toMatchObject({ id: '1', storage_bytes: '9007199254740993' });
+    expect((await get('/app_users/2')).json().record).toMatchObject({ invited_by: { id: '1', label: 'first@example.com' } });
     expect((await get('/albums/9001')).json().record).toMatchObject({ artist: { id: 9001, label: 'New Artist' }, tracks: { count: 1 }, reviews: { count: 1 } });
   });
 

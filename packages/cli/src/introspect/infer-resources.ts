@@ -54,8 +54,10 @@ function columnField(column: CatalogColumn, required: boolean): { call: string; 
   switch (typname) {
     case 'int2':
     case 'int4':
-    case 'int8':
       return { call: `field.integer(${name}${opts()})`, kind: 'integer' };
+    // An int8 value may pass 2^53, which a JSON number (field.integer) cannot hold exactly.
+    case 'int8':
+      return { call: `field.bigint(${name}${opts()})`, kind: 'bigint' };
     case 'numeric':
     case 'float4':
     case 'float8':

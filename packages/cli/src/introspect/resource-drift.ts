@@ -1,7 +1,7 @@
 import type { InferredResource } from './infer-resources.js';
 
 /** Field builders whose first argument is a column of the resource's own table. */
-const COLUMN_FIELD = /field\.(?:id|text|textarea|markdown|integer|decimal|boolean|date|datetime|select|tags|keyValue|json)\(\s*'([A-Za-z_][A-Za-z0-9_]*)'/g;
+const COLUMN_FIELD = /field\.(?:id|text|textarea|markdown|integer|bigint|decimal|boolean|date|datetime|select|tags|keyValue|json)\(\s*'([A-Za-z_][A-Za-z0-9_]*)'/g;
 const BELONGS_TO = /field\.belongsTo\(\s*'([A-Za-z_][A-Za-z0-9_]*)'([^)]*)\)/g;
 
 /** The columns a resource file names: its column fields, and its belongs_to foreign keys. */
