@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { PanelConfigError, Resource, createPanel, field, runPanelMigrations, type PanelDatabase } from '@panel/core';
 import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
-import { mountPanelApi } from '../src/index.js';
+import { mountPanelApi, panelServerOptions } from '../src/index.js';
 
 const ROOT = fileURLToPath(new URL('./fixtures/keyed/', import.meta.url));
 const V1 = '/api/resources/v1';
@@ -74,6 +74,38 @@ for (const kind of testDatabaseKinds()) {
 
       expect((await send('DELETE', `/tracks/${encodeURIComponent('A/1 Autumn')}`)).statusCode).toBe(200);
       expect((await get(`/tracks/${encodeURIComponent('A/1 Autumn')}`)).statusCode).toBe(404);
+    });
+
+    // "A text key of the length the column allows is readable through :id": Fastify refuses a
+    // path parameter longer than its maxParamLength (default 100) with a 414 before any route or
+    // hook runs, and a plugin cannot raise it: the recommended server options raise it, and the
+    // mount says so at boot on an instance that does not.
+    it('a text key of 200 characters is read, updated and deleted on a server of panelServerOptions()', async () => {
+      const long = Fastify(panelServerOptions());
+      await long.register(mountPanelApi, { panel: await createPanel({ database, appRoot: ROOT }) });
+      await long.ready();
+      try {
+        const code = 'K'.repeat(200);
+        const inject = (method: 'GET' | 'PATCH' | 'DELETE', payload?: unknown) =>
+          long.inject({ method, url: `${V1}/tracks/${code}`, ...(payload ? { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) } : {}) });
+        expect((await send('POST', '/tracks', { track: { track_code: code, name: 'Long' } })).statusCode).toBe(201);
+        expect((await inject('GET')).json().record).toMatchObject({ track_code: code });
+        expect((await inject('PATCH', { track: { name: 'Longer' } })).json().record).toMatchObject({ track_code: code, name: 'Longer' });
+        expect((await inject('DELETE')).statusCode).toBe(200);
+        expect((await inject('GET')).statusCode).toBe(404);
+      } finally {
+        await long.close();
+      }
+    });
+
+    it('a mount with a text key on a Fastify instance of the default maxParamLength warns at boot, naming the limit and the fix', async () => {
+      const lines: string[] = [];
+      const plain = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } } });
+      await plain.register(mountPanelApi, { panel: await createPanel({ database, appRoot: ROOT }) });
+      await plain.ready();
+      await plain.close();
+      const warning = lines.map((line) => JSON.parse(line) as { code?: string; msg: string }).find((line) => line.code === 'PANEL_WARN_MAX_PARAM_LENGTH');
+      expect(warning?.msg).toMatch(/Track.*text key.*maxParamLength is 100.*414.*Fix: Fastify\(\{ routerOptions: \{ maxParamLength: 3000 \} \}\)/);
     });
 
     it('"a 404 for a malformed key (never a 500 from a uuid cast)": ids that cannot be of the key\'s type are the 404 of a missing record', async () => {

@@ -18,6 +18,7 @@ import { warnWithoutRequestTimeout } from '../server/panel-server-options.js';
 import { refuseMalformedHost } from '../server/host-header.js';
 import { addPanelRootFallback } from './panel-root-fallback.js';
 import { mountExtensions } from '../extensions/mount-extensions.js';
+import { warnAboutTextKeyLength } from './key-length-warning.js';
 import { warnAboutInactivePolicies, warnAboutMissingControllers } from './missing-controllers-warning.js';
 import { buildOpenApiDocument, routeVersions, type CustomRoute } from '../openapi/build-openapi-document.js';
 import { serveOpenApi } from '../openapi/serve-openapi.js';
@@ -76,6 +77,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
   const discovered = licensed ? await discoverControllers(panel, options.controllersDir) : [];
   // Only generated controllers are served: say at boot what would answer 404 (unless an extension, like Edition B's catch-all, serves the others).
   if (licensed && !extensions.routesControllers) warnAboutMissingControllers(app, panel, options.controllersDir, discovered);
+  warnAboutTextKeyLength(app, panel);
   const controllers = licensed ? await extensions.controllers(discovered) : discovered;
   await app.register(
     async (api) => {

@@ -4,6 +4,7 @@ import { errorReply } from '../errors/error-reply.js';
 import { NOSNIFF } from './nosniff.js';
 import { requestIdFor } from './request-id.js';
 import { REDACTED_LOG_PATHS, requestLogSerializers } from './request-log-serializers.js';
+import { TEXT_KEY_PARAM_LENGTH } from '../mount/key-length-warning.js';
 
 /** The server settings `panelServerOptions()` takes, each with a default. */
 export interface PanelServerOptionsInput {
@@ -44,6 +45,7 @@ export interface PanelServerOptions {
   readonly return503OnClosing: true;
   readonly logger: false | Record<string, unknown>;
   readonly frameworkErrors: typeof answerFrameworkError;
+  readonly routerOptions: { readonly maxParamLength: number };
 }
 
 /**
@@ -68,6 +70,8 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
  *   every log line (`reqId`) and, under the mount, in the answer's `X-Request-Id`;
  * - a URL Fastify cannot decode (`%ff`) answered like an unusable id, 404 `{ "error": "Not Found" }`
  *   (`frameworkErrors`: `answerFrameworkError`);
+ * - a path parameter as long as a text key may be (`routerOptions.maxParamLength`, 3000: 1000
+ *   characters, each percent-encoded), where Fastify's default 100 answers a longer `:id` 414;
  * - logs (when `logger` is on) that never hold `Authorization`, `Cookie`, `Set-Cookie`, a
  *   password or a query-string token.
  *
@@ -97,6 +101,7 @@ export function panelServerOptions(input: PanelServerOptionsInput = {}): PanelSe
     genReqId: requestIdFor,
     return503OnClosing: true,
     frameworkErrors: answerFrameworkError,
+    routerOptions: { maxParamLength: TEXT_KEY_PARAM_LENGTH },
     logger: logger === undefined || logger === false ? false : {
       level: 'info',
       redact: { paths: [...REDACTED_LOG_PATHS], censor: '[redacted]' },
