@@ -1,5 +1,6 @@
 import type { CompiledField, FieldDisplay, FieldForm, FormControl } from '../resources/compiled-types.js';
 import { fileControlHint } from '../uploads/file-rules.js';
+import { keyOfField } from './key-values.js';
 
 export type { FieldDisplay, FieldForm, FormControl };
 
@@ -127,9 +128,11 @@ export const RECORD_FORM = formOf({
     const id = (value as { id?: unknown } | null)?.id;
     return [typeof id === 'number' || typeof id === 'string' ? String(id) : ''];
   },
-  fromForm: (posted: readonly string[]) => {
+  fromForm: (posted: readonly string[], field: CompiledField) => {
     const value = orNull(posted);
-    return value !== null && WHOLE.test(value) ? Number(value) : value;
+    // Only an integer key is a number: a text key of digits ('00123') and a bigint past 2^53 keep their text.
+    const type = keyOfField(field, 'targetKey')?.type ?? 'integer';
+    return value !== null && type === 'integer' && WHOLE.test(value) ? Number(value) : value;
   },
 });
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { CompiledField } from '../resources/compiled-types.js';
+import { recordKeyOf } from '../resources/record-key.js';
+import { RECORD_FORM } from './field-forms.js';
+
+const fromForm = RECORD_FORM.fromForm!;
+
+/** A belongs_to field whose target is keyed as `type` (what compiling the resources sets). */
+function belongsToOf(type: 'integer' | 'bigint' | 'uuid' | 'text'): CompiledField {
+  return { extra: { targetKey: recordKeyOf('Target', 'id', type) } } as unknown as CompiledField;
+}
+
+// Issue 46: "the key round-trips as the target's key type says" — a belongs_to's posted value is
+// the target's key as the form wrote it, never a number made of a text key's digits.
+describe('a belongs_to form value is the target key of its type', () => {
+  it('a text key made only of digits keeps its text, leading zeros included', () => {
+    expect(fromForm(['00123'], belongsToOf('text'))).toBe('00123');
+    expect(fromForm(['42'], belongsToOf('text'))).toBe('42');
+  });
+
+  it('a bigint key past 2^53 keeps its exact digits', () => {
+    expect(fromForm(['9007199254740993'], belongsToOf('bigint'))).toBe('9007199254740993');
+  });
+
+  it('an integer key is a number, and empty is null', () => {
+    expect(fromForm(['42'], belongsToOf('integer'))).toBe(42);
+    expect(fromForm([''], belongsToOf('text'))).toBeNull();
+  });
+});
