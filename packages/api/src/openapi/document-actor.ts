@@ -130,7 +130,10 @@ async function ask(route: DrawnRoute, request: FastifyRequest, reply: FastifyRep
   const controller = new runtime.controller(context);
   context.authenticated = shared.authenticated;
   let byKind = shared.identified.get(runtime.controller);
-  if (!byKind) shared.identified.set(runtime.controller, (byKind = new Map()));
+  if (!byKind) {
+    byKind = new Map();
+    shared.identified.set(runtime.controller, byKind);
+  }
   const kind = identifiesAlike(runtime);
   const first = byKind.get(kind);
   // Each route's actor in a `Current` of its own, as each of its requests would have.
