@@ -218,7 +218,8 @@ export async function buildApp(options: { database: PanelDatabase; logger?: bool
   // Every answer under /panel (the sign-in page, the panel's screens, the not-found 404) gets the screens' security headers.
   securePanelPages(app, { rootPath: panel.config.rootPath });
   await app.register(fastifyCookie);
-  await app.register(mountPanelApi, { panel${tokens ? ', extensions: [panelApi]' : ''} }); // /api/resources/v1/...
+  // /api/resources/v1/..., its OpenAPI document and the interactive reference page (/api/resources/v1/docs).
+  await app.register(mountPanelApi, { panel${tokens ? ', extensions: [panelApi]' : ''}, openapi: { docs: true } });
   await app.register(mountPanelAttachments, { panel${tokens ? ', extensions: [panelApi]' : ''} }); // /panel/attachments/...
   // The panel: sign-in, password confirmation, security (/panel/login, /panel/confirm, /panel/security) ...
   await app.register(panelAccountPages, {

@@ -66,6 +66,21 @@ async function scaffold(edition: 'a' | 'b', language: 'ts' | 'js' = 'ts'): Promi
 }
 
 describe('the scaffolded app, built in this process', { timeout: 120_000 }, () => {
+  it('"The scaffold prints and documents /api/resources/v1/docs": the reference page is served there, in both editions', async () => {
+    for (const edition of ['a', 'b'] as const) {
+      const { app, close } = await scaffold(edition);
+      try {
+        const first = await app.inject({ url: '/api/resources/v1/docs' });
+        const page = first.statusCode >= 300 && first.statusCode < 400 ? await app.inject({ url: first.headers.location as string }) : first;
+        expect(page.statusCode, `Edition ${edition}`).toBe(200);
+        expect(page.headers['content-type']).toMatch(/^text\/html/);
+        expect((await app.inject({ url: '/api/resources/v1/openapi.json' })).statusCode).toBe(200);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   it('Edition A: "API keys from the environment": a key of API_KEYS lists the three seeded books, no key or a wrong one is 401; no token route, no token screens', async () => {
     const { app, close } = await scaffold('a');
     try {
