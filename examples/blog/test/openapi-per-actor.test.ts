@@ -4,6 +4,7 @@
 import { expect, it } from 'vitest';
 import { validate } from '@scalar/openapi-parser';
 import { countQueries } from '@panel/test-support';
+import type { FastifyInstance } from 'fastify';
 import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
 
 const V1 = '/api/resources/v1';
@@ -11,6 +12,16 @@ const DOCUMENT = `${V1}/openapi.json`;
 
 type Schema = { properties: Record<string, { description?: string }>; required?: string[] };
 type Document = { paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; schema: { items?: { enum?: string[] }; enum?: string[] } }[] }>>; components: { schemas: Record<string, Schema> } };
+
+/** The document asked with a credential the API refuses answers exactly the API's 401: the same body and `WWW-Authenticate`. */
+async function expectTheApisRefusal(app: FastifyInstance, bad: Record<string, string>): Promise<void> {
+  const document = await app.inject({ url: DOCUMENT, headers: bad });
+  const api = await app.inject({ url: `${V1}/blog_posts`, headers: bad });
+  expect(api.statusCode).toBe(401);
+  expect(document.statusCode).toBe(401);
+  expect(document.json()).toEqual(api.json());
+  expect(document.headers['www-authenticate']).toBe(api.headers['www-authenticate']);
+}
 
 const operationIds = (document: Document) => Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId)).sort();
 const sortable = (document: Document, path: string) => {
@@ -126,13 +137,7 @@ describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (AP
   });
 
   it('a credential the API refuses answers the API\'s 401, not a document', async () => {
-    const bad = { authorization: 'ApiKey not-a-key' };
-    const document = await demo().app.inject({ url: DOCUMENT, headers: bad });
-    const api = await demo().app.inject({ url: `${V1}/blog_posts`, headers: bad });
-    expect(api.statusCode).toBe(401);
-    expect(document.statusCode).toBe(401);
-    expect(document.json()).toEqual(api.json());
-    expect(document.headers['www-authenticate']).toBe(api.headers['www-authenticate']);
+    await expectTheApisRefusal(demo().app, { authorization: 'ApiKey not-a-key' });
   });
 });
 
@@ -177,13 +182,7 @@ describeOnEachDatabase(
     });
 
     it('a token the API refuses answers the API\'s 401', async () => {
-      const bad = { authorization: 'Bearer pnl_not-a-token' };
-      const document = await demo().app.inject({ url: DOCUMENT, headers: bad });
-      const api = await demo().app.inject({ url: `${V1}/blog_posts`, headers: bad });
-      expect(api.statusCode).toBe(401);
-      expect(document.statusCode).toBe(401);
-      expect(document.json()).toEqual(api.json());
-      expect(document.headers['www-authenticate']).toBe(api.headers['www-authenticate']);
+      await expectTheApisRefusal(demo().app, { authorization: 'Bearer pnl_not-a-token' });
     });
   },
   { edition: 'B' },

@@ -83,6 +83,22 @@ async function contractSuite(prism: PrismProxy, document: OpenApiDocument, auth:
   return exchanges;
 }
 
+/** The HTTP suite through Prism, and what it found: the operations reached, those documented, and each violation (a request broken on purpose may be flagged as such; nothing else may be). */
+async function contractRun(prism: PrismProxy, document: OpenApiDocument, auth: Record<string, string>) {
+  const exchanges = await contractSuite(prism, document, auth);
+  const operations = new Set(exchanges.map((e) => e.operation));
+  const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+  const violations = exchanges.flatMap((e) => e.violations.filter((v) => !(e.invalidRequest && v.location[0] === 'request')).map((v) => `${e.request} → ${e.status}: ${v.location.join('.')} ${v.message}`));
+  return { exchanges, operations, documented, violations };
+}
+
+/** Zero violations, every documented operation reached, no 5xx. */
+function expectEveryOperationAsDocumented({ exchanges, operations, documented, violations }: Awaited<ReturnType<typeof contractRun>>): void {
+  expect(violations).toEqual([]);
+  expect(documented.filter((operation) => !operations.has(operation)), 'operations the suite did not reach').toEqual([]);
+  expect(exchanges.every((e) => e.status < 500)).toBe(true);
+}
+
 /** The lints and the contract run of one edition's document, on each database. */
 function thirdPartySuite(edition: 'A' | 'B'): void {
   describeOnEachDatabase(
@@ -117,16 +133,10 @@ function thirdPartySuite(edition: 'A' | 'B'): void {
         const prism = await startPrismProxy(file, address);
         try {
           const auth = edition === 'B' ? { authorization: `Bearer ${demo().tokenSecrets!.get('all')}` } : { ...ADMIN };
-          const exchanges = await contractSuite(prism, document, auth);
-          const operations = new Set(exchanges.map((e) => e.operation));
-          const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
-          // A request that breaks the document on purpose may be flagged as such; nothing else may be.
-          const violations = exchanges.flatMap((e) => e.violations.filter((v) => !(e.invalidRequest && v.location[0] === 'request')).map((v) => `${e.request} → ${e.status}: ${v.location.join('.')} ${v.message}`));
+          const { exchanges, operations, documented, violations } = await contractRun(prism, document, auth);
           const flaggedRequests = exchanges.filter((e) => e.invalidRequest && e.violations.some((v) => v.location[0] === 'request')).length;
           console.info(`Edition ${edition} [${kind}] through Prism: ${operations.size} of ${documented.length} operations, ${exchanges.length} exchanges checked (request and response), ${violations.length} violations; ${flaggedRequests} of ${exchanges.filter((e) => e.invalidRequest).length} deliberately invalid requests flagged as such`);
-          expect(violations).toEqual([]);
-          expect(documented.filter((operation) => !operations.has(operation)), 'operations the suite did not reach').toEqual([]);
-          expect(exchanges.every((e) => e.status < 500)).toBe(true);
+          expectEveryOperationAsDocumented({ exchanges, operations, documented, violations });
         } finally {
           await prism.close();
         }
@@ -148,15 +158,9 @@ function thirdPartySuite(edition: 'A' | 'B'): void {
         const address = demo().app.server.listening ? `http://127.0.0.1:${(demo().app.server.address() as { port: number }).port}` : await demo().app.listen({ port: 0, host: '127.0.0.1' });
         const prism = await startPrismProxy(own, address);
         try {
-          const actorDocument = served.json() as OpenApiDocument;
-          const exchanges = await contractSuite(prism, actorDocument, auth);
-          const operations = new Set(exchanges.map((e) => e.operation));
-          const documented = Object.entries(actorDocument.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
-          const violations = exchanges.flatMap((e) => e.violations.filter((v) => !(e.invalidRequest && v.location[0] === 'request')).map((v) => `${e.request} → ${e.status}: ${v.location.join('.')} ${v.message}`));
-          console.info(`Edition ${edition} [${kind}], one actor's document through Prism: ${operations.size} of ${documented.length} operations, ${exchanges.length} exchanges, ${violations.length} violations`);
-          expect(violations).toEqual([]);
-          expect(documented.filter((operation) => !operations.has(operation)), 'operations the suite did not reach').toEqual([]);
-          expect(exchanges.every((e) => e.status < 500)).toBe(true);
+          const run = await contractRun(prism, served.json() as OpenApiDocument, auth);
+          console.info(`Edition ${edition} [${kind}], one actor's document through Prism: ${run.operations.size} of ${run.documented.length} operations, ${run.exchanges.length} exchanges, ${run.violations.length} violations`);
+          expectEveryOperationAsDocumented(run);
         } finally {
           await prism.close();
         }
