@@ -16,11 +16,7 @@ export const sourceConditions = {
 
 /**
  * The vitest project every package and example shares: sources through `@panel/source`, tests
- * beside the code and under test/. The files of one worker share their modules (`isolate:
- * false`): each worker imports the sources once, not once per file. No test mocks a module
- * (`vi.mock`), and a test that changes process-wide state (an environment variable, a console
- * spy) restores it in `finally`; a new one must too. Measured on @panel/core: 269 s against
- * 147 s for its 97 files, the imports 103 s against 9 s summed (docs/decisions.md).
+ * beside the code and under test/, each file with a fresh module registry.
  */
 export const packageTestProject = defineProject({
   ...sourceConditions,
@@ -28,7 +24,19 @@ export const packageTestProject = defineProject({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    isolate: false,
   },
 });
 
+/**
+ * The same project with the files of one worker sharing their modules (`isolate: false`): each
+ * worker imports the sources once, not once per file. For @panel/core, whose 97 small files
+ * spent most of their time importing: measured 269 s against 147 s, the imports 103 s against
+ * 9 s summed. No test mocks a module (the code's rules refuse `vi.mock`), and a test that
+ * changes process-wide state restores it in `finally`. Two whole-suite runs with every project
+ * so took 1,563 s and 1,543 s of vitest (other work beside them) against 926 s before on a quiet
+ * machine: no gain shown, so the other projects keep their isolation (docs/decisions.md).
+ */
+export const sharedModulesTestProject = defineProject({
+  ...sourceConditions,
+  test: { ...packageTestProject.test, isolate: false },
+});

@@ -1,1 +1,1 @@
-export { packageTestProject as default } from '../../vitest.conditions.js';
+export { sharedModulesTestProject as default } from '../../vitest.conditions.js';
