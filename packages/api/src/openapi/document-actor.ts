@@ -210,9 +210,11 @@ export async function documentActor(request: FastifyRequest, reply: FastifyReply
     writable.set(`${resource.name} new`, await access.writableOnSome('create'));
     writable.set(`${resource.name} edit`, await access.writableOnSome('update'));
   }
+  // A traversal also needs the target's records.
+  const calls = (route: RouteEntry) => called.has(route) && (route.action !== 'related' || reading.has(traversedTarget(route as DrawnRoute)));
   const names = (fields: readonly CompiledField[]) => fields.map((field) => field.name).join(',');
   const signature = [
-    routes.map((route) => (called.has(route) && (route.action !== 'related' || reading.has(traversedTarget(route))) ? '1' : '0')).join(''),
+    routes.map((route) => (calls(route) ? '1' : '0')).join(''),
     ...[...contexts].map(([resource, { context }]) => {
       const fields = fieldAccessFor(context, resource);
       return [resource.name, ...(['index', 'show'] as const).flatMap((view) => [names(fields.readable(view)), names(fields.queryable(view))]), names(writable.get(`${resource.name} new`)!), names(writable.get(`${resource.name} edit`)!)].join('|');
@@ -225,8 +227,7 @@ export async function documentActor(request: FastifyRequest, reply: FastifyReply
   };
   return {
     signature,
-    // A traversal also needs the target's records.
-    calls: (route) => called.has(route) && (route.action !== 'related' || reading.has(traversedTarget(route as DrawnRoute))),
+    calls,
     reads: (name) => reading.has(name),
     access,
     perRecord: (resource, view) => {
