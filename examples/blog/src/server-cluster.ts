@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { closeOnSignals } from '@panel/api';
 import { s3Storage } from '@panel/core';
 import { bootOrExit } from './boot-or-exit.js';
 import { buildDemoApp, type BuildDemoAppOptions } from './build-app.js';
@@ -56,12 +57,4 @@ await app.listen({ port: Number(env.PORT ?? 3000), host: env.HOST ?? '0.0.0.0' }
 const base = `http://${env.HOST ?? '0.0.0.0'}:${(app.server.address() as AddressInfo).port}`;
 console.log(`Panel API demo on ${base} (cluster process ${process.pid}; database: PostgreSQL, ${replicas.length} replica(s))`);
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    setTimeout(() => process.exit(1), 10_000).unref();
-    void app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}
+closeOnSignals({ app });

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { closeOnSignals } from '@panel/api';
 import { bootOrExit } from './boot-or-exit.js';
 import { buildDemoApp } from './build-app.js';
 import { DEMO_TOKEN_PEPPER } from '../app/panel/initializer.js';
@@ -17,4 +18,4 @@ console.log(`  panel: ${base}/panel (sign in as ada@example.com or rita@example.
 for (const [name, secret] of tokenSecrets!) console.log(`token ${name}: ${secret}`);
 console.log(`  try: curl -H 'Authorization: Bearer ${tokenSecrets!.get('reader')}' '${base}/api/resources/v1/blog_posts/6/comments'`);
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void app.close().then(() => process.exit(0)));
+closeOnSignals({ app });

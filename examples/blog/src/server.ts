@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { closeOnSignals } from '@panel/api';
 import { bootOrExit } from './boot-or-exit.js';
 import { buildDemoApp } from './build-app.js';
 import { demoKeys } from './demo-keys.js';
@@ -28,20 +29,5 @@ console.log(`  keys:   ${adminKey} (Ada Admin, user 1), ${readerKey} (Rita Reade
 console.log(`  try:    curl -H 'Authorization: ApiKey ${adminKey}' '${base}/api/resources/v1/blog_posts?per_page=5'`);
 
 // Graceful shutdown: stop accepting, let in-flight requests finish (new ones on open sockets get
-// 503), close the database, exit 0; a drain that takes longer than DRAIN_MILLIS exits 1.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    const deadline = setTimeout(() => {
-      console.error(`Shutdown: requests still running after ${DRAIN_MILLIS} ms; exiting.`);
-      process.exit(1);
-    }, DRAIN_MILLIS);
-    deadline.unref();
-    void app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Shutdown failed:', error);
-        process.exit(1);
-      },
-    );
-  });
-}
+// 503), close the database (an onClose hook), exit 0; a drain that takes longer than DRAIN_MILLIS exits 1.
+closeOnSignals({ app, timeoutMillis: DRAIN_MILLIS });

@@ -23,6 +23,7 @@ export { requireRecentConfirmation } from './session/recent-confirmation.js';
 export { confirmPath, signInPath, safeReturnPath } from './session/session-paths.js';
 export { isSameOriginRequest } from './session/same-origin-request.js';
 export { errorReply, apiErrorHandler, sendErrorReply, refusedWriteReply, ERROR_STATUS, FLASH_COOKIE, DATABASE_RETRY_AFTER_SECONDS, type ErrorCode, type ErrorReply, type ErrorReplyContext, type WriteActionName } from './errors/error-reply.js';
+export { closeOnSignals, CLOSE_TIMEOUT_MILLIS, type CloseOnSignalsOptions } from './server/close-on-signals.js';
 export { panelServerOptions, warnWithoutRequestTimeout, PANEL_SERVER_DEFAULTS, type PanelServerOptions, type PanelServerOptionsInput } from './server/panel-server-options.js';
 export { readYourWrites, READ_AFTER_HEADER, READ_AFTER_COOKIE, type ReadYourWritesOptions } from './mount/read-your-writes.js';
 export { requestIdFor, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from './server/request-id.js';

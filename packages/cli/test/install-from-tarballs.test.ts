@@ -378,13 +378,17 @@ describe('the packed packages, installed into a new app outside the monorepo (do
   });
 
   it('"SIGINT/SIGTERM close PGlite cleanly (no id gap after a restart)": the guide\'s server closes the database on the SIGTERM that stopped it, so the next book takes the next id', async () => {
-    const server = await serve(process.execPath, ['dist/src/server.js'], app, { SHOP_API_KEY: KEY, SHOP_DATA_DIR: 'data' });
-    const listed = (await request(server, '/api/resources/v1/books?sort_by=id&sort_direction=desc&per_page=1', { key: KEY })).body as { records: { id: number }[] };
-    const created = await request(server, '/api/resources/v1/books', { key: KEY, body: { book: { title: 'After a restart', pages: 1, author_id: 1 } } });
-    expect(created.status).toBe(201);
+    const env = { SHOP_API_KEY: KEY, SHOP_DATA_DIR: 'data' };
+    const book = { book: { title: 'Before a restart', pages: 1, author_id: 1 } };
+    const before = await serve(process.execPath, ['dist/src/server.js'], app, env);
+    const first = await request(before, '/api/resources/v1/books', { key: KEY, body: book });
+    expect(first.status).toBe(201);
+    await before.stop();
+    const after = await serve(process.execPath, ['dist/src/server.js'], app, env);
+    const next = await request(after, '/api/resources/v1/books', { key: KEY, body: book });
     // Killed without closing, PGlite's sequences skip ahead by 32 at the next start.
-    expect((created.body as { record: { id: number } }).record.id).toBe(listed.records[0]!.id + 1);
-    await server.stop();
+    expect((next.body as { record: { id: number } }).record.id).toBe((first.body as { record: { id: number } }).record.id + 1);
+    await after.stop();
   });
 
   it('warns at boot, naming the folder, when started from a folder whose storage/ does not hold the files', async () => {

@@ -257,6 +257,7 @@ if ((await service.list()).length === 0) {
     : '';
   const hint = tokens ? "'Authorization: Bearer <token>'" : "'Authorization: ApiKey <a key of API_KEYS in .env>'";
   return `import { existsSync } from 'node:fs';
+import { closeOnSignals } from '@panel/api';
 import { databaseSetupProblem } from '@panel/core';${tokens ? "\nimport { GRANT_VERBS } from '@panel/api-tokens';" : ''}
 import { buildApp, openAppDatabase } from './app.js';
 
@@ -275,15 +276,9 @@ try {
 }
 const app = await buildApp({ database, logger: process.env.LOG_REQUESTS === '1' });
 ${firstToken}
-// Ctrl-C, and npm run dev before a restart (SIGTERM): the server closes, then the database.
-const opened = database;
-let closing = false;
-const close = () => {
-  if (!closing) void app.close().then(() => opened.close()).then(() => process.exit(0));
-  closing = true;
-};
-process.once('SIGINT', close);
-process.once('SIGTERM', close);
+// Ctrl-C, and npm run dev before a restart (SIGTERM): the server closes, then the database
+// (a second signal, such as the one tsx passes on, cannot cut the close short).
+closeOnSignals({ app, database });
 const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: process.env.HOST ?? '127.0.0.1' });
 console.log(\`${options.name} API on \${address}\`);
 console.log(\`  curl -H ${hint} \${address}/api/resources/v1/books\`);

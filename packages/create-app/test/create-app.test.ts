@@ -137,8 +137,7 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     // the server closes Fastify, then the database, on SIGINT and SIGTERM, before panel-api dev starts the next one.
     expect(manifest.scripts.dev).toBe('panel-api dev');
     const server = await readFile(join(work, 'files-only', 'src', 'server.ts'), 'utf8');
-    expect(server).toContain('void app.close().then(() => opened.close()).then(() => process.exit(0));');
-    expect(server).toContain("process.once('SIGINT', close);\nprocess.once('SIGTERM', close);");
+    expect(server).toContain('closeOnSignals({ app, database });');
     expect(manifest.dependencies).toMatchObject({ fastify: '^5', kysely: '^0.28' });
     // The panel's screens come with Edition A too; @panel/api-tokens is Edition B's extension, which Edition A does not install (issue 41).
     expect(manifest.dependencies['@panel/panel-ui']).toMatch(/^file:.+panel-panel-ui-.+\.tgz$/);
