@@ -120,7 +120,7 @@ describe('boot warning about an empty default permissions list (Edition B)', () 
     await database?.close();
   });
 
-  const boot = async (code = 'PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS') => {
+  const boot = async (code = 'PANEL_WARN_EMPTY_DEFAULT_PERMISSIONS', controllersDir?: string) => {
     const lines: string[] = [];
     const stream = new Writable({
       write: (chunk: Buffer, _encoding, done) => {
@@ -130,7 +130,7 @@ describe('boot warning about an empty default permissions list (Edition B)', () 
     });
     const panel = await createPanel({ database, appRoot: LIBRARY_ROOT });
     const app = Fastify({ logger: { level: 'warn', stream } });
-    await app.register(mountPanelApi, { panel, tokens: configurePanelApi({ pepper: 'p'.repeat(40) }) }).ready();
+    await app.register(mountPanelApi, { panel, tokens: configurePanelApi({ pepper: 'p'.repeat(40) }), ...(controllersDir ? { controllersDir } : {}) }).ready();
     const warned = lines.map((line) => JSON.parse(line) as { code?: string; msg: string }).filter((line) => line.code === code);
     return { app, warned };
   };
@@ -145,6 +145,22 @@ describe('boot warning about an empty default permissions list (Edition B)', () 
     const second = await boot();
     expect(second.warned).toEqual([]);
     await second.app.close();
+  });
+
+  it('"empty only when it matters" (issue 46, item 4): says nothing when every served controller keeps the closed setupAuthentication (an app that serves tokens only, like the Edition B scaffold), though the list is empty', async () => {
+    const controllers = await scratch('token-only');
+    try {
+      await mkdir(join(controllers, 'v1'));
+      await writeFile(join(controllers, 'v1', 'base-resources-controller.ts'), BASE);
+      await writeFile(join(controllers, 'v1', 'books-controller.ts'), BOOKS);
+      await database.db.deleteFrom('panel_api_permission_grants' as never).where('token_id' as never, 'is', null).execute();
+      const tokenOnly = await boot(undefined, controllers);
+      expect(await tokenOnly.app.panelApiTokens!.defaultPermissions()).toEqual([]);
+      expect(tokenOnly.warned).toEqual([]);
+      await tokenOnly.app.close();
+    } finally {
+      await rm(controllers, { recursive: true, force: true });
+    }
   });
 
   it('says at boot when the tokens table has no digest index (an install from before apiTokensSchemaV2), naming the fix, and not once the index is there', async () => {

@@ -380,7 +380,7 @@ The panel: sign in at \`/panel/login\` as \`admin@example.com\` with the passwor
 
 1. Add a resource in \`app/panel/resources/\`, its table in \`db/migrations.ts\`, then
    \`npm run panel-api -- generate\` for its controller.
-2. ${tokens ? 'Manage tokens in the panel (API Tokens), or on the command line: `npm run panel-api -- token create --name ci --grant books:index,books:show` (stop the server first on PGlite).' : 'Change the keys in `.env` (`API_KEYS`, comma-separated), or replace `setupAuthentication` in `app/controllers/panel/api/resources/v1/base-resources-controller.ts`.'}
+2. ${tokens ? 'Manage tokens in the panel (API Tokens), or on the command line: `npm run panel-api -- token create --name ci --grant books:index,books:show` (the server may keep running: on PGlite the command reaches the database through it).' : 'Change the keys in `.env` (`API_KEYS`, comma-separated), or replace `setupAuthentication` in `app/controllers/panel/api/resources/v1/base-resources-controller.ts`.'}
 3. Read the guide: resources, authorization, configuration.
 `;
 }

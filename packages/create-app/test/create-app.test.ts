@@ -188,6 +188,8 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     const server = await serve(app, 'npm', ['run', 'dev']);
     const key = await envValue(app, 'API_KEYS');
     const books = await fetch(`${server.url}/api/resources/v1/books`, { headers: { authorization: `ApiKey ${key}` } });
+    // "The scaffold boots clean in both editions" (issue 46, item 4): no framework warning on the first boot.
+    expect(server.output()).not.toContain('PANEL_WARN');
     console.log(`scaffold, install, generate and first answer of npm run dev: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(`the scaffolder's steps: ${created.stdout.split('\n').filter((line) => /^✓ .+: [\d.]+ s$/.test(line)).join('; ')}`);
     expect(books.status).toBe(200);
@@ -245,6 +247,8 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     const server = await serve(app, 'npm', ['run', 'dev']);
     const secret = /First API token \(shown once, keep it\): (\S+)/.exec(server.output())?.[1];
     expect(secret).toBeDefined();
+    // "A freshly scaffolded Edition B app warns on its first boot (empty default permissions)": no longer; it serves tokens only.
+    expect(server.output()).not.toContain('PANEL_WARN');
     const authors = await fetch(`${server.url}/api/resources/v1/authors`, { headers: { authorization: `Bearer ${secret}` } });
     expect(authors.status).toBe(200);
     expect((await fetch(`${server.url}/api/resources/v1/authors`)).status).toBe(401);
@@ -277,6 +281,14 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(html).toContain('first');
     const wrong = await fetch(`${server.url}/panel/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url }, body: 'email=admin%40example.com&password=wrong' });
     expect(wrong.status).toBe(401);
+    // The README's next step, while the server runs on PGlite: the token CLI reaches the app's database through it (issue 46, item 6).
+    const readme = await readFile(join(app, 'README.md'), 'utf8');
+    expect(readme).toContain('`npm run panel-api -- token create --name ci --grant books:index,books:show` (the server may keep running');
+    const made = await run('npm', ['run', '--silent', 'panel-api', '--', 'token', 'create', '--name', 'ci', '--grant', 'books:index,books:show'], { cwd: app, env: cleanEnv(NPM_ENV) });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const ci = made.stdout.trim();
+    expect((await fetch(`${server.url}/api/resources/v1/books`, { headers: { authorization: `Bearer ${ci}` } })).status).toBe(200);
+    expect((await fetch(`${server.url}/api/resources/v1/authors`, { headers: { authorization: `Bearer ${ci}` } })).status).toBe(403);
     await server.stop();
   });
 });

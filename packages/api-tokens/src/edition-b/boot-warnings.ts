@@ -5,8 +5,10 @@ import { EMPTY_DEFAULT_PERMISSIONS_WARNING, MISSING_DIGEST_INDEX_WARNING } from 
 
 /**
  * Edition B: says at boot when the default permissions list is empty, because then every
- * request on the code-hook path (the app's `setupAuthentication`, not a token) gets 403. A
- * database that cannot answer yet (tables not migrated) says nothing here.
+ * request on the code-hook path (the app's `setupAuthentication`, not a token) gets 403. Asked
+ * only when a served controller's `setupAuthentication` lets a request in (the closed default
+ * refuses them all, and an app that serves tokens only has nothing to fix). A database that
+ * cannot answer yet (tables not migrated) says nothing here.
  */
 export async function warnAboutEmptyDefaultPermissions(app: FastifyInstance, defaultPermissions: () => Promise<readonly unknown[]>): Promise<void> {
   let grants: readonly unknown[];

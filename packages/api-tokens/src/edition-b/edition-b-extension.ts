@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { attachmentsPath } from '@panel/core';
-import { ForbiddenError, SIGNED_ATTACHMENT_CACHE_CONTROL, type AttachmentsHost, type ExtensionHost, type MountedExtension } from '@panel/api';
+import { ForbiddenError, ResourcesController, SIGNED_ATTACHMENT_CACHE_CONTROL, type AttachmentsHost, type ExtensionHost, type MountedExtension } from '@panel/api';
 import type { PanelApiTokensConfig } from '../config/panel-api-tokens-config.js';
 import { resolveTokenPepper } from '../pepper/token-pepper.js';
 import { openBlobKey } from '../signed-urls/sealed-blob-key.js';
@@ -12,6 +12,14 @@ import { warnAboutEmptyDefaultPermissions, warnAboutMissingDigestIndex } from '.
 import { PANEL_API_TOKEN_SCHEME, SIGNED_SEGMENT } from './edition-b-names.js';
 
 /**
+ * Whether requests without a token can reach this controller: its `setupAuthentication` is not
+ * the closed default (which refuses every request), so the default permissions list decides.
+ */
+function opensCodeHookPath(controller: typeof ResourcesController): boolean {
+  return controller.prototype.setupAuthentication !== ResourcesController.prototype.setupAuthentication;
+}
+
+/**
  * Edition B in one mount: the token service (decorated on the app as `panelApiTokens`), the
  * token gate, a catch-all controller for every resource without a generated one, the
  * traversals, the `panelApiToken` Bearer scheme, and each token's own rate limit.
@@ -19,14 +27,16 @@ import { PANEL_API_TOKEN_SCHEME, SIGNED_SEGMENT } from './edition-b-names.js';
 export async function mountEditionB(config: PanelApiTokensConfig, { app, panel, licensed, controllersDir }: ExtensionHost): Promise<MountedExtension> {
   const edition = createEditionB(panel, config, (message) => app.log.error(message));
   if (!app.hasDecorator('panelApiTokens')) (app as FastifyInstance).decorate('panelApiTokens', edition.tokens);
-  if (licensed) {
-    await warnAboutEmptyDefaultPermissions(app, () => edition.tokens.defaultPermissions());
-    await warnAboutMissingDigestIndex(app, () => edition.tokens.hasDigestIndex());
-  }
+  if (licensed) await warnAboutMissingDigestIndex(app, () => edition.tokens.hasDigestIndex());
   return {
     gate: tokenGate(panel, edition),
     // Every resource is served; a discovered override controller wins over the catch-all.
-    controllers: (discovered) => withCatchAllControllers(panel, discovered, controllersDir),
+    controllers: async (discovered) => {
+      const served = await withCatchAllControllers(panel, discovered, controllersDir);
+      // The default permissions list governs only requests a controller's own setupAuthentication lets in.
+      if (served.some(({ controller }) => opensCodeHookPath(controller))) await warnAboutEmptyDefaultPermissions(app, () => edition.tokens.defaultPermissions());
+      return served;
+    },
     traversals: true,
     securitySchemes: { [PANEL_API_TOKEN_SCHEME]: { type: 'http', scheme: 'bearer', description: 'A Panel API token: `Authorization: Bearer <token>` (Edition B).' } },
     credentialLimit: (id) => edition.tokenRateLimit(id),
