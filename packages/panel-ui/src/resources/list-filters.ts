@@ -1,5 +1,6 @@
-import { humanize, type CompiledField, type FilterOperator } from '@panel/core';
+import { humanize, type CompiledField, type CompiledResource, type FilterOperator } from '@panel/core';
 import { withQuery, type QueryPairs } from './resource-paths.js';
+import { recordKeyInput } from './record-key-input.js';
 
 /** One control of the filters panel, as the template draws it. */
 export interface FilterControl {
@@ -49,7 +50,7 @@ const queryValue = (pairs: QueryPairs, name: string): string => pairs.filter(([k
  * shown as a checkbox is Any/Yes/No; one shown as a select is its options; an ordered value
  * (`gte`/`lte`) is from/to (a date input for dates); anything else is one input for `eq`.
  */
-export function filterControls(filterable: ReadonlyMap<string, CompiledField>, pairs: QueryPairs): FilterControl[] {
+export function filterControls(filterable: ReadonlyMap<string, CompiledField>, pairs: QueryPairs, resources: ReadonlyMap<string, CompiledResource>): FilterControl[] {
   const controls: FilterControl[] = [];
   for (const [key, field] of filterable) {
     const filter = field.kind.filter!;
@@ -70,7 +71,8 @@ export function filterControls(filterable: ReadonlyMap<string, CompiledField>, p
       const hint = control?.kind === 'datetime' ? 'ISO 8601 with a time zone, such as 2026-01-01T00:00Z.' : undefined;
       controls.push({ label, range: { from: input('gte', '-from'), to: input('lte', '-to'), hint } });
     } else if (filter.operators.includes('eq')) {
-      controls.push({ label: control?.kind === 'record' ? `${label} (id)` : label, text: { ...input('eq'), inputmode: control?.kind === 'record' ? 'numeric' : control?.inputmode } });
+      const target = control?.kind === 'record' ? resources.get(control.target!) : undefined;
+      controls.push({ label: target ? `${label} (id)` : label, text: { ...input('eq'), inputmode: target ? recordKeyInput(target.key).inputmode : control?.inputmode } });
     }
   }
   return controls;

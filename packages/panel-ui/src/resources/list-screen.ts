@@ -116,7 +116,7 @@ export async function listScreen(input: ListScreenInput): Promise<ListScreen> {
     } : undefined,
     perPage: { choices: perPageChoices(config, page.perPage), hidden: keep(['q', 'sort_by', 'sort_direction']).map(([name, value]) => ({ name, value })) },
     search: queryable.search.length > 0 ? { value: typeof query.q === 'string' ? query.q : '', label: `Search ${plural}`, hidden: keep(['sort_by', 'sort_direction', 'per_page']).map(([name, value]) => ({ name, value })) } : undefined,
-    filters: queryable.filter.size > 0 ? { controls: filterControls(queryable.filter, pairs), hidden: pairs.filter(([name]) => ['q', 'sort_by', 'sort_direction', 'per_page'].includes(name)).map(([name, value]) => ({ name, value })) } : undefined,
+    filters: queryable.filter.size > 0 ? { controls: filterControls(queryable.filter, pairs, context.panel.resources), hidden: pairs.filter(([name]) => ['q', 'sort_by', 'sort_direction', 'per_page'].includes(name)).map(([name, value]) => ({ name, value })) } : undefined,
     applied: appliedFilters(pairs, path),
     filtered: pairs.some(([name]) => name === 'q' || name.startsWith('filter[')),
     path,

@@ -5,6 +5,7 @@ import type { ScreenActor } from './screen-actor.js';
 import type { ResourceScreensContext } from './screen-request.js';
 import { shownValue, type ShownValue } from './shown-value.js';
 import { recordLabel } from './show-screen.js';
+import { recordKeyInput } from './record-key-input.js';
 
 /** The most records a `belongs_to` select offers; a larger target is chosen by its id. */
 export const RECORD_CHOICES = 100;
@@ -102,8 +103,9 @@ async function controlModel(actor: ScreenActor, field: CompiledField, control: F
     case 'select':
       return { ...base, partial: 'controlSelect', options: [{ value: '', label: '—', selected: base.value === '' }, ...(control.options ?? []).map((option) => ({ ...option, selected: option.value === base.value }))] };
     case 'record': {
-      const choices = await recordChoices(actor, actor.panel.resources.get(control.target!)!);
-      if (choices === undefined) return { ...base, partial: 'controlText', inputmode: 'numeric', hint: 'The id of the record.', hintId: `${id}-hint`, describedBy: [`${id}-hint`, errorId].filter(Boolean).join(' ') };
+      const target = actor.panel.resources.get(control.target!)!;
+      const choices = await recordChoices(actor, target);
+      if (choices === undefined) return { ...base, partial: 'controlText', ...recordKeyInput(target.key), hintId: `${id}-hint`, describedBy: [`${id}-hint`, errorId].filter(Boolean).join(' ') };
       const listed = choices.some((choice) => choice.value === base.value) || base.value === '' ? choices : [...choices, { value: base.value, label: `#${base.value}` }];
       return { ...base, partial: 'controlSelect', options: [{ value: '', label: '—', selected: base.value === '' }, ...listed.map((choice) => ({ ...choice, selected: choice.value === base.value }))] };
     }
