@@ -3,6 +3,7 @@
 // @panel/* resolve to the workspace), the controllers from `panel-api generate` (runCli), then
 // the generated buildApp on an in-memory PGlite, asked what the generated test asks and a little
 // more. create-app.test.ts does the same from the packed tarballs, through npm, in minutes.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,10 +34,11 @@ interface GeneratedApp {
 }
 
 /** Writes the app of `edition` in `language` (PGlite), generates its controllers, and imports its src/app module. */
-async function generatedApp(edition: 'a' | 'b', language: 'ts' | 'js' = 'ts'): Promise<{ directory: string; generated: GeneratedApp }> {
+async function generatedApp(edition: 'a' | 'b', language: 'ts' | 'js' = 'ts', edit: (files: Files) => void = () => {}): Promise<{ directory: string; generated: GeneratedApp }> {
   const directory = await mkdtemp(join(HERE, `.tmp-app-${edition}-${language}-`));
   made.push(directory);
   const files = appFiles({ directory, name: `unit-${edition}`, edition, install: false, databaseUrl: undefined, language, panelPackages: undefined }, panelSpecifiers('0.1.0', undefined), SECRETS);
+  edit(files);
   for (const [path, text] of files) {
     await mkdir(dirname(join(directory, path)), { recursive: true });
     await writeFile(join(directory, path), text);
@@ -63,6 +65,15 @@ async function scaffold(edition: 'a' | 'b', language: 'ts' | 'js' = 'ts'): Promi
       await database.close();
     },
   };
+}
+
+/** A 1×1 PNG: what a seed's cover would hold. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+/** `text` with `addition` after `anchor` (which it must hold once). */
+function after(text: string, anchor: string, addition: string): string {
+  expect(text.split(anchor)).toHaveLength(2);
+  return text.replace(anchor, `${anchor}${addition}`);
 }
 
 describe('the scaffolded app, built in this process', { timeout: 120_000 }, () => {
@@ -145,6 +156,43 @@ describe('the scaffolded app, built in this process', { timeout: 120_000 }, () =
       expect(app.panelApiRoutes!.map((route) => route.file).filter((file) => !file.endsWith('.js'))).toEqual([]);
     } finally {
       await close();
+    }
+  });
+
+  it('"the scaffold\'s seed able to attach files" (issue 46, item 7): a cover attached as the seed\'s comment says is answered with its URL, and the URL serves the bytes', async () => {
+    const { generated } = await generatedApp('a', 'ts', (files) => {
+      // The seed's own comment: "give Book a field.file('cover'), then await panel.attachments.attach({ … })".
+      const seed = files.get('db/seed.ts')!;
+      expect(seed).toContain("give Book a `field.file('cover')`, then\n * `await panel.attachments.attach({ resource: 'Book', id, field: 'cover', filename: 'cover.png', contentType: 'image/png', bytes })`.");
+      files.set('app/panel/resources/book.ts', after(files.get('app/panel/resources/book.ts')!, "field.integer('pages'),", "\n      field.file('cover'),"));
+      const attach = [
+        "  const [first] = await db.selectFrom('books').select('id').orderBy('id').limit(1).execute();",
+        `  const bytes = Buffer.from('${PNG}', 'base64');`,
+        "  await panel.attachments.attach({ resource: 'Book', id: first!.id, field: 'cover', filename: 'cover.png', contentType: 'image/png', bytes });",
+        '',
+      ].join('\n');
+      files.set('db/seed.ts', after(seed, '    .execute();\n', attach));
+    });
+    const database = await generated.openAppDatabase({ inMemory: true });
+    const app = await generated.buildApp({ database });
+    try {
+      const headers = { authorization: `ApiKey ${SECRETS.apiKey}` };
+      const list = await app.inject({ url: '/api/resources/v1/books?sort_by=id&per_page=1', headers });
+      const { id } = (list.json() as { records: { id: number }[] }).records[0]!;
+      const shown = await app.inject({ url: `/api/resources/v1/books/${id}`, headers });
+      const book = (shown.json() as { record: { cover: { url: string; content_type: string; byte_size: number } | null } }).record;
+      expect(book.cover).toMatchObject({ content_type: 'image/png', byte_size: Buffer.from(PNG, 'base64').length });
+      const served = await app.inject({ url: book.cover!.url });
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals(Buffer.from(PNG, 'base64'))).toBe(true);
+      // The bytes are in ./storage of the folder the app runs from (createPanel's default), here the repository's (gitignored).
+      const key = /^\/panel\/attachments\/([a-z0-9]+)\//.exec(book.cover!.url)![1]!;
+      const stored = join(process.cwd(), 'storage', key.slice(0, 2), key.slice(2, 4), key);
+      expect(existsSync(stored)).toBe(true);
+      await rm(stored);
+    } finally {
+      await app.close();
+      await database.close();
     }
   });
 
