@@ -196,7 +196,19 @@ describe('npm create @panel/app (the scaffolder, from the packed tarballs)', { t
     expect(((await books.json()) as { pagination: { total_count: number } }).pagination.total_count).toBe(3);
     expect((await fetch(`${server.url}/api/resources/v1/books`)).status).toBe(401);
     await expectPanel(server, app);
-    await server.stop();
+    // "SIGINT/SIGTERM close PGlite cleanly (no id gap after a restart) in the scaffold" (issue 46,
+    // finding 9): Ctrl-C reaches npm, panel-api dev, tsx and the server; the next book after a
+    // restart takes the next id (killed before PGlite closed, its sequence would skip 32).
+    await server.stop('SIGINT');
+    const again = await serve(app, 'npm', ['run', 'dev']);
+    const added = await fetch(`${again.url}/api/resources/v1/books`, {
+      method: 'POST',
+      headers: { authorization: `ApiKey ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ book: { title: 'After a restart', pages: 1, author_id: 1 } }),
+    });
+    expect(added.status).toBe(201);
+    expect(((await added.json()) as { record: { id: number } }).record.id).toBe(4);
+    await again.stop('SIGINT');
 
     const tested = await run('npm', ['test'], { cwd: app, env: cleanEnv(NPM_ENV) });
     expect(tested.exitCode, tested.stdout + tested.stderr).toBe(0);

@@ -110,16 +110,21 @@ export async function watchDev(context: DevContext): Promise<number> {
 
   return new Promise((resolve) => {
     let stopped = false;
+    const onSignal = () => void stop();
     const stop = async () => {
       if (stopped) return;
       stopped = true;
       watcher.close();
       await running;
       await server.stop();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       resolve(0);
     };
     context.signal?.addEventListener('abort', () => void stop(), { once: true });
-    process.once('SIGINT', () => void stop());
-    process.once('SIGTERM', () => void stop());
+    // Ctrl-C reaches this process twice (from the terminal and from npm run, which passes it on):
+    // listening until the server has stopped keeps the second from ending this one midway.
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
 }

@@ -58,15 +58,22 @@ export async function watchGenerate(context: WatchContext): Promise<number> {
     child = spawn(file!, args, { cwd: context.appRoot, stdio: 'inherit', shell: process.platform === 'win32' });
   }
   return new Promise((resolve) => {
+    let stopped = false;
+    const onSignal = () => void stop(0);
     const stop = async (code: number) => {
+      if (stopped) return;
+      stopped = true;
       watcher.close();
       child?.kill();
       await running;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       resolve(code);
     };
     child?.on('exit', (code) => void stop(code ?? 0));
     context.signal?.addEventListener('abort', () => void stop(0), { once: true });
-    process.once('SIGINT', () => void stop(0));
-    process.once('SIGTERM', () => void stop(0));
+    // A second Ctrl-C (npm run passes the terminal's on) finds the listener still there.
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
 }

@@ -47,7 +47,8 @@ export interface RunningServer {
   readonly url: string;
   /** Everything it printed so far. */
   readonly output: () => string;
-  stop(): Promise<void>;
+  /** Sends `signal` (default SIGTERM; SIGINT is what Ctrl-C sends) to its whole process group and waits for it to exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -58,12 +59,12 @@ export interface RunningServer {
 export function startServer(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunningServer> {
   const child: ChildProcess = spawn(command, [...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
-  const stop = () =>
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
-      // The whole process group: a runner such as tsx starts the server as a child of its own.
-      process.kill(-child.pid!, 'SIGTERM');
+      // The whole process group, as a terminal's Ctrl-C: a runner such as tsx starts the server as a child of its own.
+      process.kill(-child.pid!, signal);
     });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
