@@ -127,6 +127,36 @@ describeOnEachDatabase('uploads and batches through HTTP', (demo) => {
     expect(summary).toEqual({ succeeded: 1, failed: 1, not_applied: 0 });
   });
 
+  it('a condition several operations ask (one category named by two rows) is selected once, and every operation gets its answer', async () => {
+    const asked: string[] = [];
+    const stop = demo().panel.database.onQuery((query) => asked.push(query.sql));
+    const operations = [1, 999_999, 1, 999_999].map((category, i) => ({ op: 'create', data: { name: `Shared check ${i}`, price: 1, in_stock: true, product_category_id: category, status: 'active' } }));
+    const response = await demo().app.inject({ method: 'POST', url: '/api/resources/v1/products/batch', headers: { ...ADMIN, 'content-type': 'application/json' }, payload: { atomic: false, operations } });
+    stop();
+    expect(response.statusCode).toBe(200);
+    const { results } = response.json();
+    expect(results.map((result: { status: number }) => result.status)).toEqual([201, 422, 201, 422]);
+    expect(results[1].errors).toEqual(results[3].errors);
+    const checks = asked.filter((statement) => statement.includes('_panel_check_'));
+    expect(checks).toHaveLength(1);
+    expect(checks[0]!.match(/exists \(/g)).toHaveLength(2);
+  });
+
+  it('a batch reads and locks its ids as one array parameter: the same statements for 1 record or 3 (one prepared statement each, one plan)', async () => {
+    const statementsOf = async (ids: number[]) => {
+      const asked: string[] = [];
+      const stop = demo().panel.database.onQuery((query) => asked.push(query.sql));
+      const operations = ids.map((id) => ({ op: 'update', id, data: { price: id } }));
+      const response = await demo().app.inject({ method: 'POST', url: '/api/resources/v1/products/batch', headers: { ...ADMIN, 'content-type': 'application/json' }, payload: { operations } });
+      stop();
+      expect(response.statusCode).toBe(200);
+      return asked.filter((statement) => statement.includes('= any(cast('));
+    };
+    const one = await statementsOf([1]);
+    expect(one.length).toBeGreaterThanOrEqual(3); // the lock and the read of the targets, the read back
+    expect(await statementsOf([2, 3, 4])).toEqual(one);
+  });
+
   it('a stale if_match is 412 in its result', async () => {
     const response = await batch({ operations: [{ op: 'update', id: 2, if_match: '"stale"', data: { title: 'x' } }] });
     expect(response.statusCode).toBe(422);

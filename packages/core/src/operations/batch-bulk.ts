@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type AliasedRawBuilder, type Transaction } from 'kysely';
 import { RecordNotFoundError } from '../errors/panel-errors.js';
 import { idKey } from '../records/bulk-records.js';
 import { prepareValues } from '../records/prepare-values.js';
@@ -83,12 +83,27 @@ export async function bulkBatch(run: {
     checked.push({ plan, checks });
   }
   if (writesUniqueValueTwice(context, checked.map(({ plan }) => plan))) return BULK_FALLBACK;
-  const selections = checked.flatMap(({ plan, checks }) => checks.statement.map((check) => sql<boolean>`${check.holds}`.as(`o${plan.index}_${check.alias}`)));
+  // A condition asked by several writes (a hundred rows naming one category) is selected once.
+  const selections: AliasedRawBuilder<boolean, string>[] = [];
+  const firstAsked = new Map<string, string>();
+  const answeredBy = new Map<string, string>();
+  for (const { plan, checks } of checked) {
+    for (const check of checks.statement) {
+      const name = `o${plan.index}_${check.alias}`;
+      const first = check.key === undefined ? undefined : firstAsked.get(check.key);
+      if (first !== undefined) {
+        answeredBy.set(name, first);
+        continue;
+      }
+      if (check.key !== undefined) firstAsked.set(check.key, name);
+      selections.push(sql<boolean>`${check.holds}`.as(name));
+    }
+  }
   const computed = selections.length > 0 ? ((await trx.selectNoFrom(selections).executeTakeFirstOrThrow()) as Record<string, unknown>) : {};
   let checkFailed = false;
   for (const { plan, checks } of checked) {
     const prefix = `o${plan.index}_`;
-    const own = Object.fromEntries(checks.statement.map((check) => [check.alias, computed[`${prefix}${check.alias}`]]));
+    const own = Object.fromEntries(checks.statement.map((check) => [check.alias, computed[answeredBy.get(`${prefix}${check.alias}`) ?? `${prefix}${check.alias}`]]));
     const errors = checks.errors(own);
     if (!errors.has()) continue;
     outcomes.set(plan.index, { status: 'invalid', errors: errors.toJSON() });

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { CompiledResource, ReadableRecords } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { hasFileFields } from '../attachments/attachment-select.js';
@@ -13,6 +13,15 @@ import type { RecordsLayer } from './records-layer.js';
 export const idKey = (id: unknown): string => String(id);
 
 /**
+ * `<column> = any(cast($1 as <key type>[]))`: the ids as one array parameter, so that a statement
+ * is the same text (one prepared statement, one plan) for 1 id or 1,000, where `in ($1, …, $n)`
+ * is a new statement for every n.
+ */
+function keyIn(resource: CompiledResource, column: string, ids: readonly unknown[]): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} = any(cast(${[...ids]} as ${sql.raw(resource.key.cast)}[]))`;
+}
+
+/**
  * The records of `ids` visible through `scope`, on `view` (every column, and the view's
  * association values, narrowed to `readable`), in one statement, by `idKey`. An id missing from
  * the answer is missing or outside the scope, alike.
@@ -25,7 +34,7 @@ export async function findRecords(
   const { resource, view, ids, scope, readable } = input;
   if (ids.length === 0) return new Map();
   const query = selectRecords(db, resource, view, registry, 'all', undefined, narrowedSelections(db, resource, view, registry, readable));
-  const rows = (await (scope ? scope(query) : query).where(`${ROW_ALIAS}.${resource.primaryKey}`, 'in', ids).execute()) as RecordRow[];
+  const rows = (await (scope ? scope(query) : query).where(keyIn(resource, `${ROW_ALIAS}.${resource.primaryKey}`, ids)).execute()) as RecordRow[];
   resolveFileUrls(layer, rows, resource, view);
   return new Map(rows.map((row) => [idKey(row[resource.primaryKey]), row]));
 }
@@ -33,7 +42,7 @@ export async function findRecords(
 /** Locks the rows of `ids` (`select … for update`, one statement) until the end of the layer's transaction. */
 export async function lockRecords(layer: RecordsLayer, resource: CompiledResource, ids: readonly unknown[]): Promise<void> {
   if (ids.length === 0) return;
-  await layer.db.selectFrom(resource.table).select(resource.primaryKey).where(resource.primaryKey, 'in', ids).orderBy(resource.primaryKey).forUpdate().execute();
+  await layer.db.selectFrom(resource.table).select(resource.primaryKey).where(keyIn(resource, resource.primaryKey, ids)).orderBy(resource.primaryKey).forUpdate().execute();
 }
 
 /**
@@ -97,7 +106,7 @@ export async function deleteRecords(layer: RecordsLayer, resource: CompiledResou
   if (ids.length === 0) return new Set();
   const attachments = hasFileFields(resource) ? layer.attachments : undefined;
   const purge = attachments ? await attachments.detachRecords(layer.db, resource, ids) : [];
-  const deleted = await stale(layer, resource, () => layer.db.deleteFrom(resource.table).where(resource.primaryKey, 'in', ids).returning(resource.primaryKey).execute());
+  const deleted = await stale(layer, resource, () => layer.db.deleteFrom(resource.table).where(keyIn(resource, resource.primaryKey, ids)).returning(resource.primaryKey).execute());
   if (attachments) await purgeAfterCommit(layer.db, attachments, purge);
   return new Set(deleted.map((row) => idKey((row as Record<string, unknown>)[resource.primaryKey])));
 }
@@ -112,7 +121,7 @@ export async function idsInScope(layer: RecordsLayer, resource: CompiledResource
   const table = layer.db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
   const scoped = scope(table);
   if (scoped === table) return all;
-  const rows = await scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(`${ROW_ALIAS}.${resource.primaryKey}`, 'in', ids).execute();
+  const rows = await scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(keyIn(resource, `${ROW_ALIAS}.${resource.primaryKey}`, ids)).execute();
   return new Set(rows.map((row) => idKey((row as Record<string, unknown>)[resource.primaryKey])));
 }
 

@@ -9,6 +9,31 @@ export type { DestroyContext, ValidationContext } from './hook-contexts.js';
 export interface StatementCheck {
   readonly alias: string;
   readonly holds: Expression<SqlBool>;
+  /**
+   * What the condition asks, as text (the kind of check, the field, the value, the record it
+   * leaves out), alike for two writes of one actor's batch exactly when their conditions are;
+   * undefined when the value cannot be written as text.
+   */
+  readonly key: string | undefined;
+}
+
+let expressions: ExpressionBuilder<any, any> | undefined;
+/** The expression builder every write's checks are built with: it binds no table or query, so one serves them all. */
+function sharedExpressionBuilder(): ExpressionBuilder<any, any> {
+  expressions ??= expressionBuilder<any, any>();
+  return expressions;
+}
+
+/** A record id as text, for a check's key. */
+const idText = (id: unknown): string => String(id);
+
+/** The text of a checked value for a check's key, or undefined when it has none (a bigint, a cycle). */
+function valueText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A field's check result: the message when a statement check fails (by alias), or a transaction check's answer. */
@@ -58,15 +83,19 @@ export class WriteChecks {
       if (!field.column || !(field.column in changes)) continue;
       const value = changes[field.column];
       if (value === null || value === undefined) continue;
-      // Made once a write has a check to build (an expression builder is some fifty closures).
-      if (field.definition.options.unique || field.kind.checkInStatement) eb ??= expressionBuilder<any, any>();
+      // Made once, when a write first has a check to build (an expression builder is some fifty closures, and holds no state).
+      if (field.definition.options.unique || field.kind.checkInStatement) eb ??= sharedExpressionBuilder();
       if (field.definition.options.unique && eb) {
         let others = eb.selectFrom(resource.table).select(resource.primaryKey).where(field.column, '=', value);
         if (existing) others = others.where(resource.primaryKey, '<>', existing[resource.primaryKey]);
-        checks.#addStatement(field, eb.not(eb.exists(others)), 'has already been taken');
+        const text = valueText(value);
+        checks.#addStatement(field, eb.not(eb.exists(others)), 'has already been taken', text === undefined ? undefined : `unique\u0000${field.column}\u0000${text}\u0000${existing ? idText(existing[resource.primaryKey]) : ''}`);
       }
       const own = eb && field.kind.checkInStatement?.({ eb, resource, field, value, registry, readable });
-      if (own) checks.#addStatement(field, own.holds, own.message);
+      if (own) {
+        const text = valueText(value);
+        checks.#addStatement(field, own.holds, own.message, text === undefined ? undefined : `own\u0000${field.name}\u0000${text}`);
+      }
       if (field.kind.checkInTransaction) {
         const message = await field.kind.checkInTransaction({ trx: transaction(), resource, field, value, registry, readable });
         checks.#slots.push({ field, message: message ?? '', failed: message !== undefined });
@@ -90,9 +119,9 @@ export class WriteChecks {
     return this.#slots.map((slot) => `${slot.field.name}:${'alias' in slot ? slot.message : ''}`).join('\u0000');
   }
 
-  #addStatement(field: CompiledField, holds: Expression<SqlBool>, message: string): void {
+  #addStatement(field: CompiledField, holds: Expression<SqlBool>, message: string, key: string | undefined): void {
     const alias = `panel_check_${this.statement.length}`;
-    this.statement.push({ alias, holds });
+    this.statement.push({ alias, holds, key });
     this.#slots.push({ field, message, alias });
   }
 
