@@ -76,6 +76,49 @@ for (const kind of testDatabaseKinds()) {
       expect((await get(`/tracks/${encodeURIComponent('A/1 Autumn')}`)).statusCode).toBe(404);
     });
 
+    it('"the next features (include, cursors)" honour the key: a uuid and a bigint target included, to-many pages hung from a uuid and a bigint parent, cursor pages over a text key and a uuid key', async () => {
+      const labelId = (await send('POST', '/labels', { label: { name: 'Impulse!' } })).json().record.id as string;
+      // More labels than a page of two holds, so that the uuid walk below crosses pages.
+      for (const name of ['ECM', 'Verve']) expect((await send('POST', '/labels', { label: { name } })).statusCode).toBe(201);
+      const albums: string[] = [];
+      for (const title of ['A Love Supreme', 'Ballads', 'Crescent']) albums.push((await send('POST', '/albums', { album: { title, label_id: labelId } })).json().record.album_id);
+      for (const [i, code] of ['C/1 Acknowledgement', 'C/2 Resolution', 'C/3 Pursuance'].entries()) {
+        expect((await send('POST', '/tracks', { track: { track_code: code, name: `Part ${i + 1}`, album_id: albums[0] } })).statusCode).toBe(201);
+      }
+
+      // To-one: an album's uuid-keyed label; a track's bigint-keyed album. To-many: an album's text-keyed tracks.
+      const album = await get(`/albums/${albums[0]}?include=label,tracks`);
+      expect(album.statusCode).toBe(200);
+      expect(album.json().record.label).toEqual({ id: labelId, label: 'Impulse!', record: { id: labelId, name: 'Impulse!', albums: { count: 3 } } });
+      expect(album.json().record.tracks).toMatchObject({ count: 3, has_more: false, next: null });
+      expect(album.json().record.tracks.records.map((track: { track_code: string }) => track.track_code)).toEqual(['C/1 Acknowledgement', 'C/2 Resolution', 'C/3 Pursuance']);
+      const track = await get(`/tracks/${encodeURIComponent('C/2 Resolution')}?include=album.label`);
+      expect(track.json().record.album.record).toMatchObject({ album_id: albums[0], title: 'A Love Supreme', label: { id: labelId, record: { id: labelId, name: 'Impulse!' } } });
+      // To-many hung from a uuid parent, on a list of labels.
+      const labels = await get(`/labels?filter[id]=${labelId}&include=albums`);
+      expect(labels.statusCode).toBe(200);
+      expect(labels.json().records[0].albums.records.map((row: { album_id: string }) => row.album_id).sort()).toEqual([...albums].sort());
+
+      // Cursor pages: tracks by their text key, two at a time, then labels by their uuid key.
+      const walk = async (path: string) => {
+        const seen: string[] = [];
+        let url: string | undefined = `${path}&pagination=cursor&per_page=2`;
+        while (url) {
+          const page = await get(url);
+          expect(page.statusCode, page.body).toBe(200);
+          const body = page.json() as { records: Record<string, string>[]; pagination: { next_cursor: string | null } };
+          seen.push(...body.records.map((row) => row.track_code ?? row.id!));
+          url = body.pagination.next_cursor ? `${path}&pagination=cursor&per_page=2&after=${encodeURIComponent(body.pagination.next_cursor)}` : undefined;
+        }
+        return seen;
+      };
+      const codes = (await database.db.selectFrom('tracks' as never).select('track_code' as never).orderBy('track_code' as never).execute()).map((row) => (row as { track_code: string }).track_code);
+      expect(await walk('/tracks?sort_by=track_code&sort_direction=asc')).toEqual(codes);
+      const ids = (await database.db.selectFrom('labels' as never).select(sql<string>`id::text`.as('id')).orderBy('id' as never, 'desc').execute()).map((row) => (row as { id: string }).id);
+      expect(ids.length).toBeGreaterThanOrEqual(3);
+      expect(await walk('/labels?sort_by=id&sort_direction=desc')).toEqual(ids);
+    });
+
     // "A text key of the length the column allows is readable through :id": Fastify refuses a
     // path parameter longer than its maxParamLength (default 100) with a 414 before any route or
     // hook runs, and a plugin cannot raise it: the recommended server options raise it, and the
