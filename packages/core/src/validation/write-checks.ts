@@ -24,16 +24,19 @@ function sharedExpressionBuilder(): ExpressionBuilder<any, any> {
   return expressions;
 }
 
-/** A record id as text, for a check's key. */
-const idText = (id: unknown): string => String(id);
-
-/** The text of a checked value for a check's key, or undefined when it has none (a bigint, a cycle). */
-function valueText(value: unknown): string | undefined {
+/**
+ * A check's key: its kind, the column or field, the value with its JavaScript type (a `1` and a
+ * `'1'` are two keys) and, for uniqueness on an update, the record it leaves out; undefined when
+ * the value has no JSON text (a bigint, a cycle), so that the check is never shared.
+ */
+function checkKey(kind: 'unique' | 'own', name: string, value: unknown, leftOut?: unknown): string | undefined {
+  let text: string;
   try {
-    return JSON.stringify(value);
+    text = JSON.stringify(value);
   } catch {
     return undefined;
   }
+  return [kind, name, typeof value, text, leftOut === undefined ? '' : String(leftOut)].join('\u0000');
 }
 
 /** A field's check result: the message when a statement check fails (by alias), or a transaction check's answer. */
@@ -88,14 +91,10 @@ export class WriteChecks {
       if (field.definition.options.unique && eb) {
         let others = eb.selectFrom(resource.table).select(resource.primaryKey).where(field.column, '=', value);
         if (existing) others = others.where(resource.primaryKey, '<>', existing[resource.primaryKey]);
-        const text = valueText(value);
-        checks.#addStatement(field, eb.not(eb.exists(others)), 'has already been taken', text === undefined ? undefined : `unique\u0000${field.column}\u0000${text}\u0000${existing ? idText(existing[resource.primaryKey]) : ''}`);
+        checks.#addStatement(field, eb.not(eb.exists(others)), 'has already been taken', checkKey('unique', field.column, value, existing?.[resource.primaryKey]));
       }
       const own = eb && field.kind.checkInStatement?.({ eb, resource, field, value, registry, readable });
-      if (own) {
-        const text = valueText(value);
-        checks.#addStatement(field, own.holds, own.message, text === undefined ? undefined : `own\u0000${field.name}\u0000${text}`);
-      }
+      if (own) checks.#addStatement(field, own.holds, own.message, checkKey('own', field.name, value));
       if (field.kind.checkInTransaction) {
         const message = await field.kind.checkInTransaction({ trx: transaction(), resource, field, value, registry, readable });
         checks.#slots.push({ field, message: message ?? '', failed: message !== undefined });
