@@ -1,1 +1,1 @@
-export { sharedModulesTestProject as default } from '../../vitest.conditions.js';
+export { packageTestProject as default } from '../../vitest.conditions.js';
