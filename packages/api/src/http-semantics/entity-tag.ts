@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /**
  * The key under which a value presented differently on every answer (Edition B's signed file
@@ -48,8 +48,11 @@ export function entityTagOfJson(json: string): string {
   return tagOfJson(json);
 }
 
+// Node's one-shot `crypto.hash` (20.12 and later) costs about a third of `createHash`'s object, update and digest; 20.11 takes the latter.
+const sha256 = typeof crypto.hash === 'function' ? (text: string) => crypto.hash('sha256', text, 'base64url') : (text: string) => crypto.createHash('sha256').update(text).digest('base64url');
+
 function tagOfJson(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 24)}"`;
+  return `"${sha256(json).slice(0, 24)}"`;
 }
 
 /** The entity tags of an `If-Match` or `If-None-Match` value: `*`, or the list (weak ones keep their `W/`). */
