@@ -3,7 +3,7 @@
 // join lateral (… where fk = parent and <scope> order by … limit n+1)` statement, which also gives
 // `has_more`)"; a record outside the scope is answered exactly like a missing one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPanel, type DatabaseKind, type Panel, type PanelDatabase, type RecordRow, type ScopeFunction } from '@panel/core';
+import { createPanel, RecordsRepository, type DatabaseKind, type Panel, type PanelDatabase, type RecordRow, type ScopeFunction } from '@panel/core';
 import { countQueries, openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 import { createLibrarySchema, insertRows } from './fixtures/library-schema.js';
 import { LIBRARY_RESOURCES, MANY_TO_MANY_RESOURCES } from './fixtures/library-resources.js';
@@ -47,6 +47,26 @@ for (const kind of testDatabaseKinds()) {
         expect(count).toBe(1);
         expect([...result.keys()].sort()).toEqual([...new Set(keys.filter((key) => key !== null).map(String))].sort());
       }
+    });
+
+    it('keeps one statement per target, view and fieldset (to-one), and per association, view, fieldset, page size and order (to-many), each filled with its own keys; a narrowing scope is built per request', async () => {
+      const records = new RecordsRepository(database.db, panel.resources);
+      const one = (keys: number[], scope?: ScopeFunction) => records.includeOne({ field: field('Book', 'author'), view: 'show', ids: keys, scope });
+      const many = (parents: number[], perPage: number) =>
+        records.includeMany({ field: field('Author', 'books'), parent: panel.resource('Author'), parentIds: parents, view: 'index', perPage, sort: { column: 'id', direction: 'asc' } });
+      expect([...(await one([1])).keys()]).toEqual(['1']);
+      expect([...(await one([2, 3])).keys()].sort()).toEqual(['2', '3']);
+      expect([...(await one([2], (query) => query.where('r.id', '=', 1))).keys()]).toEqual([]);
+      const named = await records.includeOne({ field: field('Book', 'author'), view: 'show', ids: [3], fields: new Set(['name']) });
+      expect(named.get('3')).toMatchObject({ id: 3, name: 'cy' });
+      expect(ids((await many([1], 2)).get('1')?.rows)).toEqual([1, 4]);
+      const second = await many([2, 3], 2);
+      expect(ids(second.get('2')?.rows)).toEqual([2, 5]);
+      expect(ids(second.get('3')?.rows)).toEqual([3, 6]);
+      expect(ids((await many([2], 3)).get('2')?.rows)).toEqual([2, 5, 8]);
+      expect(records.includeShapes).toEqual(
+        records.cachesStatements ? { one: { kept: 2, compiled: 2 }, many: { kept: 2, compiled: 2 } } : { one: { kept: 0, compiled: 0 }, many: { kept: 0, compiled: 0 } },
+      );
     });
 
     it('answers a target outside the scope exactly like a missing one: no entry', async () => {

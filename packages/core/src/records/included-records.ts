@@ -7,6 +7,7 @@ import type { RecordRow } from './record-row.js';
 import type { RecordsSort } from './record-reads.js';
 import { KEYSET_ID, KEYSET_VALUE, keysetColumns, takePosition, type KeysetOrder, type KeysetPosition } from './keyset-order.js';
 import { resolveFileUrls } from './record-file-urls.js';
+import { MAX_LIST_SHAPES } from './list-statements.js';
 import type { RecordsLayer } from './records-layer.js';
 
 /** What the included records of one association path are read with, whatever its kind. */
@@ -49,6 +50,10 @@ export interface IncludedPage {
   readonly last: KeysetPosition | undefined;
 }
 
+/** The statement cache's buckets of included records (`statement-cache.ts`). */
+export const INCLUDE_ONE = 'include one';
+export const INCLUDE_MANY = 'include many';
+
 /** The alias of a to-many row's parent key. */
 const PARENT_KEY = 'panel_parent_key';
 
@@ -56,6 +61,9 @@ const PARENT_KEY = 'panel_parent_key';
 const PARENT_ALIAS = 'parent';
 
 const distinct = (values: readonly unknown[]): unknown[] => [...new Set(values.filter((value) => value !== null && value !== undefined))];
+
+/** A fieldset in a statement shape's key: its names in the order the statement selects them, or `*` for every field of the view. */
+const fieldsetKey = (fields: ReadonlySet<string> | undefined): string => (fields === undefined ? '*' : [...fields].join(','));
 
 /** A primary key as a map key: rows give numbers, positions and ids may be text. */
 export const keyOf = (value: unknown): string => String(value);
@@ -72,9 +80,17 @@ export async function includeOne(layer: RecordsLayer, input: IncludeOneInput): P
   const table = db.selectFrom(`${target.table} as ${ROW_ALIAS}`);
   const scoped = input.scope ? input.scope(table) : table;
   const narrowed = narrowedSelections(db, target, input.view, registry, input.readable);
-  const rows = (await selectRecords(db, target, input.view, registry, 'view', scoped.clearOrderBy(), narrowed, input.fields)
-    .where(`${ROW_ALIAS}.${target.primaryKey}`, '=', sql<unknown>`any(${distinct(input.ids)})`)
-    .execute()) as RecordRow[];
+  const build = (values: readonly unknown[]) => ({
+    include: selectRecords(db, target, input.view, registry, 'view', scoped.clearOrderBy(), narrowed, input.fields)
+      .where(`${ROW_ALIAS}.${target.primaryKey}`, '=', sql<unknown>`any(${values[0]})`)
+      .compile(),
+  });
+  // Kept per target, view and fieldset when no scope narrows the statement for this request (an admin's, or no policies); a client picks the fieldset, so the shapes are bounded as a list's.
+  const whole = narrowed === undefined && scoped === table;
+  const values = [distinct(input.ids)];
+  const shape = `${target.name}\u0000${input.view}\u0000${fieldsetKey(input.fields)}`;
+  const statements = (whole && layer.statements.statements({ bucket: INCLUDE_ONE, max: MAX_LIST_SHAPES, key: shape, values }, build)) || build(values);
+  const rows = (await db.executeQuery(statements.include)).rows as RecordRow[];
   resolveFileUrls(layer, rows, target, input.view, input.fields);
   return new Map(rows.map((row) => [keyOf(row[target.primaryKey]), row]));
 }
@@ -97,21 +113,30 @@ export async function includeMany(layer: RecordsLayer, input: IncludeManyInput):
   const parentKey = `${PARENT_ALIAS}.${parent.primaryKey}`;
   const related = field.kind.association!.related!(field, sql.ref(parentKey));
   const table = db.selectFrom(`${target.table} as ${ROW_ALIAS}`);
-  let page = related((input.scope ? input.scope(table) : table).clearOrderBy()).select(`${key} as id`);
-  if (order.column !== order.primaryKey) page = page.orderBy(column, order.direction);
-  page = page.orderBy(key, order.direction).limit(perPage + 1);
-  // The parents are read from their own table by key (`= any($ids)` takes its type from the
-  // column, whatever the key's type), each with its lateral page of the target's ids.
-  const from = db
-    .selectFrom(`${parent.table} as ${PARENT_ALIAS}`)
-    .innerJoinLateral(page.as('x'), (join) => join.onTrue())
-    .innerJoin(`${target.table} as ${ROW_ALIAS}`, key, 'x.id')
-    .where(parentKey, '=', sql<unknown>`any(${distinct(input.parentIds)})`);
+  const scoped = input.scope ? input.scope(table) : table;
   const narrowed = narrowedSelections(db, target, view, registry, input.readable);
-  const [value, id] = keysetColumns(order);
-  let query = selectRecords(db, target, view, registry, 'view', from, narrowed, input.fields).select([sql.ref(parentKey).as(PARENT_KEY), value.as(KEYSET_VALUE), id.as(KEYSET_ID)]).orderBy(parentKey);
-  if (order.column !== order.primaryKey) query = query.orderBy(column, order.direction);
-  const rows = (await query.orderBy(key, order.direction).execute()) as RecordRow[];
+  const build = (values: readonly unknown[]) => {
+    let page = related(scoped.clearOrderBy()).select(`${key} as id`);
+    if (order.column !== order.primaryKey) page = page.orderBy(column, order.direction);
+    page = page.orderBy(key, order.direction).limit(perPage + 1);
+    // The parents are read from their own table by key (`= any($ids)` takes its type from the
+    // column, whatever the key's type), each with its lateral page of the target's ids.
+    const from = db
+      .selectFrom(`${parent.table} as ${PARENT_ALIAS}`)
+      .innerJoinLateral(page.as('x'), (join) => join.onTrue())
+      .innerJoin(`${target.table} as ${ROW_ALIAS}`, key, 'x.id')
+      .where(parentKey, '=', sql<unknown>`any(${values[0]})`);
+    const [value, id] = keysetColumns(order);
+    let query = selectRecords(db, target, view, registry, 'view', from, narrowed, input.fields).select([sql.ref(parentKey).as(PARENT_KEY), value.as(KEYSET_VALUE), id.as(KEYSET_ID)]).orderBy(parentKey);
+    if (order.column !== order.primaryKey) query = query.orderBy(column, order.direction);
+    return { include: query.orderBy(key, order.direction).compile() };
+  };
+  // Kept per association, view, fieldset, page size and order when no scope narrows the statement for this request; a client picks the last four, so the shapes are bounded as a list's.
+  const whole = narrowed === undefined && scoped === table;
+  const values = [distinct(input.parentIds)];
+  const shape = `${parent.name}\u0000${field.name}\u0000${view}\u0000${fieldsetKey(input.fields)}\u0000${perPage}\u0000${order.column}\u0000${order.direction}`;
+  const statements = (whole && layer.statements.statements({ bucket: INCLUDE_MANY, max: MAX_LIST_SHAPES, key: shape, values }, build)) || build(values);
+  const rows = (await db.executeQuery(statements.include)).rows as RecordRow[];
   const pages = new Map<string, { rows: RecordRow[]; hasMore: boolean; last: KeysetPosition | undefined }>();
   const kept: RecordRow[] = [];
   for (const row of rows) {

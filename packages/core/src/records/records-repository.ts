@@ -13,7 +13,7 @@ import { findRecord, listRecords, type FindRecordInput, type ListRecordsInput, t
 import { createRecord, updateRecord, type CreateRecordInput, type UpdateRecordInput } from './record-writes.js';
 import { destroyRecord, type DestroyRecordInput } from './record-deletes.js';
 import { keysetPage, type KeysetPage, type KeysetPageInput } from './keyset-page.js';
-import { includeMany, includeOne, type IncludedPage, type IncludeManyInput, type IncludeOneInput } from './included-records.js';
+import { INCLUDE_MANY, INCLUDE_ONE, includeMany, includeOne, type IncludedPage, type IncludeManyInput, type IncludeOneInput } from './included-records.js';
 import type { RecordsLayer } from './records-layer.js';
 import { deleteRecords, findRecords, idsInScope, insertRecords, lockRecords, updateRecords } from './bulk-records.js';
 import type { ColumnValues as BulkValues } from './record-row.js';
@@ -145,6 +145,11 @@ export class RecordsRepository {
   /** The list shapes the records layer keeps (at most `MAX_LIST_SHAPES`) and how many have compiled statements, for tests. */
   get listShapes(): KeptShapes {
     return this.#layer.statements.shapes(LIST_SHAPES);
+  }
+
+  /** The included-records shapes the records layer keeps (to-one per target and view; to-many per association, view, page size and order), for tests. */
+  get includeShapes(): { readonly one: KeptShapes; readonly many: KeptShapes } {
+    return { one: this.#layer.statements.shapes(INCLUDE_ONE), many: this.#layer.statements.shapes(INCLUDE_MANY) };
   }
 
   /** Whether this records layer keeps statements compiled once per shape (false: every statement is built for its request). */
