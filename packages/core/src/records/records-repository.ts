@@ -147,7 +147,7 @@ export class RecordsRepository {
     return this.#layer.statements.shapes(LIST_SHAPES);
   }
 
-  /** The included-records shapes the records layer keeps (to-one per target and view; to-many per association, view, page size and order), for tests. */
+  /** The included-records shapes the records layer keeps (to-one per target, view and fieldset; to-many per association, view, fieldset, page size and order), for tests. */
   get includeShapes(): { readonly one: KeptShapes; readonly many: KeptShapes } {
     return { one: this.#layer.statements.shapes(INCLUDE_ONE), many: this.#layer.statements.shapes(INCLUDE_MANY) };
   }
