@@ -231,6 +231,23 @@ for (const kind of testDatabaseKinds()) {
       }
     });
 
+    it('creates alone, by an actor whose scope lets every row through, are inserted and read back by one statement, each record as stored, in the operations\' order', async () => {
+      await sql`delete from posts`.execute(database.db);
+      const creates = ['first', 'second', 'third'].map((title) => ({ op: 'create' as const, data: { title } }));
+      const { result, statements } = await countQueries(database, () => run(creates));
+      expect(statuses(result)).toEqual(['created', 'created', 'created']);
+      const stored = await database.db.selectFrom('posts').selectAll().orderBy('id').execute();
+      expect(result.outcomes.map((outcome) => outcome.status === 'created' && outcome.record)).toEqual(stored.map((row) => expect.objectContaining({ ...row, id: row.id })));
+      expect(stored.map((row) => row.locked)).toEqual([false, false, false]);
+      const writes = statements.filter((statement) => /\b(insert|update|delete)\b/i.test(statement) || /from "posts"/.test(statement));
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toMatch(/^with "written" as \(insert into "posts"/);
+      // A reader's scope narrows the rows: her creates are checked against it after the insert, then read back.
+      const { result: hers, statements: readerStatements } = await countQueries(database, () => run([{ op: 'create', data: { title: 'hers' } }], { actor: rea }));
+      expect(statuses(hers)).toEqual(['created']);
+      expect(readerStatements.filter((statement) => /from "posts"/.test(statement) && !/^with/.test(statement)).length).toBeGreaterThanOrEqual(2);
+    });
+
     it('a unique value written twice in one batch is decided one operation after the other: the second is refused, exactly', async () => {
       await sql`delete from posts`.execute(database.db);
       const result = await run([{ op: 'create', data: { title: 'first', slug: 'same' } }, { op: 'create', data: { title: 'second', slug: 'same' } }], { atomic: false });

@@ -3,7 +3,7 @@ import { RecordNotFoundError } from '../errors/panel-errors.js';
 import { idKey } from '../records/bulk-records.js';
 import { prepareValues } from '../records/prepare-values.js';
 import type { ColumnValues, RecordRow } from '../records/record-row.js';
-import { WriteChecks } from '../validation/write-checks.js';
+import { WriteChecks, type BuiltCheck } from '../validation/write-checks.js';
 import type { OperationContext } from './operation-input.js';
 import { changesSessionPassword } from './password-change.js';
 import { throwIfInvalid, writeAttributes } from './write-attributes.js';
@@ -42,7 +42,8 @@ const refusedData = (error: unknown): boolean => /^2[23]/.test(String((error as 
  * operation judged as its single operation judges it (policies, field access, field rules, in
  * JavaScript); the database checks of every write in one select; the inserts in one statement,
  * the updates in one per set of columns, the deletes in one (and two for their attachments);
- * the written rows checked against the scope in one; and read back on the show view in one.
+ * the written rows checked against the scope in one; and read back on the show view in one
+ * (creates alone, by an actor whose scope lets every row through, are read back by their insert).
  * Answers `BULK_FALLBACK` when it cannot decide exactly what one operation after the other
  * would (uploads to attach, a unique value written twice or freed by another operation, a
  * conflict met by a write): nothing it wrote stays, and the batch runs one by one.
@@ -77,9 +78,10 @@ export async function bulkBatch(run: {
 
   // The database checks of every write (uniqueness, belongs_to targets), in one select.
   const checked: { plan: Plan & { values: ColumnValues }; checks: WriteChecks }[] = [];
+  const built = new Map<string, BuiltCheck>();
   for (const plan of plans) {
     if (plan.kind === 'delete') continue;
-    const checks = await WriteChecks.collect({ resource, registry: context.panel.resources, changes: plan.values, existing: plan.kind === 'update' ? plan.existing : undefined, readable, transaction: () => trx });
+    const checks = await WriteChecks.collect({ resource, registry: context.panel.resources, changes: plan.values, existing: plan.kind === 'update' ? plan.existing : undefined, readable, transaction: () => trx, built });
     checked.push({ plan, checks });
   }
   if (writesUniqueValueTwice(context, checked.map(({ plan }) => plan))) return BULK_FALLBACK;
@@ -118,6 +120,14 @@ export async function bulkBatch(run: {
     const creates = ready.filter((plan) => plan.kind === 'create');
     const updates = ready.filter((plan) => plan.kind === 'update');
     const deletes = ready.filter((plan) => plan.kind === 'delete');
+    // Creates alone, by an actor whose scope lets every row through: inserted and read back in one statement.
+    if (updates.length === 0 && deletes.length === 0 && !records.narrows(resource, scope)) {
+      const created = await records.insertAndRead({ resource, view: 'show', rows: creates.map((plan) => plan.values), readable });
+      if (created) {
+        for (const [i, plan] of creates.entries()) outcomes.set(plan.index, { status: 'created', record: created[i]! });
+        return result(operations, outcomes, atomic);
+      }
+    }
     const createdIds = await records.insert(resource, creates.map((plan) => plan.values));
     const updated = await records.update(resource, updates.map((plan) => ({ id: plan.id, values: plan.values })), scope);
     // An update that sets a column and found no row to set: deleted or out of the scope meanwhile.

@@ -9,6 +9,9 @@ import { resolveFileUrls } from './record-file-urls.js';
 import { purgeAfterCommit } from './deferred-purges.js';
 import type { RecordsLayer } from './records-layer.js';
 
+/** The common table expression a bulk insert's rows are read back from. */
+const WRITTEN = 'written';
+
 /** A record id as a map key: the same for `7` and `'7'` (a `bigint` key comes back as text from one driver). */
 export const idKey = (id: unknown): string => String(id);
 
@@ -56,6 +59,28 @@ export async function insertRecords(layer: RecordsLayer, resource: CompiledResou
   // Kysely writes `default` for a column a row leaves out; a row that sets none is all defaults.
   const written = await stale(layer, resource, () => (columns.length === 0 ? insertDefaults(layer, resource, rows.length) : insert.values(rows.map((row) => ({ ...row }))).returning(resource.primaryKey).execute()));
   return written.map((row) => (row as Record<string, unknown>)[resource.primaryKey]);
+}
+
+/**
+ * Inserts rows and reads them back on `view` in one statement (`with written as (insert …
+ * returning *) select r.*, <the view's association values> from written as r`), in the rows'
+ * order: for a resource whose view has no association to its own table (the subqueries see the
+ * tables as they were before the statement) and a write whose rows need no scope check after
+ * it. Undefined when the rows set no column (all defaults): `insert` then `find` instead.
+ */
+export async function insertAndReadRecords(
+  layer: RecordsLayer,
+  input: { resource: CompiledResource; view: View; rows: readonly ColumnValues[]; readable?: ReadableRecords | undefined },
+): Promise<RecordRow[] | undefined> {
+  const { db, registry } = layer;
+  const { resource, view, rows, readable } = input;
+  if (rows.length === 0) return [];
+  if (!rows.some((row) => Object.keys(row).length > 0)) return undefined;
+  const from = db.with(WRITTEN, (qc) => qc.insertInto(resource.table).values(rows.map((row) => ({ ...row }))).returningAll()).selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
+  const query = selectRecords(db, resource, view, registry, 'all', from, narrowedSelections(db, resource, view, registry, readable));
+  const read = (await stale(layer, resource, () => query.execute())) as RecordRow[];
+  resolveFileUrls(layer, read, resource, view);
+  return read;
 }
 
 async function insertDefaults(layer: RecordsLayer, resource: CompiledResource, count: number): Promise<Record<string, unknown>[]> {
@@ -123,6 +148,13 @@ export async function idsInScope(layer: RecordsLayer, resource: CompiledResource
   if (scoped === table) return all;
   const rows = await scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(keyIn(resource, `${ROW_ALIAS}.${resource.primaryKey}`, ids)).execute();
   return new Set(rows.map((row) => idKey((row as Record<string, unknown>)[resource.primaryKey])));
+}
+
+/** Whether `scope` narrows the table's rows (an admin's returns the query it was given: it lets every row through). */
+export function scopeNarrows(layer: RecordsLayer, resource: CompiledResource, scope: ScopeFunction | undefined): boolean {
+  if (!scope) return false;
+  const table = layer.db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
+  return scope(table) !== table;
 }
 
 /** Runs a write of the table, then tells the counts that this table's counts may be stale (the `cached` strategy), whether it succeeded or not, as single writes do. */

@@ -15,7 +15,7 @@ import { destroyRecord, type DestroyRecordInput } from './record-deletes.js';
 import { keysetPage, type KeysetPage, type KeysetPageInput } from './keyset-page.js';
 import { INCLUDE_MANY, INCLUDE_ONE, includeMany, includeOne, type IncludedPage, type IncludeManyInput, type IncludeOneInput } from './included-records.js';
 import type { RecordsLayer } from './records-layer.js';
-import { deleteRecords, findRecords, idsInScope, insertRecords, lockRecords, updateRecords } from './bulk-records.js';
+import { deleteRecords, findRecords, idsInScope, insertAndReadRecords, insertRecords, lockRecords, scopeNarrows, updateRecords } from './bulk-records.js';
 import type { ColumnValues as BulkValues } from './record-row.js';
 import type { ScopeFunction } from './records-query.js';
 import type { ReadableRecords } from '../resources/compiled-types.js';
@@ -202,6 +202,8 @@ export class RecordsRepository {
       find: (input: { resource: CompiledResource; view: View; ids: readonly unknown[]; scope?: ScopeFunction | undefined; readable?: ReadableRecords | undefined }) => findRecords(layer, input),
       lock: (resource: CompiledResource, ids: readonly unknown[]) => lockRecords(layer, resource, ids),
       insert: (resource: CompiledResource, rows: readonly BulkValues[]) => insertRecords(layer, resource, rows),
+      insertAndRead: (input: { resource: CompiledResource; view: View; rows: readonly BulkValues[]; readable?: ReadableRecords | undefined }) => insertAndReadRecords(layer, input),
+      narrows: (resource: CompiledResource, scope: ScopeFunction | undefined) => scopeNarrows(layer, resource, scope),
       update: (resource: CompiledResource, updates: readonly { id: unknown; values: BulkValues }[], scope: ScopeFunction | undefined) => updateRecords(layer, resource, updates, scope),
       delete: (resource: CompiledResource, ids: readonly unknown[]) => deleteRecords(layer, resource, ids),
       inScope: (resource: CompiledResource, ids: readonly unknown[], scope: ScopeFunction | undefined) => idsInScope(layer, resource, ids, scope),

@@ -39,6 +39,13 @@ function checkKey(kind: 'unique' | 'own', name: string, value: unknown, leftOut?
   return [kind, name, typeof value, text, leftOut === undefined ? '' : String(leftOut)].join('\u0000');
 }
 
+/** A type's statement check as built once for a batch: its condition, its message, and whether the actor's scope narrowed it. */
+export interface BuiltCheck {
+  readonly holds: Expression<SqlBool>;
+  readonly message: string;
+  readonly narrowed: boolean;
+}
+
 /** A field's check result: the message when a statement check fails (by alias), or a transaction check's answer. */
 type CheckSlot = { readonly field: CompiledField; readonly message: string } & ({ readonly alias: string } | { readonly failed: boolean });
 
@@ -64,8 +71,13 @@ export class WriteChecks {
     readable?: ReadableRecords | undefined;
     /** The write's transaction, asked for only by a type with `checkInTransaction`. */
     transaction: () => Transaction<any>;
+    /**
+     * The type checks already built for other writes of one actor's batch, by key: a condition
+     * asked again (a hundred rows naming one category) is taken from here, not built again.
+     */
+    built?: Map<string, BuiltCheck> | undefined;
   }): Promise<WriteChecks> {
-    const { resource, registry, changes, existing, transaction } = input;
+    const { resource, registry, changes, existing, transaction, built } = input;
     const checks = new WriteChecks();
     // A scope that returns the query it was given (an admin's) lets every record through: the check is the same as without it.
     const readable: ReadableRecords | undefined =
@@ -93,8 +105,15 @@ export class WriteChecks {
         if (existing) others = others.where(resource.primaryKey, '<>', existing[resource.primaryKey]);
         checks.#addStatement(field, eb.not(eb.exists(others)), 'has already been taken', checkKey('unique', field.column, value, existing?.[resource.primaryKey]));
       }
-      const own = eb && field.kind.checkInStatement?.({ eb, resource, field, value, registry, readable });
-      if (own) checks.#addStatement(field, own.holds, own.message, checkKey('own', field.name, value));
+      if (eb && field.kind.checkInStatement) {
+        const key = checkKey('own', field.name, value);
+        const known = key === undefined ? undefined : built?.get(key);
+        if (known?.narrowed) checks.#narrowed = true;
+        const narrowedBefore = checks.#narrowed;
+        const own = known ?? field.kind.checkInStatement({ eb, resource, field, value, registry, readable });
+        if (!known && key !== undefined) built?.set(key, { holds: own.holds, message: own.message, narrowed: checks.#narrowed && !narrowedBefore });
+        checks.#addStatement(field, own.holds, own.message, key);
+      }
       if (field.kind.checkInTransaction) {
         const message = await field.kind.checkInTransaction({ trx: transaction(), resource, field, value, registry, readable });
         checks.#slots.push({ field, message: message ?? '', failed: message !== undefined });
