@@ -166,6 +166,22 @@ export function fieldAccess(input: FieldAccessInput): FieldAccess {
     return compiled;
   };
 
+  const writableFields = async (action: FieldWriteAction, record: Readonly<Record<string, unknown>> | null): Promise<readonly CompiledField[]> => {
+    const view: View = action === 'create' ? 'new' : 'edit';
+    const fields = resource.fieldsOn(view).filter((field) => {
+      if (!field.kind.writable || !channelMayWrite(field, channel)) return false;
+      const visible = field.definition.options.visible;
+      if (visible !== undefined && visible({ user, record, view }) !== true) return false;
+      return !isReadonly(field, user, record);
+    });
+    const permitted = authorization?.permittedAttributes ? await authorization.permittedAttributes({ user, resource, action, record }) : undefined;
+    if (permitted === undefined) return fields;
+    // Anything but a list of names (a mistake) permits nothing rather than everything.
+    const names = new Set(Array.isArray(permitted) ? permitted : []);
+    return fields.filter((field) => names.has(field.name) || names.has(field.writeKey));
+  };
+  // On create there is no record to judge: the answer is the same for every create of this actor's request (a batch of a hundred asks once).
+  let onCreate: Promise<readonly CompiledField[]> | undefined;
   return Object.freeze({
     resource,
     user,
@@ -175,19 +191,10 @@ export function fieldAccess(input: FieldAccessInput): FieldAccess {
       if (!compile(view).perRecord.has(field)) return true;
       return field.definition.options.visible!({ user, record, view }) === true;
     },
-    async writable(action: FieldWriteAction, record: Readonly<Record<string, unknown>> | null) {
-      const view: View = action === 'create' ? 'new' : 'edit';
-      const fields = resource.fieldsOn(view).filter((field) => {
-        if (!field.kind.writable || !channelMayWrite(field, channel)) return false;
-        const visible = field.definition.options.visible;
-        if (visible !== undefined && visible({ user, record, view }) !== true) return false;
-        return !isReadonly(field, user, record);
-      });
-      const permitted = authorization?.permittedAttributes ? await authorization.permittedAttributes({ user, resource, action, record }) : undefined;
-      if (permitted === undefined) return fields;
-      // Anything but a list of names (a mistake) permits nothing rather than everything.
-      const names = new Set(Array.isArray(permitted) ? permitted : []);
-      return fields.filter((field) => names.has(field.name) || names.has(field.writeKey));
+    writable(action: FieldWriteAction, record: Readonly<Record<string, unknown>> | null) {
+      if (action !== 'create' || record !== null) return writableFields(action, record);
+      onCreate ??= writableFields(action, null);
+      return onCreate;
     },
     async writableOnSome(action: FieldWriteAction) {
       if (action === 'create') return this.writable('create', null);
