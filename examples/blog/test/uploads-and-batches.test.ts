@@ -1,4 +1,5 @@
 // POST /api/uploads and POST /api/resources/v1/<route_key>/batch through HTTP: the design "Writes beyond one record", both contracts.
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { INVALID_UPLOAD_MESSAGE } from '@panel/core';
 import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
@@ -140,6 +141,34 @@ describeOnEachDatabase('uploads and batches through HTTP', (demo) => {
     const checks = asked.filter((statement) => statement.includes('_panel_check_'));
     expect(checks).toHaveLength(1);
     expect(checks[0]!.match(/exists \(/g)).toHaveLength(2);
+  });
+
+  it('an atomic batch of creates: a missing category at any place is 422 there, 424 for the others, nothing written; else its checks in one select, its rows inserted and read back by one statement, each as stored', async () => {
+    const products = async () => (await demo().panel.database.db.selectFrom('products').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+    const create = (category: number, i: number) => ({ op: 'create', data: { name: `Gated ${category}-${i}`, price: 2, in_stock: true, product_category_id: category, status: 'active' } });
+    const before = await products();
+    for (let position = 0; position < 3; position += 1) {
+      const operations = [0, 1, 2].map((i) => create(i === position ? 999_999 : 1, i));
+      const response = await demo().app.inject({ method: 'POST', url: '/api/resources/v1/products/batch', headers: { ...ADMIN, 'content-type': 'application/json' }, payload: { operations } });
+      expect(response.statusCode, `missing at ${position}`).toBe(422);
+      expect(response.json().results.map((result: { status: number }) => result.status)).toEqual([0, 1, 2].map((i) => (i === position ? 422 : 424)));
+      expect(response.json().results[position].errors).toEqual({ product_category: ['must exist'] });
+      expect(await products(), `missing at ${position}: nothing written`).toBe(before);
+    }
+    const asked: string[] = [];
+    const stop = demo().panel.database.onQuery((query) => asked.push(query.sql));
+    const response = await demo().app.inject({ method: 'POST', url: '/api/resources/v1/products/batch', headers: { ...ADMIN, 'content-type': 'application/json' }, payload: { operations: [0, 1, 2].map((i) => create(1, i)) } });
+    stop();
+    expect(response.statusCode).toBe(200);
+    const records = response.json().results.map((result: { record: { id: number; name: string } }) => result.record);
+    expect(records.map((record: { name: string }) => record.name)).toEqual(['Gated 1-0', 'Gated 1-1', 'Gated 1-2']);
+    // Each record as stored, with its category's label (the admin lists categories; an anonymous GET /products/:id would not show it).
+    const stored = await demo().panel.database.db.selectFrom('products as p').innerJoin('product_categories as c', 'c.id', 'p.product_category_id').select(['p.id', 'p.name', 'c.name as category']).where('p.id', 'in', records.map((record: { id: number }) => record.id)).orderBy('p.id').execute();
+    expect(records.map((record: { id: number; name: string; product_category: unknown }) => ({ id: record.id, name: record.name, category: record.product_category }))).toEqual(stored.map((row) => ({ id: row.id, name: row.name, category: { id: 1, label: row.category } })));
+    const touching = asked.filter((statement) => /product_categories|"products"/.test(statement));
+    expect(touching).toHaveLength(2);
+    expect(touching[0]).toMatch(/^select exists \(select "r"."id" from "product_categories"/);
+    expect(touching[1]).toMatch(/^with "written" as \(insert into "products"/);
   });
 
   it('a batch reads and locks its ids as one array parameter: the same statements for 1 record or 3 (one prepared statement each, one plan)', async () => {
