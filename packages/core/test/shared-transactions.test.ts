@@ -1,10 +1,14 @@
 // Issue 42, item 8: `shareTransaction` — inside it, statements issued through any handle of the
 // database join the open transaction (and a transaction begun meanwhile is a savepoint of it),
 // on PGlite and PostgreSQL alike.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { shareTransaction, type PanelDatabase } from '@panel/core';
 import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
+
+const PARALLEL = fileURLToPath(new URL('./support/parallel-in-shared-transaction.ts', import.meta.url));
 
 for (const kind of testDatabaseKinds()) {
   describe(`shareTransaction [${kind}]`, () => {
@@ -31,6 +35,13 @@ for (const kind of testDatabaseKinds()) {
       );
       expect(seen).toEqual(['uncommitted']);
       expect(await titles()).toEqual([]);
+    });
+
+    it('statements that join the shared transaction side by side run one after the other on its connection, each inside it, and the driver is never handed a second statement while one runs (pg warns, and pg 9 refuses)', () => {
+      const child = spawnSync(process.execPath, ['--conditions=@panel/source', '--import', 'tsx', PARALLEL, kind], { encoding: 'utf8', timeout: 60_000 });
+      expect(child.status, child.stderr).toBe(0);
+      expect(JSON.parse(child.stdout.trim().split('\n').at(-1)!)).toEqual(Array.from({ length: 8 }, (_, i) => `1/${i}`));
+      expect(child.stderr).not.toMatch(/DeprecationWarning|already executing a query/);
     });
 
     it('a transaction begun through database.db inside the shared one is a savepoint: its rollback keeps the outer work, its commit is the outer commit', async () => {

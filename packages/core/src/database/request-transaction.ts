@@ -9,7 +9,33 @@ interface SharedTransaction {
   connection: DatabaseConnection | undefined;
   /** How many transactions begun inside it (as savepoints) so far: names them. */
   savepoints: number;
+  /** Its statements, one at a time on its one connection (see `StatementQueue`). */
+  queue: StatementQueue;
 }
+
+/**
+ * Statements of several holders of one connection (the shared transaction's owner and the
+ * statements that join it, which may run side by side: two include paths), sent one after the
+ * other: a driver's connection runs one statement at a time, and pg queues a second one itself
+ * only with a deprecation warning (removed in pg 9). In the order they were issued, as pg's own
+ * queue did; a statement that fails lets the next one run.
+ */
+class StatementQueue {
+  #tail: Promise<unknown> | undefined;
+
+  run<T>(statement: () => Promise<T>): Promise<T> {
+    const before = this.#tail;
+    const result = before ? before.then(statement, statement) : statement();
+    const tail = result.then(settled, settled);
+    this.#tail = tail;
+    void tail.then(() => {
+      if (this.#tail === tail) this.#tail = undefined;
+    });
+    return result;
+  }
+}
+
+const settled = (): void => undefined;
 
 const storage = new AsyncLocalStorage<SharedTransaction>();
 
@@ -27,7 +53,7 @@ const storage = new AsyncLocalStorage<SharedTransaction>();
  * await shareTransaction(() => database.db.transaction().execute((trx) => write(trx)));
  */
 export function shareTransaction<T>(work: () => Promise<T>): Promise<T> {
-  return storage.run({ database: undefined, connection: undefined, savepoints: 0 }, work);
+  return storage.run({ database: undefined, connection: undefined, savepoints: 0, queue: new StatementQueue() }, work);
 }
 
 /** Whether the running code is inside an open shared transaction on `database` (a `PanelDatabase` or its group). */
@@ -41,13 +67,17 @@ class HeldConnection implements DatabaseConnection {
   /** The savepoint a transaction begun on a borrowed connection stands for. */
   savepoint: string | undefined;
 
+  /** The shared transaction's queue, once this connection is shared (borrowed, or the owner's once it began). */
+  queue: StatementQueue | undefined;
+
   constructor(
     readonly inner: DatabaseConnection,
     readonly borrowed: boolean,
   ) {}
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    return this.inner.executeQuery<R>(compiledQuery);
+    if (!this.queue) return this.inner.executeQuery<R>(compiledQuery);
+    return this.queue.run(() => this.inner.executeQuery<R>(compiledQuery));
   }
 
   streamQuery<R>(compiledQuery: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -71,7 +101,11 @@ class SharingDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const shared = sharedOn(this.database);
-    if (shared) return new HeldConnection(shared.connection!, true);
+    if (shared) {
+      const borrowed = new HeldConnection(shared.connection!, true);
+      borrowed.queue = shared.queue;
+      return borrowed;
+    }
     return new HeldConnection(await this.inner.acquireConnection(), false);
   }
 
@@ -90,6 +124,7 @@ class SharingDriver implements Driver {
     if (shared && shared.connection === undefined) {
       shared.database = this.database;
       shared.connection = own.inner;
+      own.queue = shared.queue;
     }
   }
 
