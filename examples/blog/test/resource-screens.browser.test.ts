@@ -12,13 +12,18 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { diskStorage } from '@panel/core';
 import { openTestDatabase } from '@panel/test-support';
 import { buildDemoApp, type DemoApp } from '../src/build-app.js';
-import { browserTestsEnabled, launchChromium, screenshot, watchConsole } from './browser-support.js';
+import { SCREENSHOTS_DIR, browserTestsEnabled, launchChromium, screenshot, watchConsole } from './browser-support.js';
 
 const AXE_SOURCE: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-/** The README's picture and the docs' picture of the edit form with its error summary. */
-const README_PICTURE = fileURLToPath(new URL('../../../docs/images/panel-screens-index.png', import.meta.url));
-const EDIT_ERRORS_PICTURE = fileURLToPath(new URL('../../../docs/images/panel-screens-edit-errors.png', import.meta.url));
+/**
+ * The README's picture and the docs' picture of the edit form with its error summary: taken
+ * with the other screenshots on every run, and written over the docs' own files only when
+ * `PANEL_DOCS_PICTURES=update` (a run of the suite leaves the working tree as it was).
+ */
+const DOCS_PICTURES = process.env.PANEL_DOCS_PICTURES === 'update';
+const README_PICTURE = DOCS_PICTURES ? fileURLToPath(new URL('../../../docs/images/panel-screens-index.png', import.meta.url)) : `${SCREENSHOTS_DIR}docs-panel-screens-index.png`;
+const EDIT_ERRORS_PICTURE = DOCS_PICTURES ? fileURLToPath(new URL('../../../docs/images/panel-screens-edit-errors.png', import.meta.url)) : `${SCREENSHOTS_DIR}docs-panel-screens-edit-errors.png`;
 
 /** axe-core's violations on the page (WCAG 2.2 A and AA, `target-size` included), as "rule: target" lines. */
 async function axeViolations(page: Page): Promise<string[]> {
