@@ -252,7 +252,7 @@ for (const edition of ['A', 'B'] as const) {
       expect(found).toEqual({});
     });
 
-    it.runIf(edition === 'A')('regenerates the README\'s picture: Ada on the Blog posts index (search, a filter, sorted, a notice), 1280 × 800', async () => {
+    it.runIf(edition === 'A')('takes the README\'s picture: Ada on the Blog posts index (search, a filter, sorted, a notice), 1280 × 800', async () => {
       const { context, page } = await signIn('ada@example.com');
       await context.addCookies([{ name: 'panel_notice', value: encodeURIComponent('Blog post saved.'), url: `${base}/panel` }]);
       await page.goto('/panel/resources/blog_posts?sort_by=rating&sort_direction=desc&q=Post&filter%5Bpublished%5D%5Beq%5D=true&per_page=10');
