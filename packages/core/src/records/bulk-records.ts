@@ -142,19 +142,23 @@ export async function deleteRecords(layer: RecordsLayer, resource: CompiledResou
  */
 export async function idsInScope(layer: RecordsLayer, resource: CompiledResource, ids: readonly unknown[], scope: ScopeFunction | undefined): Promise<Set<string>> {
   const all = new Set(ids.map(idKey));
-  if (!scope || ids.length === 0) return all;
-  const table = layer.db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
-  const scoped = scope(table);
-  if (scoped === table) return all;
+  const scoped = ids.length === 0 ? undefined : scopedTable(layer, resource, scope);
+  if (!scoped) return all;
   const rows = await scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`).where(keyIn(resource, `${ROW_ALIAS}.${resource.primaryKey}`, ids)).execute();
   return new Set(rows.map((row) => idKey((row as Record<string, unknown>)[resource.primaryKey])));
 }
 
-/** Whether `scope` narrows the table's rows (an admin's returns the query it was given: it lets every row through). */
-export function scopeNarrows(layer: RecordsLayer, resource: CompiledResource, scope: ScopeFunction | undefined): boolean {
-  if (!scope) return false;
+/** The table's rows through `scope`, undefined when it does not narrow them (an admin's returns the query it was given: every row). */
+function scopedTable(layer: RecordsLayer, resource: CompiledResource, scope: ScopeFunction | undefined) {
+  if (!scope) return undefined;
   const table = layer.db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
-  return scope(table) !== table;
+  const scoped = scope(table);
+  return scoped === table ? undefined : scoped;
+}
+
+/** Whether `scope` narrows the table's rows. */
+export function scopeNarrows(layer: RecordsLayer, resource: CompiledResource, scope: ScopeFunction | undefined): boolean {
+  return scopedTable(layer, resource, scope) !== undefined;
 }
 
 /** Runs a write of the table, then tells the counts that this table's counts may be stale (the `cached` strategy), whether it succeeded or not, as single writes do. */
@@ -168,10 +172,8 @@ async function stale<T>(layer: RecordsLayer, resource: CompiledResource, write: 
 
 /** ` and t.id in (<scope>)` when the scope narrows the rows (an admin's lets every row through: nothing). */
 function scopeCondition(layer: RecordsLayer, resource: CompiledResource, scope: ScopeFunction | undefined, column: RawBuilder<unknown>): RawBuilder<unknown> {
-  if (!scope) return sql``;
-  const table = layer.db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
-  const scoped = scope(table);
-  if (scoped === table) return sql``;
+  const scoped = scopedTable(layer, resource, scope);
+  if (!scoped) return sql``;
   return sql` and ${column} in (${scoped.select(`${ROW_ALIAS}.${resource.primaryKey}`)})`;
 }
 
