@@ -23,8 +23,9 @@ export class RecordErrors {
     return field === undefined ? Object.keys(this.#messages).length > 0 : (this.#messages[field]?.length ?? 0) > 0;
   }
 
-  /** The messages as the API answers them. */
+  /** The messages as the API answers them: a copy (each field's list too), so that adding more later changes nothing given out. */
   toJSON(): ErrorMessages {
-    return structuredClone(this.#messages);
+    // Own properties, as structuredClone made them (a field named `__proto__` stays a field).
+    return Object.fromEntries(Object.entries(this.#messages).map(([field, messages]) => [field, [...messages]]));
   }
 }
