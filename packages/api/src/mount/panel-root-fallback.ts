@@ -43,14 +43,15 @@ export function panelRootFallbackBody(rootPath: string, mountPath: string, flash
  * or after the API) keeps its own page, and its own 404 handler answers every other path.
  */
 export function addPanelRootFallback(app: FastifyInstance, rootPath: string, mountPath: string): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+  // A callback hook, not an async one: every request of the app runs it, and a promise per request is work for nothing.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return done();
     const path = request.url.split('?')[0]!;
-    if (path !== rootPath && path !== `${rootPath}/`) return;
+    if (path !== rootPath && path !== `${rootPath}/`) return done();
     const flash = flashOf(request.headers.cookie);
     if (flash !== undefined) void reply.header('set-cookie', `${FLASH_COOKIE}=; Path=${rootPath}; Max-Age=0; HttpOnly; SameSite=Lax`);
     const { error: _notFound, ...details } = panelRootFallbackBody(rootPath, mountPath, flash);
-    // The error table's 404, with the explanation after its `error`.
-    return sendErrorReply(reply, errorReply(new NotFoundError(details), { rootPath }), { rootPath });
+    // The error table's 404, with the explanation after its `error` (answered here: `done` is not called).
+    sendErrorReply(reply, errorReply(new NotFoundError(details), { rootPath }), { rootPath });
   });
 }

@@ -9,8 +9,18 @@ const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
 // RFC 9110 §4.2.1 with RFC 3986 §3.2: uri-host [ ":" port ], port being digits (an empty port is the scheme's default).
 const HOST_AND_PORT = /^(\[[^\]]*\]|[^:[\]]*)(?::(\d*))?$/;
 
+/** The last value found valid: a server's clients send one or a few hosts, so most requests skip the patterns. */
+let lastValidHost: string | undefined;
+
 /** Whether `value` is a Host field value a URL can be built from: `uri-host [":" port]`, the host not empty. */
 export function isValidHost(value: string): boolean {
+  if (value === lastValidHost) return true;
+  const valid = hostIsValid(value);
+  if (valid) lastValidHost = value;
+  return valid;
+}
+
+function hostIsValid(value: string): boolean {
   const parts = HOST_AND_PORT.exec(value);
   if (!parts) return false;
   const [, host = '', port = ''] = parts;
