@@ -1,9 +1,10 @@
-import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeDatabaseTimeouts } from './database-timeouts.js';
 import { consoleDatabaseLogger } from './database-logger.js';
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
 import { withSharedTransactions } from './request-transaction.js';
+import { QueryListeners } from './query-listeners.js';
 import { checkSnapshotOptions } from './pglite-snapshot-file.js';
 import { ChangeNotifications, type ChangeNotificationsOptions } from './change-notifications.js';
 import { DEFAULT_MAX_PREPARED_STATEMENTS, PreparedStatementNames } from './prepared-statement-names.js';
@@ -13,25 +14,6 @@ import { openFromSnapshot, openPglite } from './pglite-database.js';
 
 export type { DatabaseKind, ExecutedQuery, PanelDatabase, ReplicaReads } from './panel-database-types.js';
 export type { OpenDatabaseOptions, PgliteSnapshotOptions } from './open-database-options.js';
-
-function createListeners() {
-  const listeners = new Set<(query: ExecutedQuery) => void>();
-  const log = (event: LogEvent) => {
-    if (listeners.size === 0) return;
-    const query: ExecutedQuery = {
-      sql: event.query.sql,
-      parameters: event.query.parameters,
-      durationMillis: event.queryDurationMillis,
-      failed: event.level === 'error',
-    };
-    for (const listener of listeners) listener(query);
-  };
-  const onQuery = (listener: (query: ExecutedQuery) => void) => {
-    listeners.add(listener);
-    return () => void listeners.delete(listener);
-  };
-  return { log, onQuery };
-}
 
 /**
  * Opens the panel's database. Without a URL it starts PGlite (PostgreSQL compiled to WASM) in
@@ -43,7 +25,8 @@ function createListeners() {
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<PanelDatabase> {
   checkSnapshotOptions(options);
   const statementCache = checkStatementCache(options);
-  const { log, onQuery } = createListeners();
+  const listeners = new QueryListeners();
+  const onQuery = (listener: (query: ExecutedQuery) => void) => listeners.add(listener);
   if (options.url) {
     if (!/^postgres(ql)?:\/\//.test(options.url)) {
       throw new PanelConfigError(`Database url must start with postgres:// or postgresql://, instead got "${options.url}". Fix: set DATABASE_URL to a PostgreSQL URL, or unset it to use the embedded PGlite.`);
@@ -69,10 +52,10 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
     const listener = { connect: () => connectListener({ url, applicationName: options.applicationName ?? 'panel', timeouts }), schema: options.schema, logger: options.logger ?? consoleDatabaseLogger };
     if (options.replicas !== undefined) {
       const { openWithReplicas } = await import('./replicas/open-with-replicas.js');
-      const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, log, createPool: (poolOptions) => createPostgresPool({ ...poolOptions, preparedStatements }) });
+      const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, listeners, createPool: (poolOptions) => createPostgresPool({ ...poolOptions, preparedStatements }) });
       return withChanges({ ...opened, kind: 'postgres', schema: options.schema, timeouts, statementCache, onQuery }, listener);
     }
-    const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(new PostgresDialect({ pool })), {}), log });
+    const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(new PostgresDialect({ pool })), {}, listeners) });
     return withChanges({ db, primary: db, kind: 'postgres', schema: options.schema, timeouts, statementCache, onQuery, close: () => db.destroy() }, listener);
   }
   if (options.replicas !== undefined) {
@@ -80,7 +63,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
   }
   // PGlite has one connection: a statement waits for it at most connectionTimeoutMillis, as pg's pool bounds the wait for one of its own.
   const { connectionTimeoutMillis } = normalizeDatabaseTimeouts(options);
-  const pglite = options.snapshot ? await openFromSnapshot(options.snapshot, log, onQuery, connectionTimeoutMillis) : await openPglite({ ...options, connectionTimeoutMillis }, log, onQuery);
+  const pglite = options.snapshot ? await openFromSnapshot(options.snapshot, listeners, onQuery, connectionTimeoutMillis) : await openPglite({ ...options, connectionTimeoutMillis }, listeners, onQuery);
   return withChanges({ ...pglite, statementCache }, { logger: options.logger ?? consoleDatabaseLogger });
 }
 

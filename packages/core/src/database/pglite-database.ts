@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Kysely, type LogEvent } from 'kysely';
+import { Kysely } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PANEL_TYPE_PARSERS } from './type-parsers.js';
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
 import { withSharedTransactions } from './request-transaction.js';
+import type { QueryListeners } from './query-listeners.js';
 import { readSnapshot, writeSnapshot } from './pglite-snapshot-file.js';
 import { lockPgliteFolder } from './pglite-folder-lock.js';
 import { servePgliteSocket, type PgliteSocketServer } from './pglite-socket-server.js';
@@ -19,7 +20,7 @@ function folderOf(dataDir: string | undefined): string | undefined {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir) ? undefined : dataDir;
 }
 
-export async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 'loadDataDir' | 'connectionTimeoutMillis'>, log: (event: LogEvent) => void, onQuery: PanelDatabase['onQuery']): Promise<PanelDatabase & { pglite: PGlite }> {
+export async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 'loadDataDir' | 'connectionTimeoutMillis'>, listeners: QueryListeners, onQuery: PanelDatabase['onQuery']): Promise<PanelDatabase & { pglite: PGlite }> {
   const folder = folderOf(options.dataDir);
   // PGlite creates its data folder but not the folders above it (`data/pglite` would be ENOENT).
   if (options.dataDir) await mkdir(dirname(resolve(options.dataDir)), { recursive: true });
@@ -39,7 +40,7 @@ export async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 
     throw error;
   }
   const dialect = new PGliteDialect(pglite, { connectionTimeoutMillis: options.connectionTimeoutMillis });
-  const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(dialect), {}), log });
+  const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(dialect), {}, listeners) });
   // Another process (the token CLI) reaches a folder's database through this one while it runs.
   let served: PgliteSocketServer | undefined;
   if (lock !== undefined) {
@@ -68,17 +69,17 @@ export async function openPglite(options: Pick<OpenDatabaseOptions, 'dataDir' | 
  * Loads the snapshot when its file holds one made under the same key; otherwise (or when the
  * saved one does not start) prepares a fresh database, saves it, and goes on with it.
  */
-export async function openFromSnapshot(snapshot: PgliteSnapshotOptions, log: (event: LogEvent) => void, onQuery: PanelDatabase['onQuery'], connectionTimeoutMillis?: number): Promise<PanelDatabase> {
+export async function openFromSnapshot(snapshot: PgliteSnapshotOptions, listeners: QueryListeners, onQuery: PanelDatabase['onQuery'], connectionTimeoutMillis?: number): Promise<PanelDatabase> {
   const saved = await readSnapshot(snapshot);
   if (saved) {
     try {
-      const { pglite: _, ...database } = await openPglite({ loadDataDir: saved, connectionTimeoutMillis }, log, onQuery);
+      const { pglite: _, ...database } = await openPglite({ loadDataDir: saved, connectionTimeoutMillis }, listeners, onQuery);
       return database;
     } catch {
       // A damaged file: made again below.
     }
   }
-  const { pglite, ...database } = await openPglite({ connectionTimeoutMillis }, log, onQuery);
+  const { pglite, ...database } = await openPglite({ connectionTimeoutMillis }, listeners, onQuery);
   try {
     await snapshot.prepare(database);
     await writeSnapshot(snapshot, pglite);

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryCompiler, type QueryResult, type TransactionSettings } from 'kysely';
+import type { QueryListeners } from './query-listeners.js';
 
 /** The transaction a running piece of work shares with everything it calls, on one database. */
 interface SharedTransaction {
@@ -73,15 +74,17 @@ class HeldConnection implements DatabaseConnection {
   constructor(
     readonly inner: DatabaseConnection,
     readonly borrowed: boolean,
+    readonly listeners: QueryListeners | undefined,
   ) {}
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.queue) return this.inner.executeQuery<R>(compiledQuery);
-    return this.queue.run(() => this.inner.executeQuery<R>(compiledQuery));
+    const execute = this.queue ? () => this.queue!.run(() => this.inner.executeQuery<R>(compiledQuery)) : () => this.inner.executeQuery<R>(compiledQuery);
+    return this.listeners ? this.listeners.observe(compiledQuery, execute) : execute();
   }
 
   streamQuery<R>(compiledQuery: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.inner.streamQuery<R>(compiledQuery, chunkSize);
+    const stream = () => this.inner.streamQuery<R>(compiledQuery, chunkSize);
+    return this.listeners ? this.listeners.observeStream(compiledQuery, stream) : stream();
   }
 }
 
@@ -93,6 +96,7 @@ class SharingDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly database: object,
+    private readonly listeners: QueryListeners | undefined,
   ) {}
 
   init(): Promise<void> {
@@ -102,11 +106,11 @@ class SharingDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     const shared = sharedOn(this.database);
     if (shared) {
-      const borrowed = new HeldConnection(shared.connection!, true);
+      const borrowed = new HeldConnection(shared.connection!, true, this.listeners);
       borrowed.queue = shared.queue;
       return borrowed;
     }
-    return new HeldConnection(await this.inner.acquireConnection(), false);
+    return new HeldConnection(await this.inner.acquireConnection(), false, this.listeners);
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -118,7 +122,7 @@ class SharingDriver implements Driver {
       await own.executeQuery(raw(`savepoint ${own.savepoint}`));
       return;
     }
-    // The held connection, not its inner one: Kysely logs (and `onQuery` sees) what runs through the object it handed out.
+    // The held connection, not its inner one: `onQuery` sees what runs through the object handed out.
     await this.inner.beginTransaction(own, settings);
     const shared = storage.getStore();
     if (shared && shared.connection === undefined) {
@@ -182,12 +186,13 @@ class SharingDriver implements Driver {
 /**
  * Wraps a Kysely dialect so that its statements join a shared transaction (`shareTransaction`).
  * `database` names the database: every dialect wrapped with the same object (a database's
- * `db` and its `primary`) joins the same transaction.
+ * `db` and its `primary`) joins the same transaction. `listeners` are told every statement that
+ * runs through a connection it hands out (`begin` and `commit` included).
  */
-export function withSharedTransactions(dialect: Dialect, database: object): Dialect {
+export function withSharedTransactions(dialect: Dialect, database: object, listeners?: QueryListeners): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new SharingDriver(dialect.createDriver(), database),
+    createDriver: () => new SharingDriver(dialect.createDriver(), database, listeners),
     createIntrospector: (db) => dialect.createIntrospector(db),
     createQueryCompiler: () => dialect.createQueryCompiler(),
   };

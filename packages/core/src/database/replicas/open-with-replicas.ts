@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { PanelConfigError } from '../../errors/panel-errors.js';
 import { consoleDatabaseLogger } from '../database-logger.js';
@@ -7,6 +7,7 @@ import type { DatabaseLogger } from '../database-logger.js';
 import type { createPostgresPool } from '../postgres-pool.js';
 import { withUnavailableErrors } from '../unavailable-error-dialect.js';
 import { withSharedTransactions } from '../request-transaction.js';
+import type { QueryListeners } from '../query-listeners.js';
 import { ReplicaSet, type Replica } from './replica-set.js';
 import { RoutingDriver, routingDialect } from './routing-dialect.js';
 
@@ -25,7 +26,7 @@ export interface OpenWithReplicasInput {
   readonly logger?: DatabaseLogger | undefined;
   readonly pool: pg.Pool;
   readonly timeouts: DatabaseTimeouts;
-  readonly log: (event: LogEvent) => void;
+  readonly listeners: QueryListeners;
   readonly createPool: typeof createPostgresPool;
 }
 
@@ -73,8 +74,8 @@ export async function openWithReplicas(input: OpenWithReplicasInput): Promise<Op
   const postgres = new PostgresDialect({ pool: input.pool });
   // One database: a transaction shared through either handle is joined by statements of both.
   const shared = {};
-  const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, replicaDrivers, set, true))), shared), log: input.log });
-  const primary = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, new Map(), set, false))), shared), log: input.log });
+  const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, replicaDrivers, set, true))), shared, input.listeners) });
+  const primary = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(routingDialect(postgres, new RoutingDriver(primaryDriver, new Map(), set, false))), shared, input.listeners) });
   await set.start();
   return {
     db,
