@@ -107,11 +107,17 @@ export class WriteChecks {
       }
       if (eb && field.kind.checkInStatement) {
         const key = checkKey('own', field.name, value);
-        const known = key === undefined ? undefined : built?.get(key);
-        if (known?.narrowed) checks.#narrowed = true;
-        const narrowedBefore = checks.#narrowed;
-        const own = known ?? field.kind.checkInStatement({ eb, resource, field, value, registry, readable });
-        if (!known && key !== undefined) built?.set(key, { holds: own.holds, message: own.message, narrowed: checks.#narrowed && !narrowedBefore });
+        let own = key === undefined ? undefined : built?.get(key);
+        if (!own) {
+          // Whether this check's own build was narrowed (the flag is the write's, set by `readable`).
+          const before = checks.#narrowed;
+          checks.#narrowed = false;
+          const check = field.kind.checkInStatement({ eb, resource, field, value, registry, readable });
+          own = { holds: check.holds, message: check.message, narrowed: checks.#narrowed };
+          checks.#narrowed ||= before;
+          if (key !== undefined) built?.set(key, own);
+        }
+        if (own.narrowed) checks.#narrowed = true;
         checks.#addStatement(field, own.holds, own.message, key);
       }
       if (field.kind.checkInTransaction) {
