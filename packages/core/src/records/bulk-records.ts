@@ -8,9 +8,8 @@ import type { ColumnValues, RecordRow } from './record-row.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import { purgeAfterCommit } from './deferred-purges.js';
 import type { RecordsLayer } from './records-layer.js';
-
-/** The common table expression a bulk insert's rows are read back from. */
-const WRITTEN = 'written';
+import { writeQuery } from './judged-write.js';
+import { WriteChecks } from '../validation/write-checks.js';
 
 /** A record id as a map key: the same for `7` and `'7'` (a `bigint` key comes back as text from one driver). */
 export const idKey = (id: unknown): string => String(id);
@@ -76,8 +75,15 @@ export async function insertAndReadRecords(
   const { resource, view, rows, readable } = input;
   if (rows.length === 0) return [];
   if (!rows.some((row) => Object.keys(row).length > 0)) return undefined;
-  const from = db.with(WRITTEN, (qc) => qc.insertInto(resource.table).values(rows.map((row) => ({ ...row }))).returningAll()).selectFrom(`${WRITTEN} as ${ROW_ALIAS}`);
-  const query = selectRecords(db, resource, view, registry, 'all', from, narrowedSelections(db, resource, view, registry, readable));
+  // The single writes' statement, with no checks: `with written as (insert …) select … from written as r`.
+  const query = writeQuery(layer, db, {
+    resource,
+    view,
+    checks: new WriteChecks(),
+    write: (qc) => qc.insertInto(resource.table).values(rows.map((row) => ({ ...row }))).returningAll(),
+    narrowed: narrowedSelections(db, resource, view, registry, readable),
+    ownTable: false,
+  });
   const read = (await stale(layer, resource, () => query.execute())) as RecordRow[];
   resolveFileUrls(layer, read, resource, view);
   return read;

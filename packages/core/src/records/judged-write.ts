@@ -167,8 +167,12 @@ async function writeAndRead(
   return row;
 }
 
-/** The write statement of `writeAndRead`, built for this write (its checks, its association rules): the select whose first row is the written record with the checks' results. */
-function writeQuery(
+/**
+ * The write statement of `writeAndRead`, built for this write (its checks, its association
+ * rules): the select whose rows are the written records with the checks' results. A batch's
+ * creates (`insertAndReadRecords`) read their rows back through it too, with no checks.
+ */
+export function writeQuery(
   layer: RecordsLayer,
   db: Kysely<any>,
   input: { resource: CompiledResource; view: View; checks: WriteChecks; write: WriteBuilder; narrowed: NarrowedSelections | undefined; ownTable: boolean },
