@@ -108,6 +108,20 @@ describe('fieldAccess: the one decision of which fields an actor reads and write
     expect(names(await fieldAccess({ resource: note, user: reader, authorization: byOwner }).writableOnSome('update'))).toEqual(['title', 'mine', 'owner']);
   });
 
+  it('on create there is no record to judge: one request asks the policy once, however many creates (a batch); an update asks per record', async () => {
+    const asked: string[] = [];
+    const counting = { ...authorization, permittedAttributes: async ({ action }: { action: string }) => {
+      asked.push(action);
+      return ['title', 'owner'];
+    } };
+    const access = fieldAccess({ resource: note, user: reader, authorization: counting });
+    const answers = await Promise.all([access.writable('create', null), access.writable('create', null), access.writable('create', null)]);
+    expect(answers.map(names)).toEqual([['title', 'owner'], ['title', 'owner'], ['title', 'owner']]);
+    await access.writable('update', { owner_id: 2 });
+    await access.writable('update', { owner_id: 2 });
+    expect(asked).toEqual(['create', 'update', 'update']);
+  });
+
   it('omit leaves a field out of reads (Edition B: an association without a read grant)', () => {
     expect(names(fieldAccess({ resource: note, user: admin, omit: (f) => f.name === 'owner' }).readable('index'))).not.toContain('owner');
   });
