@@ -210,6 +210,14 @@ for (const kind of testDatabaseKinds()) {
       expect((await refused([{ op: 'create', ref: 'a', data: {} }, { op: 'create', ref: 'a', data: {} }]))?.message).toMatch(/used twice/);
     });
 
+    it('"ref (≤ 64 characters)" counts characters, as a field\'s maxLength does, not UTF-16 code units: 64 emoji are taken, 65 refused', async () => {
+      // `data: {}` misses the required title: a taken ref runs the batch, which writes nothing.
+      const refused = (ref: string) => operations.batch({ panel, resource: 'Post', actor: ada, operations: [{ op: 'create', ref, data: {} }] }).then(() => undefined, (error: unknown) => error as Error);
+      expect(await refused('😀'.repeat(64))).toBeUndefined();
+      expect((await refused('😀'.repeat(65)))?.message).toBe('operations[0].ref must be a string of 1 to 64 characters');
+      expect((await refused('a'.repeat(65)))?.message).toBe('operations[0].ref must be a string of 1 to 64 characters');
+    });
+
     it('"Statements: constant in the number of operations": 1, 10 and 100 creates, and as many updates, cost the same statements', async () => {
       const census: Record<string, number> = {};
       for (const n of [1, 10, 100]) {

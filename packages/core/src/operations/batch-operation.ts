@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { RecordKey } from '../resources/record-key.js';
 import { BatchRefusedError } from '../errors/panel-errors.js';
+import { characters } from '../validation/characters.js';
 import { deferPurges } from '../records/deferred-purges.js';
 import { idKey } from '../records/bulk-records.js';
 import { create } from './create-operation.js';
@@ -149,7 +150,7 @@ function checkBatch(input: BatchInput, key: RecordKey): readonly BatchOperationI
     const at = `operations[${index}]`;
     if (typeof operation !== 'object' || operation === null) throw new BatchRefusedError(`${at} must be an object`);
     if (operation.op !== 'create' && operation.op !== 'update' && operation.op !== 'delete') throw new BatchRefusedError(`${at}.op must be create, update or delete`);
-    if (operation.ref !== undefined && (typeof operation.ref !== 'string' || operation.ref.length === 0 || operation.ref.length > 64)) throw new BatchRefusedError(`${at}.ref must be a string of 1 to 64 characters`);
+    if (operation.ref !== undefined && (typeof operation.ref !== 'string' || operation.ref.length === 0 || characters(operation.ref) > 64)) throw new BatchRefusedError(`${at}.ref must be a string of 1 to 64 characters`);
     if (operation.ref !== undefined && refs.has(operation.ref)) throw new BatchRefusedError(`${at}.ref ${JSON.stringify(operation.ref)} is used twice in the batch`);
     if (operation.ref !== undefined) refs.add(operation.ref);
     if (operation.op === 'create' && operation.id !== undefined) throw new BatchRefusedError(`${at}: a create takes no id`);

@@ -1,6 +1,7 @@
 import type { CompiledField } from '../resources/compiled-types.js';
 import type { FieldRules } from '../fields/field-types.js';
 import type { RecordErrors } from './record-errors.js';
+import { characters } from './characters.js';
 
 export type { FieldRules };
 
@@ -12,7 +13,7 @@ export function checkFieldRules(field: CompiledField, value: unknown, errors: Re
   if (value === null || value === undefined) return;
   const rules = field.definition.options;
   if (typeof value === 'string') {
-    const length = [...value].length;
+    const length = characters(value);
     if (rules.maxLength !== undefined && length > rules.maxLength) errors.add(field.name, `is too long (maximum is ${rules.maxLength} characters)`);
     if (rules.minLength !== undefined && length < rules.minLength) errors.add(field.name, `is too short (minimum is ${rules.minLength} characters)`);
     if (rules.format !== undefined && !new RegExp(rules.format.source, rules.format.flags.replace('g', '')).test(value)) errors.add(field.name, 'is invalid');
