@@ -84,5 +84,7 @@ export async function batchAction(context: RequestContext, maxOperations: number
   const { operations: list, atomic } = batchParams(context.request.body);
   const result = await operations.batch({ ...controller.operationInput(), operations: list, atomic, maxOperations, entityTag: (row) => controller.recordEntityTag(row), ifMatchHolds });
   const { status, body } = batchAnswer(result, atomic, { resource: context.resource, serializeRecord: (row, view) => controller.serializeRecord(row, view) });
+  // A partial batch whose every operation failed wrote nothing: its Idempotency-Key is not kept.
+  context.wroteNothing = body.summary.succeeded === 0;
   return controller.render(status, body);
 }

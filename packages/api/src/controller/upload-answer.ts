@@ -23,9 +23,24 @@ export async function receivedUpload(host: UploadHost, fieldAccess: (resource: C
   const { request } = host;
   if (!request.isMultipart()) return host.panel.uploads.direct({ owner, maxBytes, ...directUploadParams(request.body) });
   // One byte over the limit lets the upload service see the file is too large, and stop there.
-  const part = await firstMultipartPart(request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 0 } }));
-  if (!part || part.fieldname !== 'file') throw new UploadRefusedError('Send the file as multipart/form-data with a part named "file"');
-  return { upload: await readFilePart(part.file, () => host.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes })) };
+  const part = await onePart(firstMultipartPart(request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 0 } })));
+  if (!part || part.fieldname !== 'file') throw new UploadRefusedError(ONE_PART);
+  return { upload: await onePart(readFilePart(part.file, () => host.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes }))) };
+}
+
+/** What a multipart upload must be, said when it is something else. */
+const ONE_PART = 'Send the file as multipart/form-data with one part, named "file", and no other part';
+
+/** The parser's refusals of a part beyond the one file (a text field, a second file, a part past the limit): its 413 is no size problem, but a body of other parts. */
+const OTHER_PART = new Set(['FST_FIELDS_LIMIT', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT']);
+
+/** `reading`, with a body of other parts than the one file refused by Panel's 400 (`ONE_PART`) instead of the parser's 413. */
+async function onePart<T>(reading: Promise<T>): Promise<T> {
+  try {
+    return await reading;
+  } catch (error) {
+    throw OTHER_PART.has((error as { code?: unknown } | null)?.code as string) ? new UploadRefusedError(ONE_PART) : error;
+  }
 }
 
 /** The file fields the actor may write, on any resource (on a new record or a stored one): what its uploads may be attached to. */

@@ -47,6 +47,11 @@ export class RequestContext {
   traversal: { readonly parent: CompiledResource; readonly id: string; readonly association: string } | undefined;
   /** What the action rendered, sent by the render stage. */
   rendered: Rendered | undefined;
+  /**
+   * Set by an action whose success answer wrote nothing (a partial batch in which every operation
+   * failed): like a refusal, its `Idempotency-Key` is not stored, so a retry runs again.
+   */
+  wroteNothing = false;
   #fieldAccesses: Map<CompiledResource, FieldAccess> | undefined;
 
   constructor(route: RouteRuntime, request: FastifyRequest, reply: FastifyReply, session = new RequestSession()) {

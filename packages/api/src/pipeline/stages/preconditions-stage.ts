@@ -50,8 +50,8 @@ async function conditionalWrite(context: RequestContext, semantics: HttpSemantic
     context.transaction = undefined;
   }
   const rendered = context.rendered;
-  // Only a write that happened is stored (a refusal wrote nothing: a retry runs again); a 5xx is never an answer to keep.
-  if (!rendered || context.reply.sent || rendered.status >= 300) throw ROLLBACK;
+  // Only a write that happened is stored (a refusal, or a partial batch of failures, wrote nothing: a retry runs again); a 5xx is never an answer to keep.
+  if (!rendered || context.reply.sent || rendered.status >= 300 || context.wroteNothing) throw ROLLBACK;
   if (keyed) await semantics.idempotencyKeys.store(trx, keyed, { status: rendered.status, body: JSON.stringify(rendered.body) });
   return undefined;
 }
