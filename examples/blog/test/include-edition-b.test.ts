@@ -75,4 +75,25 @@ describeOnEachDatabase('include in Edition B', (demo) => {
     // Without the ungranted path the same create writes: the 400 was the include's.
     expect((await send('POST', '/blog_posts')).result.statusCode).toBe(201);
   });
+  it('"a public parent (`PublicResourcesController`) never opens a gated target": include from the public product categories to the gated products is the unknown 400, with or without a token, and reads no product', async () => {
+    const anonymous = (url: string) => countQueries(demo().database, () => demo().app.inject({ method: 'GET', url: `${V1}${url}` }));
+    expect((await demo().app.inject({ method: 'GET', url: `${V1}/products/1` })).statusCode, 'the target is gated').toBe(401);
+    for (const url of ['/product_categories/1?include=products', '/product_categories?include=products', '/product_categories?include=products.product_category']) {
+      for (const asked of [await anonymous(url), await census(url, 'reader'), await census(url, 'all')]) {
+        expect(asked.result.statusCode, `${url}: ${asked.result.body}`).toBe(400);
+        expect(asked.result.json().error).toBe('include: product_categories has no includable association "products" (includable: none)');
+        expect(asked.statements.filter((statement) => /"products"/.test(statement))).toEqual([]);
+      }
+    }
+    // The OpenAPI document says the same: the public parent's include lists no gated target.
+    const document = (await demo().app.inject({ method: 'GET', url: `${V1}/openapi.json`, headers: bearer('all') })).json() as { paths: Record<string, Record<string, { parameters?: { name: string; schema: { enum?: string[]; items?: { enum?: string[] } } }[] }>> };
+    const includeOf = (path: string) => document.paths[path]!.get!.parameters!.find((parameter) => parameter.name === 'include');
+    const enumOf = (path: string) => includeOf(path)?.schema.items?.enum ?? includeOf(path)?.schema.enum ?? [];
+    expect(enumOf(`${V1}/products/{id}`)).toContain('product_category');
+    expect(enumOf(`${V1}/product_categories/{id}`).filter((path) => path.startsWith('products'))).toEqual([]);
+    expect(enumOf(`${V1}/product_categories`).filter((path) => path.startsWith('products'))).toEqual([]);
+    // The public parent itself still answers, and its traversal to the gated target asks for the target's credential.
+    expect((await demo().app.inject({ method: 'GET', url: `${V1}/product_categories/1` })).statusCode).toBe(200);
+    expect((await demo().app.inject({ method: 'GET', url: `${V1}/product_categories/1/products` })).statusCode).toBe(401);
+  });
 }, { edition: 'B' });

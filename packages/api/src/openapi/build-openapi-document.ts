@@ -1,5 +1,5 @@
 import type { RouteEntry } from '../routing/draw-routes.js';
-import { servedCollections } from '../routing/served-collections.js';
+import { gatedCollections, servedCollections } from '../routing/served-collections.js';
 import { ref, resourceSchemas, SHARED_HEADERS, SHARED_SCHEMAS, withoutNullable } from './openapi-components.js';
 import type { OpenApiObject, OpenApiOptions } from './openapi-options.js';
 import { resourceOperation, type OperationContext } from './resource-operations.js';
@@ -101,6 +101,9 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   const routes = input.routes.filter((route) => route.path.startsWith(`/resources/${version}/`) && (actor === undefined || actor.calls(route)));
   const served = servedCollections(input.routes, version);
   const context: OperationContext = { ...input, security, resolve: (name) => (served.has(name) && (actor === undefined || actor.reads(name)) ? input.panel.resource(name) : undefined) };
+  // A route no gate guards (a public controller's) never reaches a target the gate guards (`include`).
+  const guarded = gatedCollections(input.routes, version, input.gated ? true : undefined);
+  const publicContext: OperationContext = { ...context, resolve: (name) => (guarded.has(name) ? undefined : context.resolve!(name)) };
   const paths: Record<string, Record<string, OpenApiObject>> = {};
   const pathItem = (path: string): Record<string, OpenApiObject> => {
     paths[path] ??= {};
@@ -112,7 +115,7 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
     const resource = input.panel.resource(route.resourceName);
     tags.set(resource.name, resource.naming.humanName);
     Object.assign(schemas, resourceSchemas(resource, input.gated === true, context.resolve, actor));
-    const operation = withHttpSemantics(route, resourceOperation(route, context), input.httpSemantics);
+    const operation = withHttpSemantics(route, resourceOperation(route, route.controller.gated ? context : publicContext), input.httpSemantics);
     if (security.length === 0 && (operation.security as unknown[]).length > 0) delete operation.security;
     pathItem(openApiPath(`${mountPath}${route.path}`))[route.method.toLowerCase()] = operation;
   }

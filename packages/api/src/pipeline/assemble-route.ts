@@ -28,6 +28,8 @@ export interface RouteInput extends Pick<RouteRuntime, 'panel' | 'resource' | 'a
   readonly targetController?: typeof ResourcesController | undefined;
   /** The resources this route's version serves, each with its collection's path under the mount. */
   readonly served: ReadonlyMap<string, string>;
+  /** The served resources whose collection the mount's gate guards (a public route never opens them). */
+  readonly guarded: ReadonlySet<string>;
   /** Whether the mount serves traversal (Edition B). */
   readonly traverses: boolean;
   /** The mount's cursor signer. */
@@ -108,6 +110,7 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     defaultHidesAssociation: keepsDefault(controller, 'hidesAssociation'),
     defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
     served: input.served,
+    guarded: input.guarded,
     traverses: input.traverses,
     cursors: input.cursors,
   };

@@ -1,6 +1,6 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { CursorCodec } from '../querying/cursor-codec.js';
-import { routeVersion, servedCollections } from './served-collections.js';
+import { gatedCollections, routeVersion, servedCollections } from './served-collections.js';
 import fastifyMultipart from '@fastify/multipart';
 import type { JsonSchema, Panel } from '@panel/core';
 import type { ActionName } from '../controller/callback-chain.js';
@@ -187,7 +187,8 @@ export function drawRoutes(api: FastifyInstance, panel: Panel, controllers: read
     const resource = panel.resource(route.resourceName);
     // The route's stages, assembled now as data rather than at its first request.
     const served = servedCollections(table, routeVersion(route));
-    const runtime = assembleRoute({ panel, resource, action: route.action, controller: Controller, mountPath, defaults, unpermittedAttributes: unpermittedAttributes ?? 'ignore', gate, semantics, modifiers: listModifiers, association: route.association, targetController: route.targetController, served, traverses: traversals === true, cursors });
+    const guarded = gatedCollections(table, routeVersion(route), gate);
+    const runtime = assembleRoute({ panel, resource, action: route.action, controller: Controller, mountPath, defaults, unpermittedAttributes: unpermittedAttributes ?? 'ignore', gate, semantics, modifiers: listModifiers, association: route.association, targetController: route.targetController, served, guarded, traverses: traversals === true, cursors });
     // Uploads are multipart: their parser is registered on the upload route's own scope only (every other route takes JSON alone).
     const scope = route.action === 'upload' ? undefined : api;
     const draw = (on: FastifyInstance) => on.route({
