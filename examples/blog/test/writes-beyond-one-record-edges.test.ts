@@ -52,4 +52,16 @@ describeOnEachDatabase('writes beyond one record: edges', (demo) => {
     const alone = multipart([{ name: 'file', filename: 'a.png', contentType: 'image/png', bytes: png }]);
     expect((await demo().app.inject({ method: 'POST', url: '/api/uploads', headers: { ...ADMIN, ...alone.headers }, payload: alone.payload })).statusCode).toBe(201);
   });
+  it('"OpenAPI: the upload operation, and file fields typed as upload ids on writes": the document describes POST /api/uploads (multipart and direct), its 201 and its refusals', async () => {
+    const document = (await demo().app.inject({ url: '/api/resources/v1/openapi.json' })).json();
+    const operation = document.paths['/api/uploads']?.post;
+    expect(operation, 'POST /api/uploads in the document').toBeDefined();
+    expect(operation.operationId).toBe('createUpload');
+    expect(operation.tags).toEqual(['Uploads']);
+    expect(Object.keys(operation.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '413']));
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toContain('Uploads');
+    // A write names the upload's id under a file field.
+    expect(JSON.stringify(document.components.schemas.BlogPostCreate.properties.cover)).toContain('POST <mount>/uploads');
+  });
 });

@@ -576,6 +576,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file
+         * @description Receives a file before the write that attaches it: `multipart/form-data` with a part named `file` (streamed; its type judged from its bytes), or JSON `{ filename, content_type, byte_size, checksum }` for a direct upload to an S3-compatible store (a presigned PUT). Answers an upload id: bound to the credential, single-use, expiring. A write names it under a file field (`"cover": "<id>"`). Needs a credential that may write a file field; spends one unit of the rate limit per MiB.
+         */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -10413,6 +10433,163 @@ export interface operations {
                             not_applied: number;
                         };
                     };
+                };
+            };
+            /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfterRequired"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
+                    RateLimit: components["headers"]["RateLimitRequired"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot answer now; retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+                /**
+                 * @example {
+                 *       "filename": "cover.png",
+                 *       "content_type": "image/png",
+                 *       "byte_size": 5120,
+                 *       "checksum": "CY9rzUYh03PK3k6DJie09g=="
+                 *     }
+                 */
+                "application/json": {
+                    filename: string;
+                    content_type: string;
+                    /** Format: int64 */
+                    byte_size: number;
+                    /** @description MD5 of the bytes, base64. */
+                    checksum: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the upload id to name in a write (and, for a direct upload, where to PUT the bytes). */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upload: {
+                            /** @description Name it under a file field of a write, once, before it expires. */
+                            id: string;
+                            filename: string;
+                            /** @description As the bytes say it is (their magic number), not as it was declared. */
+                            content_type: string;
+                            /** Format: int64 */
+                            byte_size: number;
+                            /** Format: date-time */
+                            expires_at: string;
+                        };
+                        /** @description A direct upload: PUT the bytes to `url` with exactly these headers. */
+                        direct_upload?: {
+                            url: string;
+                            headers: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
+            302: {
+                headers: {
+                    /** @description The panel's root path. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter or the body is malformed (the message says which). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    /** @description The schemes the mount accepts in the Authorization header (`ApiKey realm="/api"`, `Bearer realm="/api"`), when it declares any. */
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (a permission grant is missing, a recent password confirmation is required, or a rescueFrom handler refused). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the mount's bodyLimit. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds. */

@@ -5,6 +5,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { openTestDatabase } from '@panel/test-support';
 import { buildDemoApp, type DemoApp } from '../../blog/src/build-app.js';
 import { blogClient } from '../src/blog-client.js';
+import { solidPng } from '../../blog/db/seed-files.js';
 
 const DOCUMENT = new URL('../../blog/openapi/v1.json', import.meta.url);
 const TYPES = fileURLToPath(new URL('../src/blog-api.d.ts', import.meta.url));
@@ -93,6 +94,15 @@ describe('the typed client (openapi-typescript + openapi-fetch) against the demo
     const created = await client.POST('/api/resources/v1/blog_posts', { params: { query: { include: ['author'] } }, body: { blog_post: { title: 'Typed with its author', author_id: 1 } } });
     expect(created.response.status).toBe(201);
     expect(created.data!.record.author?.record).toMatchObject({ id: 1 });
+  });
+
+  it('uploads a file with a typed call (POST /api/uploads, multipart) and attaches it by its id on create: the cover\'s type is the one its bytes say', async () => {
+    const blog = blogClient(baseUrl, 'demo-admin-key');
+    const png = solidPng(4, 4, [200, 100, 50]);
+    const upload = await blog.uploadFile(new Blob([png], { type: 'application/octet-stream' }), 'typed.png');
+    expect(upload).toMatchObject({ id: expect.stringMatching(/^up_/), filename: 'typed.png', content_type: 'image/png', byte_size: png.length });
+    const created = await blog.createPost({ title: 'Typed with a cover', author_id: 1, cover: upload.id });
+    expect(created.ok && created.record.cover).toMatchObject({ filename: 'typed.png', content_type: 'image/png', byte_size: png.length });
   });
 
   it('is refused without a valid key (401, typed as the error envelope)', async () => {

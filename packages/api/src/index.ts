@@ -30,7 +30,7 @@ export { requestIdFor, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from './server/re
 export { loggedUrl, requestLogSerializers, REDACTED_LOG_PATHS } from './server/request-log-serializers.js';
 export { discoverControllers, type DiscoveredController, type DiscoveryPanel } from './routing/discover-controllers.js';
 export { CONTROLLERS_DIR, BASE_CONTROLLER_STEM, isBaseControllerFile } from './routing/controller-layout.js';
-export { routeTable, relatedRoutes, type RouteEntry } from './routing/draw-routes.js';
+export { routeTable, relatedRoutes, uploadRoutes, type RouteEntry } from './routing/draw-routes.js';
 export { queryableFields, type QueryableFields, type QueryableFieldsInput } from './querying/queryable-fields.js';
 export { fieldJson, type FieldValue } from './serialization/field-value.js';
 export { pagination, pageRequest, pageModifier, type Pagination } from './querying/page-modifier.js';

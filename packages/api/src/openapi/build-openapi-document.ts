@@ -98,7 +98,8 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   const security = [...(options.security ? [] : Object.keys(input.gateSchemes ?? {}).map((name) => ({ [name]: [] }))), ...(options.security ?? Object.keys(options.securitySchemes ?? {}).map((name) => ({ [name]: [] })))];
   const { actor } = input;
   // One actor's document: the routes that actor may call, the resources it reads.
-  const routes = input.routes.filter((route) => route.path.startsWith(`/resources/${version}/`) && (actor === undefined || actor.calls(route)));
+  // The version's routes, and the mount's upload route (outside the versions: the writes of every version name its ids).
+  const routes = input.routes.filter((route) => (route.path.startsWith(`/resources/${version}/`) || route.action === 'upload') && (actor === undefined || actor.calls(route)));
   const served = servedCollections(input.routes, version);
   const context: OperationContext = { ...input, security, resolve: (name) => (served.has(name) && (actor === undefined || actor.reads(name)) ? input.panel.resource(name) : undefined) };
   // A route no gate guards (a public controller's) never reaches a target the gate guards (`include`).
@@ -113,8 +114,11 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   const tags = new Map<string, string>();
   for (const route of routes) {
     const resource = input.panel.resource(route.resourceName);
-    tags.set(resource.name, resource.naming.humanName);
-    Object.assign(schemas, resourceSchemas(resource, input.gated === true, context.resolve, actor));
+    if (route.action === 'upload') tags.set('Uploads', 'Files received before the write that attaches them (an upload id, named under a file field).');
+    else {
+      tags.set(resource.name, resource.naming.humanName);
+      Object.assign(schemas, resourceSchemas(resource, input.gated === true, context.resolve, actor));
+    }
     const operation = withHttpSemantics(route, resourceOperation(route, route.controller.gated ? context : publicContext), input.httpSemantics);
     if (security.length === 0 && (operation.security as unknown[]).length > 0) delete operation.security;
     pathItem(openApiPath(`${mountPath}${route.path}`))[route.method.toLowerCase()] = operation;

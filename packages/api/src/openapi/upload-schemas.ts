@@ -27,6 +27,8 @@ export const UPLOAD_BODY = {
     'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } },
     [JSON_TYPE]: {
       schema: { type: 'object', properties: { filename: { type: 'string' }, content_type: { type: 'string' }, byte_size: { type: 'integer', minimum: 0 }, checksum: { type: 'string', description: 'MD5 of the bytes, base64.' } }, required: ['filename', 'content_type', 'byte_size', 'checksum'] },
+      // A direct upload of a 5 KiB PNG: on S3-compatible storage the answer says where to PUT it.
+      example: { filename: 'cover.png', content_type: 'image/png', byte_size: 5120, checksum: 'CY9rzUYh03PK3k6DJie09g==' },
     },
   },
 };

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { normalizePanelConfig } from '@panel/core';
-import { buildOpenApiDocument, discoverControllers, routeTable, type OpenApiOptions } from '@panel/api';
+import { buildOpenApiDocument, discoverControllers, routeTable, uploadRoutes, type OpenApiOptions } from '@panel/api';
 import type { AppConfig } from '../config/app-config.js';
 import { messages } from '../messages.js';
 import { ensureTypeScriptLoader } from '../runtime/typescript-loader.js';
@@ -50,7 +50,9 @@ export async function openApiAction(context: OpenApiContext): Promise<number> {
   try {
     await ensureTypeScriptLoader();
     const panel = await routingPanel(appRoot, resourcesDir);
-    const routes = routeTable(panel, await discoverControllers(panel, join(appRoot, controllersDir)));
+    const controllers = await discoverControllers(panel, join(appRoot, controllersDir));
+    // The mount's upload route too (outside the versions): the document describes it, as the running app's does.
+    const routes = [...routeTable(panel, controllers), ...uploadRoutes(panel, controllers)];
     if (!routes.some((route) => route.path.startsWith(`/resources/${context.version}/`))) {
       context.printError(messages.openApiNoVersion(context.version, controllersDir));
       return 1;
