@@ -205,4 +205,18 @@ describeOnEachDatabase('Edition B', (demo) => {
     expect(written.statusCode).toBe(201);
     expect(written.json().upload).toMatchObject({ filename: 'a.txt', content_type: 'text/plain', byte_size: 5 });
   });
+  it('"`attachments_remove`: the files named, by their URL or filename": a token names a file by the signed URL it was given (the only URL it gets), and the file is removed', async () => {
+    const files = (await get(`${V1}/blog_posts/12`, bearer('all'))).json().record.attachments as { filename: string; url: string }[];
+    expect(files.length).toBe(2);
+    const [gone, kept] = files as [{ filename: string; url: string }, { filename: string; url: string }];
+    expect(gone.url).toMatch(/^\/panel\/attachments\/signed\/[^/]+\/[^/?]+\?expires=\d+&signature=/);
+    const removed = await send('PATCH', `${V1}/blog_posts/12`, bearer('all'), { blog_post: { attachments_remove: [gone.url] } });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((removed.json().record.attachments as { filename: string }[]).map((file) => file.filename)).toEqual([kept.filename]);
+    // A signed URL of a file this record does not hold names nothing: the write's 422, as for any unknown name.
+    const foreign = ((await get(`${V1}/blog_posts/18`, bearer('all'))).json().record.attachments as { url: string }[])[0]!.url;
+    const refused = await send('PATCH', `${V1}/blog_posts/12`, bearer('all'), { blog_post: { attachments_remove: [foreign] } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.attachments[0]).toMatch(/^has no attached file named /);
+  });
 }, { edition: 'B' });

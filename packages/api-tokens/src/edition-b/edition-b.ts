@@ -4,7 +4,7 @@ import type { AuthenticatedToken } from '../tokens/token-service.js';
 import type { GrantVerb } from '../grants/grant-verbs.js';
 import type { PanelApiTokensConfig } from '../config/panel-api-tokens-config.js';
 import { pepperProblem } from '../pepper/token-pepper.js';
-import { sealBlobKey } from '../signed-urls/sealed-blob-key.js';
+import { openBlobKey, sealBlobKey } from '../signed-urls/sealed-blob-key.js';
 import { signFile, signedUrl, signingKey } from '../signed-urls/signed-file-url.js';
 
 /** What an actor may do, by (route key, verb): a token's grants, or the default permissions list. */
@@ -29,6 +29,8 @@ export interface EditionB {
   signFileUrl(path: string, blobKey: string, filename: string, now: Date): string;
   /** The blob key sealed (encrypted) for a signed URL's path, so that the URL does not disclose the permanent one. */
   sealBlobKey(blobKey: string): string;
+  /** The blob key a sealed one holds, or undefined when it is not one this key sealed. */
+  openBlobKey(sealed: string): string | undefined;
   /** A token's own rate limit (requests per window), or null; kept in the token cache until any process changes it. */
   tokenRateLimit(id: number): Promise<number | null>;
 }
@@ -70,6 +72,9 @@ export function createEditionB(panel: Panel, config: PanelApiTokensConfig, warn:
     },
     sealBlobKey(blobKey) {
       return sealBlobKey(edition.signingKey(), blobKey);
+    },
+    openBlobKey(sealed) {
+      return openBlobKey(edition.signingKey(), sealed);
     },
   };
   return edition;

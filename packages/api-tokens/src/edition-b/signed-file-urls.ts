@@ -27,3 +27,23 @@ export function signFileUrls(json: unknown, edition: EditionB, now = new Date())
   const sign = (value: unknown) => (value && typeof value === 'object' && typeof (value as FileJson).url === 'string' ? signOne(value as FileJson, edition, now) : value);
   return Array.isArray(json) ? json.map(sign) : sign(json);
 }
+
+/** A signed URL's parts: what precedes `/signed/`, the sealed key, the encoded filename (its query left out). */
+const SIGNED_PATH = new RegExp(`^(.*)/${SIGNED_SEGMENT}/([^/?]+)/([^/?]+)(?:\\?.*)?$`);
+
+/**
+ * A file named in a write's `<field>_remove` as a token actor was given it: a signed URL
+ * (`…/signed/<sealed key>/<filename>?expires=…&signature=…`) becomes the standard URL of the file
+ * it seals (`…/<key>/<filename>`), which the attachments service matches by its key; anything
+ * else (a filename, a standard URL, a sealed key this panel did not seal) is left as sent. Its
+ * signature and expiry are not checked: the URL only names a file of the record the token may
+ * update, as the filename would.
+ */
+export function storedFileName(name: string, edition: EditionB): string {
+  const match = SIGNED_PATH.exec(name);
+  if (!match) return name;
+  const [, base, sealed, encodedName] = match as unknown as [string, string, string, string];
+  const blobKey = edition.openBlobKey(sealed);
+  return blobKey === undefined ? name : `${base}/${blobKey}/${encodedName}`;
+}
+

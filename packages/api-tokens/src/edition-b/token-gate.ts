@@ -5,7 +5,7 @@ import type { AuthenticatedToken } from '../tokens/token-service.js';
 import type { GrantVerb } from '../grants/grant-verbs.js';
 import { bearerToken } from './bearer-token.js';
 import { tokenGrants, type EditionB, type GrantSet } from './edition-b.js';
-import { signFileUrls } from './signed-file-urls.js';
+import { signFileUrls, storedFileName } from './signed-file-urls.js';
 
 
 /** Edition B's actor: on the token path, the token and its grants; on the code-hook path, the default permissions list. */
@@ -29,6 +29,8 @@ function tokenActor(panel: Panel, edition: EditionB, token: AuthenticatedToken |
     // "Omitted entirely when the actor has no read grant on the target resource."
     omits: (field: CompiledField) => grants !== undefined && field.target !== undefined && field.kind.association !== undefined && !reads(grants, panel.resource(field.target).naming.routeKey),
     presents: (field: CompiledField, json: unknown) => (token && field.kind.attachments !== undefined ? signFileUrls(json, edition) : json),
+    // A token is given signed URLs only: it names a file to remove by one of them.
+    storedFileName: token ? (name: string) => storedFileName(name, edition) : undefined,
   };
 }
 

@@ -7,6 +7,7 @@ import { ifMatchHolds } from '../http-semantics/entity-tag.js';
 import { BadRequestError } from '../errors/api-errors.js';
 import { isIncludeKey } from '../querying/include-params.js';
 import { answerWithIncluded, writtenInclude } from './written-answer.js';
+import { withStoredFileNames } from './stored-file-names.js';
 
 const invalidErrors = (error: unknown): ErrorMessages | undefined =>
   isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined;
@@ -43,7 +44,7 @@ export async function updateAction(context: RequestContext): Promise<unknown> {
   const { controller } = context;
   const id = controller.recordId();
   const include = writtenInclude(context);
-  const attributes = recordParams(context.resource, context.request.body);
+  const attributes = withStoredFileNames(context.actor, context.resource, recordParams(context.resource, context.request.body));
   return answerWithIncluded(context, include, async (written) => {
     try {
       const row = await operations.update({ ...controller.operationInput(), id, attributes });
@@ -81,7 +82,8 @@ export async function batchAction(context: RequestContext, maxOperations: number
   const { controller } = context;
   const asked = Object.keys(context.request.query ?? {}).filter(isIncludeKey);
   if (asked.length > 0) throw new BadRequestError(`${asked.join(', ')}: a batch's answer embeds no associated records (read them with include on show or the list after the batch)`);
-  const { operations: list, atomic } = batchParams(context.request.body);
+  const { operations: sent, atomic } = batchParams(context.request.body);
+  const list = sent.map((operation) => (operation.op === 'update' && typeof operation.data === 'object' && operation.data !== null && !Array.isArray(operation.data) ? { ...operation, data: withStoredFileNames(context.actor, context.resource, operation.data) } : operation));
   const result = await operations.batch({ ...controller.operationInput(), operations: list, atomic, maxOperations, entityTag: (row) => controller.recordEntityTag(row), ifMatchHolds });
   const { status, body } = batchAnswer(result, atomic, { resource: context.resource, serializeRecord: (row, view) => controller.serializeRecord(row, view) });
   // A partial batch whose every operation failed wrote nothing: its Idempotency-Key is not kept.

@@ -30,6 +30,11 @@ export interface RequestActor {
   omits(field: CompiledField): boolean;
   /** A field's JSON value as this actor receives it (a token gets signed, expiring file URLs). */
   presents(field: CompiledField, json: unknown): unknown;
+  /**
+   * A file a write's `<field>_remove` names as this actor was given it (its URL or filename), in
+   * the form the panel stores: a token's signed URL back to the standard URL. Undefined: as sent.
+   */
+  readonly storedFileName?: ((name: string) => string) | undefined;
 }
 
 /** The actor of a request no gate looked at: the panel's policies govern it, its records are presented as they are. */
