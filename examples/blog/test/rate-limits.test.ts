@@ -5,6 +5,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diskStorage, openDatabase, type PanelDatabase } from '@panel/core';
 import { createTestSchema, openTestDatabase, testDatabaseKinds, type TestSchema } from '@panel/test-support';
@@ -48,6 +50,35 @@ describeOnEachDatabase(
         expect(response.statusCode).toBe(200);
         expect(response.headers.ratelimit).toBeUndefined();
       }
+    });
+
+    it('"the upload endpoint is rate-limited by bytes too": a chunked upload (no Content-Length) spends a unit per MiB as it is read, and past the budget is 429 with nothing kept', async () => {
+      const tokens = demo().tokens!;
+      const made = await tokens.create({ name: 'uploads by bytes', grants: ['blog_posts:create', 'blog_posts:update'] });
+      await tokens.setRateLimit(made.token.id, 5);
+      const headers = { authorization: `Bearer ${made.secret}`, 'content-type': 'multipart/form-data; boundary=bytes-limit' };
+      const uploads = async () => Number((await sql<{ n: string }>`select count(*) as n from panel_uploads`.execute(demo().database.db)).rows[0]!.n);
+      const before = await uploads();
+      // 9 MiB in 64 KiB chunks, as a stream: the request carries no Content-Length, so only the bytes read can count.
+      async function* body() {
+        yield Buffer.from('--bytes-limit\r\nContent-Disposition: form-data; name="file"; filename="nine.bin"\r\nContent-Type: application/octet-stream\r\n\r\n');
+        for (let sent = 0; sent < 9 * 1024 * 1024; sent += 64 * 1024) yield Buffer.alloc(64 * 1024, 7);
+        yield Buffer.from('\r\n--bytes-limit--\r\n');
+      }
+      const response = await demo().app.inject({ method: 'POST', url: '/api/uploads', headers, payload: Readable.from(body()) });
+      expect(response.statusCode, response.body).toBe(429);
+      expect(response.json()).toEqual({ error: 'Too Many Requests' });
+      expect(response.headers['retry-after']).toBeDefined();
+      expect(await uploads(), 'nothing kept').toBe(before);
+      // The budget is spent: the next request of the token is refused before it is read.
+      const next = await demo().app.inject({ method: 'GET', url: `${V1}/blog_posts?per_page=1`, headers: { authorization: `Bearer ${made.secret}` } });
+      expect(next.statusCode).toBe(429);
+      // A small chunked upload spends what its bytes weigh: one unit.
+      await tokens.setRateLimit(made.token.id, 1000);
+      async function* small() {
+        yield Buffer.from('--bytes-limit\r\nContent-Disposition: form-data; name="file"; filename="small.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--bytes-limit--\r\n');
+      }
+      expect((await demo().app.inject({ method: 'POST', url: '/api/uploads', headers, payload: Readable.from(small()) })).statusCode).toBe(201);
     });
 
     it('a token\'s limit is editable: setRateLimit changes it for the next request, null gives the mount\'s back', async () => {

@@ -4,6 +4,7 @@ import type { SelectQueryBuilder, Transaction } from 'kysely';
 import { DEFAULT_MAX_BATCH_OPERATIONS, type CompiledField, type CompiledResource, type RecordId, type ErrorMessages, type FieldAccess, type OperationInput, type Panel, type PolicyAction, type ReadableRecords, type RecordRow, type ScopeFunction, type SessionData, type View } from '@panel/core';
 import { batchAction, createAction, destroyAction, updateAction } from '../actions/write-actions.js';
 import { receivedUpload } from './upload-answer.js';
+import { uploadBytesMeter } from '../pipeline/stages/rate-limit-stage.js';
 import { indexAction, listRequestOf, relatedPage, showAction } from '../actions/read-actions.js';
 import { AuthenticationError, ConfirmationRequiredError } from '../errors/api-errors.js';
 import { refusedWriteReply } from '../errors/error-reply.js';
@@ -151,7 +152,7 @@ export class ResourcesController extends ControllerDeclarations {
   /** POST /<route_key>/batch: creates, updates and deletes of this resource in one request (atomic unless `"atomic": false`); 200 with each result, or 422. */
   batch(): Promise<unknown> { return batchAction(this.context, (this.constructor as typeof ResourcesController).maxBatchOperations); }
   /** POST <mount>/uploads: a file received before the write that attaches it; 201 `{ upload }`, 403 for an actor who may write no file field. */
-  async upload(): Promise<unknown> { return this.render(201, await receivedUpload(this.context, (resource) => this.fieldAccess(resource))); }
+  async upload(): Promise<unknown> { return this.render(201, await receivedUpload(this.context, (resource) => this.fieldAccess(resource), uploadBytesMeter(this.context))); }
   /** Edition B, GET /<route_key>/:id/<association>: the associated records, with the target's rules, a page at a time. */
   async related(): Promise<unknown> {
     const target = await this.traversalTarget();

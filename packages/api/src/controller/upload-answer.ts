@@ -15,8 +15,9 @@ interface UploadHost extends CredentialSource {
  * a part named `file`, streamed through `panel.uploads.receive`, at most the largest `maxBytes`
  * of the file fields the actor may write (more: 413); or, with JSON `{ filename, content_type,
  * byte_size, checksum }`, a direct upload. 403 for an actor who may write no file field.
+ * `onBytes` is told the bytes read as they arrive (the rate limit's meter of a chunked body).
  */
-export async function receivedUpload(host: UploadHost, fieldAccess: (resource: CompiledResource) => FieldAccess): Promise<unknown> {
+export async function receivedUpload(host: UploadHost, fieldAccess: (resource: CompiledResource) => FieldAccess, onBytes?: (byteSize: number) => Promise<void> | void): Promise<unknown> {
   const maxBytes = uploadLimit(await uploadableFields(host.panel, fieldAccess));
   if (maxBytes === 0) throw new ForbiddenError();
   const owner = credentialKey(host, 'public');
@@ -25,7 +26,7 @@ export async function receivedUpload(host: UploadHost, fieldAccess: (resource: C
   // One byte over the limit lets the upload service see the file is too large, and stop there.
   const part = await onePart(firstMultipartPart(request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 0 } })));
   if (!part || part.fieldname !== 'file') throw new UploadRefusedError(ONE_PART);
-  return { upload: await onePart(readFilePart(part.file, () => host.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes }))) };
+  return { upload: await onePart(readFilePart(part.file, () => host.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes, onBytes }))) };
 }
 
 /** What a multipart upload must be, said when it is something else. */

@@ -92,6 +92,22 @@ export class ApiRateLimit {
     reply.header('ratelimit', `"${RATE_LIMIT_POLICY_NAME}";r=${result.remaining};t=${result.ttlInSeconds}`);
     if (result.isExceeded) throw new TooManyRequestsError(Math.max(1, result.ttlInSeconds));
   }
+
+  /**
+   * Spends `units` more of the budget this request already spent from (`spend`): what an
+   * upload's bytes weigh beyond what its declared length was charged. Over the limit: the
+   * headers and the 429, as `spend` answers it.
+   */
+  async spendMore(request: FastifyRequest, reply: FastifyReply, units: number): Promise<void> {
+    if (!this.#spent.has(request) || units < 1) return;
+    // As `spend`: each unit counted, stopping at the first over the limit (`isAllowed`: an allow-listed request, never limited).
+    let result = await this.#limiter(request);
+    for (let spent = 1; spent < units && !result.isAllowed && !result.isExceeded; spent += 1) result = await this.#limiter(request);
+    if (result.isAllowed) return;
+    reply.header('ratelimit-policy', `"${RATE_LIMIT_POLICY_NAME}";q=${result.max};w=${this.options.windowSeconds}`);
+    reply.header('ratelimit', `"${RATE_LIMIT_POLICY_NAME}";r=${result.remaining};t=${result.ttlInSeconds}`);
+    if (result.isExceeded) throw new TooManyRequestsError(Math.max(1, result.ttlInSeconds));
+  }
 }
 
 /**

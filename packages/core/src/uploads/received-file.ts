@@ -26,7 +26,7 @@ export interface ReceivedFile {
  * file's size. More than `maxBytes` stops the read at once, deletes what was written and
  * throws `UploadTooLargeError`; the stream is left for its owner to drain or close.
  */
-export async function receiveFile(input: { stream: Readable; maxBytes: number; directory?: string | undefined }): Promise<ReceivedFile> {
+export async function receiveFile(input: { stream: Readable; maxBytes: number; directory?: string | undefined; onBytes?: ((byteSize: number) => Promise<void> | void) | undefined }): Promise<ReceivedFile> {
   const { stream, maxBytes } = input;
   const path = join(input.directory ?? tmpdir(), `panel-upload-${randomBytes(12).toString('hex')}.tmp`);
   const discard = () => rm(path, { force: true });
@@ -43,7 +43,14 @@ export async function receiveFile(input: { stream: Readable; maxBytes: number; d
         head.push(chunk.subarray(0, SNIFF_BYTES - headSize));
         headSize += Math.min(chunk.length, SNIFF_BYTES - headSize);
       }
-      done(null, chunk);
+      let told: Promise<void> | void;
+      try {
+        told = input.onBytes?.(byteSize);
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (told === undefined) return done(null, chunk);
+      told.then(() => done(null, chunk), (error: unknown) => done(error as Error));
     },
   });
   try {

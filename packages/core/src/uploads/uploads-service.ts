@@ -43,6 +43,12 @@ export interface ReceiveUploadInput {
   readonly maxBytes: number;
   /** The blob key; by default a new random one. Pass one only for fixed data such as seeds (as `attach` takes it): it must be unused. */
   readonly key?: string | undefined;
+  /**
+   * Told the bytes read so far as they arrive (a rate limit that counts them, for a body that
+   * declared no length); the read waits for the promise it returns, and an error it throws or
+   * rejects with stops the read: nothing is kept, and `receive` rejects with that error.
+   */
+  readonly onBytes?: ((byteSize: number) => Promise<void> | void) | undefined;
 }
 
 /** What `direct` takes: the file as the client describes it before sending it to the store. */
@@ -114,7 +120,7 @@ export class PanelUploads {
   async receive(input: ReceiveUploadInput): Promise<Upload> {
     const filename = uploadFilename(input.filename);
     const declared = uploadContentType(input.contentType);
-    const received = await receiveFile({ stream: input.stream, maxBytes: input.maxBytes, directory: this.#options.directory });
+    const received = await receiveFile({ stream: input.stream, maxBytes: input.maxBytes, directory: this.#options.directory, onBytes: input.onBytes });
     try {
       const contentType = await sniffContentType(received.head, declared);
       const key = input.key ?? newBlobKey();

@@ -26,10 +26,31 @@ function batchUnits(body: unknown): number {
   return Array.isArray(operations) ? Math.max(1, Math.min(operations.length, 1000)) : 1;
 }
 
-/** The units an upload spends: one per MiB its body declares (at least one), so that the limit bounds the bytes too. */
+const MIB = 1024 * 1024;
+
+/** The units an upload spends up front: one per MiB its body declares (at least one), so that the limit bounds the bytes too. */
 function uploadUnits(request: FastifyRequest): number {
   const length = Number(request.headers['content-length']);
-  return Number.isFinite(length) && length > 0 ? Math.max(1, Math.ceil(length / (1024 * 1024))) : 1;
+  return Number.isFinite(length) && length > 0 ? Math.max(1, Math.ceil(length / MIB)) : 1;
+}
+
+/**
+ * What an upload's bytes spend as they are read, beyond what its declared length spent up front
+ * (`uploadUnits`): a body sent without `Content-Length` (chunked) spends one unit per MiB read, and
+ * stops with the 429 when the budget is spent. Undefined when the mount has no rate limit.
+ */
+export function uploadBytesMeter(context: RequestContext): ((byteSize: number) => Promise<void> | void) | undefined {
+  const limit = context.route.semantics?.rateLimit;
+  if (!limit) return undefined;
+  const { request, reply } = context;
+  let charged = uploadUnits(request);
+  return (byteSize) => {
+    const units = Math.ceil(byteSize / MIB);
+    if (units <= charged) return undefined;
+    const more = units - charged;
+    charged = units;
+    return limit.spendMore(request, reply, more);
+  };
 }
 
 /**
