@@ -64,4 +64,9 @@ describeOnEachDatabase('writes beyond one record: edges', (demo) => {
     // A write names the upload's id under a file field.
     expect(JSON.stringify(document.components.schemas.BlogPostCreate.properties.cover)).toContain('POST <mount>/uploads');
   });
+  it('"attachments_remove": a value that is not a list of names is a 422 on the field that says what to send', async () => {
+    const response = await demo().app.inject({ method: 'PATCH', url: '/api/resources/v1/blog_posts/6', headers: { ...ADMIN, 'content-type': 'application/json' }, payload: { blog_post: { attachments_remove: 'notes-1.txt' } } });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual({ attachments: ['has an invalid attachments_remove: send a list of at most 100 URLs or filenames of attached files'] });
+  });
 });

@@ -51,7 +51,7 @@ export function readFileChange(field: CompiledField, attributes: Record<string, 
   if (many && Object.hasOwn(attributes, removeKey(field)) && remove !== 'all') {
     const names = attributes[removeKey(field)];
     if (!Array.isArray(names) || names.length > MAX_REMOVED || names.some((name) => typeof name !== 'string' || name === '' || name.length > 2048)) {
-      errors.add(field.name, `has a ${removeKey(field)} that must be a list of the URLs or filenames of attached files`);
+      errors.add(field.name, `has an invalid ${removeKey(field)}: send a list of at most ${MAX_REMOVED} URLs or filenames of attached files`);
       return undefined;
     }
     remove = names;
