@@ -63,6 +63,19 @@ describeOnEachDatabase('Edition B under attack', (demo) => {
       expect(response.json()).toEqual({ error: 'Unauthorized' });
     });
 
+    it('"An association key is omitted entirely when the actor has no read grant on the target": a public parent names no gated target, not even its count, for anyone', async () => {
+      const anonymous = await get(`${V1}/product_categories/2`);
+      expect(anonymous.statusCode).toBe(200);
+      expect(anonymous.json().record).not.toHaveProperty('products');
+      for (const headers of [bearer('nogrants'), bearer('all'), ADMIN]) expect((await get(`${V1}/product_categories/2`, headers)).json()).toEqual(anonymous.json());
+      const list = await get(`${V1}/product_categories`);
+      expect(list.json().records.some((record: object) => 'products' in record)).toBe(false);
+      // Asked by name, it is a field that does not exist.
+      const [named, unknown] = [await get(`${V1}/product_categories/2?fields=products`), await get(`${V1}/product_categories/2?fields=no_such`)];
+      expect(named.statusCode).toBe(400);
+      expect(named.json().error.replace('"products"', '"?"')).toBe(unknown.json().error.replace('"no_such"', '"?"'));
+    });
+
     it('a token without a grant on the target, or a revoked one, gets what the target itself answers (403, 401)', async () => {
       const nogrants = await get(`${V1}/product_categories/2/products`, bearer('nogrants'));
       expect(nogrants.statusCode).toBe(403);

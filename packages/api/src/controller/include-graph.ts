@@ -9,8 +9,8 @@ import type { IncludeGraph } from '../querying/include-params.js';
  * field rules, hidden fields, Edition B's associations without a read grant), the same function
  * `fields=`, `sort_by` and filters ask. An association is includable when the actor reads it on
  * the view, its type embeds records, it is not `includable: false`, its target is served in
- * this version, and the actor may read the target (Edition B's grant; a route no gate guards
- * never reaches a target the gate guards) — else it is answered
+ * this version, and the actor may read the target (Edition B's grant; a public route's actor
+ * reads no target the gate guards) — else it is answered
  * exactly like an association that does not exist.
  */
 export function includeGraphOf(context: RequestContext): IncludeGraph {
@@ -18,8 +18,7 @@ export function includeGraphOf(context: RequestContext): IncludeGraph {
   const queryable = (resource: CompiledResource, view: View) => controller.queryableFields(resource, view);
   const reachable = (field: CompiledField): boolean => {
     if (!includableAssociation(field) || !route.served.has(field.target!)) return false;
-    // A public parent never opens a gated target: its request passed no gate, so no credential was checked for the target.
-    if (route.gate === undefined && route.guarded.has(field.target!)) return false;
+    // A public route's actor is closed to what the gate guards (`publicActor`): a public parent never opens a gated target.
     return actor.mayRead?.(panel.resource(field.target!)) ?? true;
   };
   return {

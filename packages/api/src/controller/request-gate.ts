@@ -44,6 +44,22 @@ export const POLICY_ACTOR: RequestActor = {
   presents: (_field, json) => json,
 };
 
+/**
+ * The actor of a route no gate guards on a mount whose gate guards others (Edition B's
+ * `PublicResourcesController`): the panel's policies govern it, and the resources the gate
+ * guards (`guarded`, by name) are closed to it, as to a token without their grant: it reads none
+ * of their records (`include`, labels) and their association keys are left out, count included.
+ * A public parent never opens a gated target.
+ */
+export function publicActor(guarded: ReadonlySet<string>): RequestActor {
+  return {
+    followsPolicies: true,
+    mayRead: (target) => !guarded.has(target.name),
+    omits: (field) => field.target !== undefined && field.kind.association !== undefined && guarded.has(field.target),
+    presents: (_field, json) => json,
+  };
+}
+
 /** What a gate decides a request may do, once its authentication ran. */
 export interface PermitInput {
   readonly request: FastifyRequest;

@@ -3,7 +3,7 @@ import type { CursorCodec } from '../querying/cursor-codec.js';
 import { beforeActionChain } from '../controller/before-action-chain.js';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { ControllerHooks } from '../controller/controller-hooks.js';
-import type { RequestGate } from '../controller/request-gate.js';
+import { POLICY_ACTOR, publicActor, type RequestGate } from '../controller/request-gate.js';
 import { ResourcesController } from '../controller/resources-controller.js';
 import type { RouteRuntime, Stage } from './request-context.js';
 import { actionStage } from './stages/action-stage.js';
@@ -111,6 +111,8 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
     served: input.served,
     guarded: input.guarded,
+    // A public route of a gated mount: closed to what the gate guards (a public parent never opens a gated target).
+    actor: gate === undefined && input.guarded.size > 0 ? publicActor(input.guarded) : POLICY_ACTOR,
     traverses: input.traverses,
     cursors: input.cursors,
   };

@@ -5,7 +5,7 @@ import type { ActionName } from '../controller/callback-chain.js';
 import type { ControllerHooks, ListRequest, Rendered } from '../controller/controller-hooks.js';
 import type { CursorCodec } from '../querying/cursor-codec.js';
 import type { ListModifier } from '../querying/list-modifier.js';
-import { POLICY_ACTOR, type RequestActor, type RequestCredential, type RequestGate } from '../controller/request-gate.js';
+import type { RequestActor, RequestCredential, RequestGate } from '../controller/request-gate.js';
 import { RequestSession } from '../controller/request-session.js';
 import type { HttpSemantics } from '../http-semantics/http-semantics.js';
 
@@ -34,7 +34,7 @@ export class RequestContext {
   /** The resources the actor may not list (the policy's `index`), whose records the answer does not name (see `listableResourcesStage`). */
   unlistedResources: ReadonlySet<CompiledResource> | undefined;
   /** The actor once permitted: what the gate decided, else the panel's policies govern it. */
-  actor: RequestActor = POLICY_ACTOR;
+  actor: RequestActor;
   /** The current user (`currentUserMethod`'s answer), null until the current-user stage ran or when there is none. */
   user: unknown = null;
   /** While a write under `If-Match` or `Idempotency-Key` runs: its transaction, which the action's operations use. */
@@ -62,6 +62,7 @@ export class RequestContext {
     this.resource = route.resource;
     this.action = route.action;
     this.session = session;
+    this.actor = route.actor;
   }
 
   /** The credential the gate verified (its id keys the rate limit and idempotency keys); undefined otherwise. */
@@ -147,6 +148,8 @@ export interface RouteRuntime {
   readonly served: ReadonlyMap<string, string>;
   /** The served resources whose collection the mount's gate guards: a route no gate guards (a public controller's) never opens them. */
   readonly guarded: ReadonlySet<string>;
+  /** The request's actor until a gate permits one: the policy actor, or on a public route of a gated mount one closed to the guarded resources (`publicActor`). */
+  readonly actor: RequestActor;
   /** Whether the mount serves traversal (Edition B): an included list's `next` is then its traversal URL. */
   readonly traverses: boolean;
   /** Signs and opens the cursors of the mount's lists. */
