@@ -13,7 +13,8 @@ environment variable PANEL_API_TOKEN_PEPPER to 32 or more random characters (for
 output of \`openssl rand -hex 32\`), or pass \`pepper\` from your secret store, which takes
 precedence. Changing the pepper invalidates every existing token.
 
-Pass it to the API: \`app.register(mountPanelApi, { panel, tokens: ${CONFIG_EXPORT} })\`.`;
+Pass it to the API and to the files' mount: \`app.register(mountPanelApi, { panel, extensions: [${CONFIG_EXPORT}] })\`
+and \`app.register(mountPanelAttachments, { panel, extensions: [${CONFIG_EXPORT}] })\`.`;
 
 const GATE_LINES = [
   '  // Who may manage API tokens and the default permissions list, given the signed-in user.',
