@@ -6,7 +6,9 @@ import { readCatalog, type CatalogTable } from '../introspect/catalog.js';
 import { inferResources, type InferredResource, type NotServed } from '../introspect/infer-resources.js';
 import { INIT_MARK, renderResource } from '../introspect/render-resource.js';
 import { resourceDrift } from '../introspect/resource-drift.js';
-import { generateAction } from './generate-action.js';
+import { databaseSource, type DatabaseSource } from '../introspect/database-source.js';
+import { messages } from '../messages.js';
+import { generateAction, isValidVersion } from './generate-action.js';
 import { openApiAction } from './openapi-action.js';
 
 /** What `panel-api init --from-database` (or `resource <Name> --from-table`) was asked for. */
@@ -23,9 +25,28 @@ export interface InitContext {
   readonly printError: (line: string) => void;
 }
 
-/** Opens the database `init` reads: a PostgreSQL URL, else a PGlite data folder. */
-async function openSource(source: string): Promise<PanelDatabase> {
-  return /^postgres(ql)?:\/\//.test(source) ? openDatabase({ url: source, maxConnections: 1 }) : openDatabase({ dataDir: source });
+/** Opens the database `init` reads: a PostgreSQL URL, or an existing PGlite data folder. */
+async function openSource(source: DatabaseSource): Promise<PanelDatabase> {
+  return source.kind === 'postgres' ? openDatabase({ url: source.url, maxConnections: 1 }) : openDatabase({ dataDir: source.folder });
+}
+
+/** The catalog of the schema, or the one-line reason the database cannot be read (never a stack trace). */
+async function catalogOf(source: DatabaseSource, database: string, schema: string): Promise<CatalogTable[] | { problem: string }> {
+  const problem = (error: unknown) => ({ problem: messages.initCannotOpen(database, error instanceof Error ? error.message : String(error), source.kind === 'postgres') });
+  let opened: PanelDatabase;
+  try {
+    opened = await openSource(source);
+  } catch (error) {
+    return problem(error);
+  }
+  // A PostgreSQL pool connects on the first query: a wrong database, role, port or host fails here.
+  try {
+    return await readCatalog(opened.db, schema);
+  } catch (error) {
+    return problem(error);
+  } finally {
+    await opened.close().catch(() => undefined);
+  }
 }
 
 /** The resources of the catalog, narrowed to one table for `resource <Name> --from-table`. */
@@ -61,18 +82,20 @@ function initFiles(dir: string): Map<string, { file: string; text: string }> {
  */
 export async function initAction(context: InitContext): Promise<number> {
   const { app, print, printError } = context;
-  let database: PanelDatabase;
-  try {
-    database = await openSource(context.database);
-  } catch (error) {
-    printError(`Cannot open the database ${context.database.replace(/\/\/[^@/]*@/, '//…@')}: ${(error as Error).message}`);
+  // Every argument is checked before the database is opened and before anything is written.
+  if (!isValidVersion(context.version)) {
+    printError(messages.invalidVersion(context.version));
     return 2;
   }
-  let tables: CatalogTable[];
-  try {
-    tables = await readCatalog(database.db, context.schema);
-  } finally {
-    await database.close();
+  const source = databaseSource(context.database);
+  if ('problem' in source) {
+    printError(source.problem);
+    return 2;
+  }
+  const tables = await catalogOf(source, context.database, context.schema);
+  if ('problem' in tables) {
+    printError(tables.problem);
+    return 2;
   }
   if (tables.length === 0) {
     printError(`The schema "${context.schema}" has no tables. Fix: pass --schema <name>, or create the tables first.`);
