@@ -90,4 +90,30 @@ describe('panel-api init on input it cannot serve', () => {
     expect(run.err).toEqual(['--version must be a path segment such as v1 or v2, instead got "../x".']);
     expect(await filesUnder(root)).toEqual([]);
   });
+  it('two tables that infer one resource name: one line with a fix that works, and init keeps the name the fix gave', async () => {
+    const root = await apps.empty();
+    const init = ['init', '--from-database', folder, '--schema', 'clash', '--root', root];
+    const refused = await runPanelApi(init);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.err).toEqual([
+      'Nothing written: the tables "people" and "person" would both be the resource Person. Fix: write one of them under another name first (panel-api resource <AnotherName> --from-table people, with the same --database and --schema), then run init again; it keeps that name.',
+    ]);
+    expect(await filesUnder(root)).toEqual([]);
+
+    const fixed = await runPanelApi(['resource', 'Individual', '--from-table', 'person', '--database', folder, '--schema', 'clash', '--root', root]);
+    expect(fixed.err).toEqual([]);
+    expect(fixed.exitCode).toBe(0);
+    const individual = await readFile(join(root, RESOURCES, 'individual.ts'), 'utf8');
+    expect(individual).toContain('export default class IndividualResource extends Resource {');
+    expect(individual).toContain("static override table = 'person';");
+
+    const again = await runPanelApi(init);
+    expect(again.err).toEqual([]);
+    expect(again.exitCode).toBe(0);
+    expect(again.out).toContain(`kept     ${RESOURCES}/individual.ts (exists; init never overwrites a resource)`);
+    expect(again.out).toContain(`create   ${RESOURCES}/person.ts`);
+    expect(await readFile(join(root, RESOURCES, 'person.ts'), 'utf8')).toContain("static override table = 'people';");
+    expect(await readFile(join(root, RESOURCES, 'message.ts'), 'utf8')).toContain("field.belongsTo('sender', { resource: 'Individual' })");
+    expect((await runPanelApi(['init', '--check', '--from-database', folder, '--schema', 'clash', '--root', root])).out).toEqual(['Up to date: every resource written by init matches its table.']);
+  });
 });

@@ -50,14 +50,25 @@ async function catalogOf(source: DatabaseSource, database: string, schema: strin
 }
 
 /** The resources of the catalog, narrowed to one table for `resource <Name> --from-table`. */
-function selected(tables: readonly CatalogTable[], only: InitContext['only']): { resources: InferredResource[]; notServed: NotServed[] } | string {
-  const inferred = inferResources(tables);
-  if (!only) return inferred;
+function selected(tables: readonly CatalogTable[], only: InitContext['only'], written: ReadonlyMap<string, { file: string; text: string }>): { resources: InferredResource[]; notServed: NotServed[] } | string {
+  // A table init wrote a file for keeps that file's resource name (`resource Individual --from-table person`).
+  const names = new Map<string, string>();
+  for (const [table, { text }] of written) {
+    const name = /^export default class (\w+)Resource\b/m.exec(text)?.[1];
+    if (name !== undefined) names.set(table, name);
+  }
+  if (only) names.set(only.table, only.name);
+  const inferred = inferResources(tables, { names, associateWith: only ? new Set([...written.keys(), only.table]) : undefined });
+  if (!only) {
+    // The explicit name of `resource --from-table` settles a collision; a whole-schema init refuses it before writing.
+    if (inferred.collisions.length > 0) return messages.initNameCollision(inferred.collisions);
+    return inferred;
+  }
   const refused = inferred.notServed.find((n) => n.table === only.table);
   if (refused) return `The table "${only.table}" is not served: ${refused.reason}.`;
   const found = inferred.resources.find((r) => r.table === only.table);
   if (!found) return `No table "${only.table}" in the schema. Fix: name one of ${inferred.resources.map((r) => r.table).join(', ')}.`;
-  return { resources: [{ ...found, name: only.name, stem: only.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase() }], notServed: [] };
+  return { resources: [{ ...found, stem: only.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase() }], notServed: [] };
 }
 
 /** The resource files `init` wrote in the folder (they start with its mark), by table. */
@@ -101,12 +112,12 @@ export async function initAction(context: InitContext): Promise<number> {
     printError(`The schema "${context.schema}" has no tables. Fix: pass --schema <name>, or create the tables first.`);
     return 1;
   }
-  const plan = selected(tables, context.only);
+  const dir = join(app.appRoot, app.resourcesDir);
+  const plan = selected(tables, context.only, initFiles(dir));
   if (typeof plan === 'string') {
     printError(plan);
     return 1;
   }
-  const dir = join(app.appRoot, app.resourcesDir);
   const language = app.language === 'js' ? 'js' : 'ts';
   if (context.check) {
     const drift = resourceDrift(plan.resources, initFiles(dir), context.only === undefined);

@@ -26,6 +26,28 @@ export interface InferredResource {
   readonly leftOut: readonly { column: string; reason: string }[];
 }
 
+/** Tables whose inferred resource names are the same (`person` and `people` are both `Person`). */
+export interface NameCollision {
+  readonly name: string;
+  readonly tables: readonly string[];
+}
+
+/** What `inferResources` is told besides the catalog. */
+export interface InferOptions {
+  /**
+   * The resource name of a table when it is not the one inferred from its name: the name
+   * `resource <Name> --from-table` was given, or the class of the file init wrote for it
+   * earlier. Associations to the table use it too.
+   */
+  readonly names?: ReadonlyMap<string, string> | undefined;
+  /**
+   * The tables that have (or get) a resource, when not all of them do: associations reach only
+   * these (`resource <Name> --from-table` writes one file, and a field pointing at a resource that
+   * does not exist stops the app from booting). Default: every served table.
+   */
+  readonly associateWith?: ReadonlySet<string> | undefined;
+}
+
 /** A table or view `init` does not serve, with the reason. */
 export interface NotServed {
   readonly table: string;
@@ -97,8 +119,9 @@ export function resourceNameOfTable(table: string): string {
  * primary key of a served type; the others (composite or no key, views) listed with the
  * reason. Fields from column types, `belongs_to` from foreign keys and the inverse `has_many`
  * (`has_one` over a unique foreign key), a label column guessed, secret-like columns left out.
+ * Tables that would be one resource are returned as `collisions` (the caller refuses them).
  */
-export function inferResources(tables: readonly CatalogTable[]): { resources: InferredResource[]; notServed: NotServed[] } {
+export function inferResources(tables: readonly CatalogTable[], options: InferOptions = {}): { resources: InferredResource[]; notServed: NotServed[]; collisions: NameCollision[] } {
   const notServed: NotServed[] = [];
   const served = new Map<string, { table: CatalogTable; key: CatalogColumn; name: string }>();
   for (const table of tables) {
@@ -112,15 +135,12 @@ export function inferResources(tables: readonly CatalogTable[]): { resources: In
     } else {
       const key = table.columns.find((c) => c.attnum === table.primaryKey![0])!;
       if (KEY_TYPES[key.typname] === undefined) notServed.push({ table: table.name, reason: `its primary key ${key.name} is ${key.type}: keys are integer, bigint, uuid or text` });
-      else served.set(table.name, { table, key, name: resourceNameOfTable(table.name) });
+      else served.set(table.name, { table, key, name: options.names?.get(table.name) ?? resourceNameOfTable(table.name) });
     }
   }
-  const names = new Map<string, string>();
-  for (const [tableName, entry] of served) {
-    const other = names.get(entry.name);
-    if (other !== undefined) throw new Error(`The tables "${other}" and "${tableName}" would both be the resource ${entry.name}. Fix: generate one of them with panel-api resource <OtherName> --from-table ${tableName}.`);
-    names.set(entry.name, tableName);
-  }
+  const byName = new Map<string, string[]>();
+  for (const [tableName, entry] of served) byName.set(entry.name, [...(byName.get(entry.name) ?? []), tableName]);
+  const collisions = [...byName].filter(([, names]) => names.length > 1).map(([name, names]) => ({ name, tables: names }));
 
   const resources: InferredResource[] = [];
   for (const { table, key, name } of served.values()) {
@@ -138,7 +158,7 @@ export function inferResources(tables: readonly CatalogTable[]): { resources: In
     for (const fk of table.foreignKeys) {
       if (fk.columns.length !== 1) continue;
       const target = served.get(fk.target);
-      if (!target || fk.targetColumns[0] !== target.key.attnum) continue;
+      if (!target || fk.targetColumns[0] !== target.key.attnum || options.associateWith?.has(fk.target) === false) continue;
       belongsTo.set(fk.columns[0]!, { target: fk.target, targetName: target.name });
     }
     for (const column of table.columns) {
@@ -165,6 +185,7 @@ export function inferResources(tables: readonly CatalogTable[]): { resources: In
     }
     // The inverse of every foreign key that points here: has_many, or has_one over a unique column.
     for (const other of served.values()) {
+      if (options.associateWith?.has(other.table.name) === false) continue;
       for (const fk of other.table.foreignKeys) {
         if (fk.target !== table.name || fk.columns.length !== 1 || fk.targetColumns[0] !== key.attnum) continue;
         const column = other.table.columns.find((c) => c.attnum === fk.columns[0])!;
@@ -191,5 +212,5 @@ export function inferResources(tables: readonly CatalogTable[]): { resources: In
       leftOut,
     });
   }
-  return { resources, notServed };
+  return { resources, notServed, collisions };
 }
