@@ -58,11 +58,16 @@ const KEY_TYPES: Record<string, InferredResource['primaryKeyType']> = { int2: 'i
 const SECRET = /(^|_)(password|passwd|secret|token|api_key|apikey|salt|hash|digest|otp|private_key)(_|$)/i;
 const LONG_TEXT = /(^|_)(description|body|notes?|content|bio|summary|comment|details)$/;
 const LABELS = ['name', 'title', 'email', 'label', 'username', 'code', 'slug'];
+/** What core accepts as a field name (`field.text('naïve')` throws when the resource loads). */
+const FIELD_NAME = /^[a-z_][a-z0-9_]*$/i;
+const NOT_A_FIELD_NAME = 'its name is not a field name (a letter or _, then letters, digits or _): rename the column, or declare a field of your own with the column option';
 
 /** The field builder call for a plain column, or the reason it has none. */
 function columnField(column: CatalogColumn, required: boolean): { call: string; kind: string } | { reason: string } {
   const options: string[] = [];
   if (required) options.push('required: true');
+  // The database computes it and refuses a written value: answered, never written from the API.
+  if (column.generated) options.push('readonly: true');
   const { typname, typtype } = column;
   const opts = (more: string[] = []) => {
     const all = [...options, ...more];
@@ -134,7 +139,8 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
       notServed.push({ table: table.name, reason: `a composite primary key (${names}): only single-column keys are served (a join table is reached through has_and_belongs_to_many on the tables it joins)` });
     } else {
       const key = table.columns.find((c) => c.attnum === table.primaryKey![0])!;
-      if (KEY_TYPES[key.typname] === undefined) notServed.push({ table: table.name, reason: `its primary key ${key.name} is ${key.type}: keys are integer, bigint, uuid or text` });
+      if (!FIELD_NAME.test(key.name)) notServed.push({ table: table.name, reason: `its primary key ${JSON.stringify(key.name)}: ${NOT_A_FIELD_NAME}` });
+      else if (KEY_TYPES[key.typname] === undefined) notServed.push({ table: table.name, reason: `its primary key ${key.name} is ${key.type}: keys are integer, bigint, uuid or text` });
       else served.set(table.name, { table, key, name: options.names?.get(table.name) ?? resourceNameOfTable(table.name) });
     }
   }
@@ -163,6 +169,10 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
     }
     for (const column of table.columns) {
       if (column.attnum === key.attnum) continue;
+      if (!FIELD_NAME.test(column.name)) {
+        leftOut.push({ column: column.name, reason: NOT_A_FIELD_NAME });
+        continue;
+      }
       const required = column.notNull && !column.hasDefault;
       if (SECRET.test(column.name)) {
         leftOut.push({ column: column.name, reason: 'looks like a secret (hidden by default: add it yourself, e.g. as field.password)' });
@@ -181,7 +191,7 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
       }
       const plain = columnField(column, required);
       if ('reason' in plain) leftOut.push({ column: column.name, reason: plain.reason });
-      else fields.push({ source: plain.call, column: column.name, inferred: `${column.type} → ${plain.kind}` });
+      else fields.push({ source: plain.call, column: column.name, inferred: column.generated ? `${column.type} generated → ${plain.kind}, read-only` : `${column.type} → ${plain.kind}` });
     }
     // The inverse of every foreign key that points here: has_many, or has_one over a unique column.
     for (const other of served.values()) {
