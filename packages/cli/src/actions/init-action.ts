@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { openDatabase, type PanelDatabase } from '@panel/core';
 import type { AppConfig } from '../config/app-config.js';
 import { readCatalog, type CatalogTable } from '../introspect/catalog.js';
+import { readJsonShapes, type JsonShape } from '../introspect/json-shapes.js';
 import { inferResources, type InferredResource, type NotServed } from '../introspect/infer-resources.js';
 import { INIT_MARK, renderResource } from '../introspect/render-resource.js';
 import { resourceDrift } from '../introspect/resource-drift.js';
@@ -31,7 +32,7 @@ async function openSource(source: DatabaseSource): Promise<PanelDatabase> {
 }
 
 /** The catalog of the schema, or the one-line reason the database cannot be read (never a stack trace). */
-async function catalogOf(source: DatabaseSource, database: string, schema: string): Promise<CatalogTable[] | { problem: string }> {
+async function catalogOf(source: DatabaseSource, database: string, schema: string): Promise<{ tables: CatalogTable[]; jsonShapes: Map<string, JsonShape> } | { problem: string }> {
   const problem = (error: unknown) => ({ problem: messages.initCannotOpen(database, error instanceof Error ? error.message : String(error), source.kind === 'postgres') });
   let opened: PanelDatabase;
   try {
@@ -41,7 +42,8 @@ async function catalogOf(source: DatabaseSource, database: string, schema: strin
   }
   // A PostgreSQL pool connects on the first query: a wrong database, role, port or host fails here.
   try {
-    return await readCatalog(opened.db, schema);
+    const tables = await readCatalog(opened.db, schema);
+    return { tables, jsonShapes: await readJsonShapes(opened.db, schema, tables) };
   } catch (error) {
     return problem(error);
   } finally {
@@ -50,7 +52,7 @@ async function catalogOf(source: DatabaseSource, database: string, schema: strin
 }
 
 /** The resources of the catalog, narrowed to one table for `resource <Name> --from-table`. */
-function selected(tables: readonly CatalogTable[], only: InitContext['only'], written: ReadonlyMap<string, { file: string; text: string }>): { resources: InferredResource[]; notServed: NotServed[] } | string {
+function selected({ tables, jsonShapes }: { tables: readonly CatalogTable[]; jsonShapes: ReadonlyMap<string, JsonShape> }, only: InitContext['only'], written: ReadonlyMap<string, { file: string; text: string }>): { resources: InferredResource[]; notServed: NotServed[] } | string {
   // A table init wrote a file for keeps that file's resource name (`resource Individual --from-table person`).
   const names = new Map<string, string>();
   for (const [table, { text }] of written) {
@@ -58,7 +60,7 @@ function selected(tables: readonly CatalogTable[], only: InitContext['only'], wr
     if (name !== undefined) names.set(table, name);
   }
   if (only) names.set(only.table, only.name);
-  const inferred = inferResources(tables, { names, associateWith: only ? new Set([...written.keys(), only.table]) : undefined });
+  const inferred = inferResources(tables, { names, jsonShapes, associateWith: only ? new Set([...written.keys(), only.table]) : undefined });
   if (!only) {
     // The explicit name of `resource --from-table` settles a collision; a whole-schema init refuses it before writing.
     if (inferred.collisions.length > 0) return messages.initNameCollision(inferred.collisions);
@@ -103,17 +105,17 @@ export async function initAction(context: InitContext): Promise<number> {
     printError(source.problem);
     return 2;
   }
-  const tables = await catalogOf(source, context.database, context.schema);
-  if ('problem' in tables) {
-    printError(tables.problem);
+  const catalog = await catalogOf(source, context.database, context.schema);
+  if ('problem' in catalog) {
+    printError(catalog.problem);
     return 2;
   }
-  if (tables.length === 0) {
+  if (catalog.tables.length === 0) {
     printError(`The schema "${context.schema}" has no tables. Fix: pass --schema <name>, or create the tables first.`);
     return 1;
   }
   const dir = join(app.appRoot, app.resourcesDir);
-  const plan = selected(tables, context.only, initFiles(dir));
+  const plan = selected(catalog, context.only, initFiles(dir));
   if (typeof plan === 'string') {
     printError(plan);
     return 1;

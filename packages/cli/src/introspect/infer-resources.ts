@@ -1,5 +1,6 @@
 import { resourceNameFromAssociation, resourceNaming } from '@panel/core';
 import type { CatalogColumn, CatalogTable } from './catalog.js';
+import type { JsonShape } from './json-shapes.js';
 
 /** One field of an inferred resource: its builder call, and what it was inferred from. */
 export interface InferredField {
@@ -46,6 +47,8 @@ export interface InferOptions {
    * does not exist stops the app from booting). Default: every served table.
    */
   readonly associateWith?: ReadonlySet<string> | undefined;
+  /** What each `json` / `jsonb` column holds (`readJsonShapes`), keyed `table.column`; without one, `field.json`. */
+  readonly jsonShapes?: ReadonlyMap<string, JsonShape> | undefined;
 }
 
 /** A table or view `init` does not serve, with the reason. */
@@ -63,7 +66,7 @@ const FIELD_NAME = /^[a-z_][a-z0-9_]*$/i;
 const NOT_A_FIELD_NAME = 'its name is not a field name (a letter or _, then letters, digits or _): rename the column, or declare a field of your own with the column option';
 
 /** The field builder call for a plain column, or the reason it has none. */
-function columnField(column: CatalogColumn, required: boolean): { call: string; kind: string } | { reason: string } {
+function columnField(column: CatalogColumn, required: boolean, shape: JsonShape | undefined): { call: string; kind: string } | { reason: string } {
   const options: string[] = [];
   if (required) options.push('required: true');
   // The database computes it and refuses a written value: answered, never written from the API.
@@ -97,9 +100,11 @@ function columnField(column: CatalogColumn, required: boolean): { call: string; 
     case 'timestamptz':
     case 'timestamp':
       return { call: `field.datetime(${name}${opts()})`, kind: 'datetime' };
+    // By what the column holds: field.keyValue answers every value as a string, field.json objects only.
     case 'jsonb':
-      return { call: `field.keyValue(${name}${opts()})`, kind: 'key_value' };
     case 'json':
+      if (shape === 'string-map') return { call: `field.keyValue(${name}${opts()})`, kind: 'key_value' };
+      if (shape === 'other') return { reason: `${column.type} holding arrays or scalars, which no field type holds (field.json and field.keyValue take objects)` };
       return { call: `field.json(${name}${opts()})`, kind: 'json' };
     case 'text':
     case 'varchar':
@@ -157,7 +162,7 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
     // A key the database fills is field.id; one the client chooses is a required field of its type.
     if (key.hasDefault) fields.push({ source: key.name === 'id' ? 'field.id()' : `field.id('${key.name}')`, column: key.name, inferred: `${key.type} primary key with a default → id (${keyType})` });
     else {
-      const plain = columnField(key, true) as { call: string; kind: string };
+      const plain = columnField(key, true, undefined) as { call: string; kind: string };
       fields.push({ source: plain.call, column: key.name, inferred: `${key.type} primary key without a default → ${plain.kind}, written by the client` });
     }
     const belongsTo = new Map<number, { target: string; targetName: string }>();
@@ -189,7 +194,7 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
         fields.push({ source: `field.belongsTo('${fieldName}', { ${options.join(', ')} })`, column: column.name, inferred: `${column.type} foreign key → ${association.target} → belongs_to` });
         continue;
       }
-      const plain = columnField(column, required);
+      const plain = columnField(column, required, options.jsonShapes?.get(`${table.name}.${column.name}`));
       if ('reason' in plain) leftOut.push({ column: column.name, reason: plain.reason });
       else fields.push({ source: plain.call, column: column.name, inferred: column.generated ? `${column.type} generated → ${plain.kind}, read-only` : `${column.type} → ${plain.kind}` });
     }
