@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { openDatabase, type PanelDatabase } from '@panel/core';
+import { basename, join } from 'node:path';
+import { openDatabase, resourceNaming, type PanelDatabase } from '@panel/core';
+import { scanResources } from '../discovery/scan-resources.js';
 import type { AppConfig } from '../config/app-config.js';
 import { readCatalog, type CatalogTable } from '../introspect/catalog.js';
 import { readJsonShapes, type JsonShape } from '../introspect/json-shapes.js';
@@ -52,15 +53,21 @@ async function catalogOf(source: DatabaseSource, database: string, schema: strin
 }
 
 /** The resources of the catalog, narrowed to one table for `resource <Name> --from-table`. */
-function selected({ tables, jsonShapes }: { tables: readonly CatalogTable[]; jsonShapes: ReadonlyMap<string, JsonShape> }, only: InitContext['only'], written: ReadonlyMap<string, { file: string; text: string }>): { resources: InferredResource[]; notServed: NotServed[] } | string {
-  // A table init wrote a file for keeps that file's resource name (`resource Individual --from-table person`).
+function selected(
+  { tables, jsonShapes }: { tables: readonly CatalogTable[]; jsonShapes: ReadonlyMap<string, JsonShape> },
+  only: InitContext['only'],
+  written: ReadonlyMap<string, { file: string; text: string }>,
+  authors: ReadonlyMap<string, { name: string }>,
+): { resources: InferredResource[]; notServed: NotServed[] } | string {
+  // A table that has a resource keeps its name (`resource Individual --from-table person`, an author's WritingTool over pen).
   const names = new Map<string, string>();
   for (const [table, { text }] of written) {
     const name = /^export default class (\w+)Resource\b/m.exec(text)?.[1];
     if (name !== undefined) names.set(table, name);
   }
+  for (const [table, { name }] of authors) names.set(table, name);
   if (only) names.set(only.table, only.name);
-  const inferred = inferResources(tables, { names, jsonShapes, associateWith: only ? new Set([...written.keys(), only.table]) : undefined });
+  const inferred = inferResources(tables, { names, jsonShapes, associateWith: only ? new Set([...written.keys(), ...authors.keys(), only.table]) : undefined });
   if (!only) {
     // The explicit name of `resource --from-table` settles a collision; a whole-schema init refuses it before writing.
     if (inferred.collisions.length > 0) return messages.initNameCollision(inferred.collisions);
@@ -82,6 +89,17 @@ function initFiles(dir: string): Map<string, { file: string; text: string }> {
     const text = readFileSync(join(dir, name), 'utf8');
     const table = text.startsWith(INIT_MARK) ? /^[^\n]*?"([^"]+)"/.exec(text)?.[1] : undefined;
     if (table !== undefined) found.set(table, { file: name, text });
+  }
+  return found;
+}
+
+/** The tables served by resources a person wrote (files without init's first line): their file and resource name, by table. */
+function authorResources(app: AppConfig, written: ReadonlyMap<string, { file: string }>): Map<string, { file: string; name: string }> {
+  const initWritten = new Set([...written.values()].map((w) => w.file));
+  const found = new Map<string, { file: string; name: string }>();
+  for (const resource of scanResources(app.appRoot, app.resourcesDir).resources) {
+    if (initWritten.has(basename(resource.file))) continue;
+    found.set(resource.table ?? resourceNaming(resource.name).routeKey, { file: resource.file, name: resource.name });
   }
   return found;
 }
@@ -115,24 +133,30 @@ export async function initAction(context: InitContext): Promise<number> {
     return 1;
   }
   const dir = join(app.appRoot, app.resourcesDir);
-  const plan = selected(catalog, context.only, initFiles(dir));
+  const written = initFiles(dir);
+  const authors = authorResources(app, written);
+  const plan = selected(catalog, context.only, written, authors);
   if (typeof plan === 'string') {
     printError(plan);
     return 1;
   }
   const language = app.language === 'js' ? 'js' : 'ts';
+  const target = (resource: InferredResource) => join(dir, `${resource.stem}.${language}`);
   if (context.check) {
-    const drift = resourceDrift(plan.resources, initFiles(dir), context.only === undefined);
+    // A table init would not write (a resource of the author's serves it, or its file's path is taken) is not "added".
+    const kept = new Set(plan.resources.filter((r) => authors.has(r.table) || existsSync(target(r))).map((r) => r.table));
+    const drift = resourceDrift(plan.resources, written, context.only === undefined, kept);
     for (const line of drift) print(line);
     print(drift.length === 0 ? 'Up to date: every resource written by init matches its table.' : `${drift.length} difference(s) between the tables and the resources.`);
     return drift.length === 0 ? 0 : 1;
   }
   mkdirSync(dir, { recursive: true });
-  const existing = initFiles(dir);
   for (const resource of plan.resources) {
-    const file = join(dir, `${resource.stem}.${language}`);
-    const kept = existing.get(resource.table)?.file ?? (existsSync(file) ? `${resource.stem}.${language}` : undefined);
-    if (kept !== undefined) print(`kept     ${join(app.resourcesDir, kept)} (exists; init never overwrites a resource)`);
+    const file = target(resource);
+    const author = written.has(resource.table) ? undefined : authors.get(resource.table);
+    const kept = written.get(resource.table)?.file ?? (existsSync(file) ? `${resource.stem}.${language}` : undefined);
+    if (author !== undefined && kept === undefined) print(`kept     ${author.file} (a resource of yours serves the table ${resource.table}; init never overwrites a resource)`);
+    else if (kept !== undefined) print(`kept     ${join(app.resourcesDir, kept)} (exists; init never overwrites a resource)`);
     else {
       writeFileSync(file, renderResource(resource, language));
       print(`create   ${join(app.resourcesDir, `${resource.stem}.${language}`)}`);
