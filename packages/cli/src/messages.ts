@@ -80,7 +80,7 @@ export const messages = Object.freeze({
   initNameCollision: (collisions: readonly { name: string; tables: readonly string[] }[]) => {
     const first = collisions[0]!;
     const pairs = collisions.map((c) => `the tables ${c.tables.map((t) => `"${t}"`).join(' and ')} would ${c.tables.length === 2 ? 'both' : 'all'} be the resource ${c.name}`).join('; ');
-    return `Nothing written: ${pairs}. Fix: write one of them under another name first (panel-api resource <AnotherName> --from-table ${first.tables[0]}, with the same --database and --schema), then run init again; it keeps that name.`;
+    return `Nothing written: ${pairs}. Fix: write ${collisions.some((c) => c.tables.length > 2) ? 'all but one of them' : 'one of them'} under another name first (panel-api resource <AnotherName> --from-table ${first.tables[0]}, with the same --database and --schema), then run init again; it keeps that name.`;
   },
   cliVersion: (version: string, node: string) => `@panel/api-cli ${version} (Node ${node})`,
 

@@ -21,6 +21,10 @@ const SCHEMA = `
   create table clash.person (id serial primary key, name text);
   create table clash.people (id serial primary key, name text);
   create table clash.message (id serial primary key, sender_id int references clash.person(id), body text);
+  create schema clash3;
+  create table clash3.person (id serial primary key);
+  create table clash3.people (id serial primary key);
+  create table clash3."Person" (id serial primary key);
 `;
 
 /** Every file under the app root, relative to it. */
@@ -115,5 +119,15 @@ describe('panel-api init on input it cannot serve', () => {
     expect(await readFile(join(root, RESOURCES, 'person.ts'), 'utf8')).toContain("static override table = 'people';");
     expect(await readFile(join(root, RESOURCES, 'message.ts'), 'utf8')).toContain("field.belongsTo('sender', { resource: 'Individual' })");
     expect((await runPanelApi(['init', '--check', '--from-database', folder, '--schema', 'clash', '--root', root])).out).toEqual(['Up to date: every resource written by init matches its table.']);
+  });
+
+  it('three tables that infer one resource name: the fix names all but one', async () => {
+    const root = await apps.empty();
+    const refused = await runPanelApi(['init', '--from-database', folder, '--schema', 'clash3', '--root', root]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.err).toEqual([
+      'Nothing written: the tables "Person" and "people" and "person" would all be the resource Person. Fix: write all but one of them under another name first (panel-api resource <AnotherName> --from-table Person, with the same --database and --schema), then run init again; it keeps that name.',
+    ]);
+    expect(await filesUnder(root)).toEqual([]);
   });
 });
