@@ -105,8 +105,9 @@ function authorResources(app: AppConfig, written: ReadonlyMap<string, { file: st
 }
 
 /**
- * Introspects the schema's catalog (one query) and writes one resource file per served table,
- * never over an existing file; prints what it inferred and each table it does not serve, with
+ * Introspects the schema's catalog (one query, and one per JSON column for what it holds) and
+ * writes one resource file per served table, never over an existing file nor for a table a
+ * resource of the author's serves; checks every argument before anything is opened; prints what it inferred and each table it does not serve, with
  * the reason; then generates the controllers and the OpenAPI document. With `check`, writes
  * nothing and exits 1 when a table and its resource file differ (a column added, gone, or of
  * another type; a table added or gone).
