@@ -66,6 +66,22 @@ export const messages = Object.freeze({
     `Fix: correct the field name, or pass { resource: '<ResourceName>' } to field.${builder}('${fieldName}', …).`,
   fixSource: () => 'correct each file at the line shown',
 
+  initUnsupportedScheme: (scheme: string) =>
+    `Cannot read a ${scheme}:// database: init reads PostgreSQL. Fix: pass a postgres://user@host:5432/db URL, or the folder of a PGlite database.`,
+  initNoPgliteFolder: (folder: string) =>
+    `No PGlite database at ${folder}: the folder does not exist (init never creates one). Fix: pass the folder your app's PGlite database is in, or a postgres:// URL.`,
+  initNotPgliteFolder: (folder: string) =>
+    `${folder} is not a PGlite database folder (it holds no PG_VERSION). Fix: pass the folder your app's PGlite database is in, or a postgres:// URL.`,
+  /** The URL's password (and user) never printed. */
+  initCannotOpen: (database: string, reason: string, url: boolean) =>
+    `Cannot open the database ${database.replace(/\/\/[^@/]*@/, '//…@')}: ${reason.split('\n')[0]!.replace(/\.$/, '')}.` +
+    (url ? ' Fix: check the URL (host, port, user, database name) and that the server is running.' : ''),
+
+  initNameCollision: (collisions: readonly { name: string; tables: readonly string[] }[]) => {
+    const first = collisions[0]!;
+    const pairs = collisions.map((c) => `the tables ${c.tables.map((t) => `"${t}"`).join(' and ')} would ${c.tables.length === 2 ? 'both' : 'all'} be the resource ${c.name}`).join('; ');
+    return `Nothing written: ${pairs}. Fix: write ${collisions.some((c) => c.tables.length > 2) ? 'all but one of them' : 'one of them'} under another name first (panel-api resource <AnotherName> --from-table ${first.tables[0]}, with the same --database and --schema), then run init again; it keeps that name.`;
+  },
   cliVersion: (version: string, node: string) => `@panel/api-cli ${version} (Node ${node})`,
 
   installWrote: (path: string, overwrite: boolean) => `✓ ${overwrite ? 'Updated' : 'Created'} ${path}`,

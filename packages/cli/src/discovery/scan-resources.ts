@@ -17,6 +17,8 @@ export interface ScannedResource {
   readonly line: number;
   /** The fields its own `fields()` declares, as far as they can be read statically (see `scanFields`). */
   readonly fields?: readonly ScannedField[] | undefined;
+  /** Its own `static table` when a string literal (undefined otherwise: the default, the route key, or unreadable). */
+  readonly table?: string | undefined;
 }
 
 /** What reading a resources folder found: the resources in name order, and what it could not understand. */
@@ -72,7 +74,8 @@ function scanFile(appRoot: string, source: SourceFile, resolver: BaseClassResolv
       problems.push({ file, line, message: messages.anonymousResource() });
       continue;
     }
-    found.push({ name: declared ?? resourceNameFromClassName(className!), className: className ?? 'default', file, line, fields: scanFields(cls) });
+    const table = staticString(cls, 'table') ?? undefined;
+    found.push({ name: declared ?? resourceNameFromClassName(className!), className: className ?? 'default', file, line, fields: scanFields(cls), table });
   }
   for (const { name, line } of valueExports(source)) problems.push({ file, line, message: messages.resourceAsValue(name) });
 }

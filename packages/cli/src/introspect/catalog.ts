@@ -15,6 +15,8 @@ export interface CatalogColumn {
   readonly notNull: boolean;
   /** A default, an identity or a generated column: the database fills it when a write leaves it out. */
   readonly hasDefault: boolean;
+  /** A generated column (`generated always as (…) stored`) or a `generated always` identity: the database refuses a value written to it. */
+  readonly generated: boolean;
   /** An enum's values, in order. */
   readonly enumValues: readonly string[] | null;
   /** The length of a `varchar(n)` / `char(n)`, else null. */
@@ -50,7 +52,7 @@ export async function readCatalog(db: Kysely<any>, schema: string): Promise<Cata
     select c.relname as name, c.relkind::text as kind,
       (select json_agg(json_build_object(
           'attnum', a.attnum, 'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'typname', t.typname, 'typtype', t.typtype::text,
-          'element', et.typname, 'notNull', a.attnotnull, 'hasDefault', a.atthasdef or a.attidentity <> '' or a.attgenerated <> '',
+          'element', et.typname, 'notNull', a.attnotnull, 'hasDefault', a.atthasdef or a.attidentity <> '' or a.attgenerated <> '', 'generated', a.attgenerated <> '' or a.attidentity = 'a',
           'enumValues', (select json_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = t.oid),
           'maxLength', case when t.typname in ('varchar', 'bpchar') and a.atttypmod > 4 then a.atttypmod - 4 end
         ) order by a.attnum)

@@ -1,5 +1,6 @@
 import { resourceNameFromAssociation, resourceNaming } from '@panel/core';
 import type { CatalogColumn, CatalogTable } from './catalog.js';
+import type { JsonShape } from './json-shapes.js';
 
 /** One field of an inferred resource: its builder call, and what it was inferred from. */
 export interface InferredField {
@@ -26,6 +27,30 @@ export interface InferredResource {
   readonly leftOut: readonly { column: string; reason: string }[];
 }
 
+/** Tables whose inferred resource names are the same (`person` and `people` are both `Person`). */
+export interface NameCollision {
+  readonly name: string;
+  readonly tables: readonly string[];
+}
+
+/** What `inferResources` is told besides the catalog. */
+export interface InferOptions {
+  /**
+   * The resource name of a table when it is not the one inferred from its name: the name
+   * `resource <Name> --from-table` was given, or the class of the file init wrote for it
+   * earlier. Associations to the table use it too.
+   */
+  readonly names?: ReadonlyMap<string, string> | undefined;
+  /**
+   * The tables that have (or get) a resource, when not all of them do: associations reach only
+   * these (`resource <Name> --from-table` writes one file, and a field pointing at a resource that
+   * does not exist stops the app from booting). Default: every served table.
+   */
+  readonly associateWith?: ReadonlySet<string> | undefined;
+  /** What each `json` / `jsonb` column holds (`readJsonShapes`), keyed `table.column`; without one, `field.json`. */
+  readonly jsonShapes?: ReadonlyMap<string, JsonShape> | undefined;
+}
+
 /** A table or view `init` does not serve, with the reason. */
 export interface NotServed {
   readonly table: string;
@@ -36,11 +61,16 @@ const KEY_TYPES: Record<string, InferredResource['primaryKeyType']> = { int2: 'i
 const SECRET = /(^|_)(password|passwd|secret|token|api_key|apikey|salt|hash|digest|otp|private_key)(_|$)/i;
 const LONG_TEXT = /(^|_)(description|body|notes?|content|bio|summary|comment|details)$/;
 const LABELS = ['name', 'title', 'email', 'label', 'username', 'code', 'slug'];
+/** What core accepts as a field name (`field.text('naïve')` throws when the resource loads). */
+const FIELD_NAME = /^[a-z_][a-z0-9_]*$/i;
+const NOT_A_FIELD_NAME = 'its name is not a field name (a letter or _, then letters, digits or _): rename the column, or declare a field of your own with the column option';
 
 /** The field builder call for a plain column, or the reason it has none. */
-function columnField(column: CatalogColumn, required: boolean): { call: string; kind: string } | { reason: string } {
+function columnField(column: CatalogColumn, required: boolean, shape: JsonShape | undefined): { call: string; kind: string } | { reason: string } {
   const options: string[] = [];
   if (required) options.push('required: true');
+  // The database computes it and refuses a written value: answered, never written from the API.
+  if (column.generated) options.push('readonly: true');
   const { typname, typtype } = column;
   const opts = (more: string[] = []) => {
     const all = [...options, ...more];
@@ -70,9 +100,11 @@ function columnField(column: CatalogColumn, required: boolean): { call: string; 
     case 'timestamptz':
     case 'timestamp':
       return { call: `field.datetime(${name}${opts()})`, kind: 'datetime' };
+    // By what the column holds: field.keyValue answers every value as a string, field.json objects only.
     case 'jsonb':
-      return { call: `field.keyValue(${name}${opts()})`, kind: 'key_value' };
     case 'json':
+      if (shape === 'string-map') return { call: `field.keyValue(${name}${opts()})`, kind: 'key_value' };
+      if (shape === 'other') return { reason: `${column.type} holding arrays or scalars, which no field type holds (field.json and field.keyValue take objects)` };
       return { call: `field.json(${name}${opts()})`, kind: 'json' };
     case 'text':
     case 'varchar':
@@ -97,8 +129,9 @@ export function resourceNameOfTable(table: string): string {
  * primary key of a served type; the others (composite or no key, views) listed with the
  * reason. Fields from column types, `belongs_to` from foreign keys and the inverse `has_many`
  * (`has_one` over a unique foreign key), a label column guessed, secret-like columns left out.
+ * Tables that would be one resource are returned as `collisions` (the caller refuses them).
  */
-export function inferResources(tables: readonly CatalogTable[]): { resources: InferredResource[]; notServed: NotServed[] } {
+export function inferResources(tables: readonly CatalogTable[], options: InferOptions = {}): { resources: InferredResource[]; notServed: NotServed[]; collisions: NameCollision[] } {
   const notServed: NotServed[] = [];
   const served = new Map<string, { table: CatalogTable; key: CatalogColumn; name: string }>();
   for (const table of tables) {
@@ -111,16 +144,14 @@ export function inferResources(tables: readonly CatalogTable[]): { resources: In
       notServed.push({ table: table.name, reason: `a composite primary key (${names}): only single-column keys are served (a join table is reached through has_and_belongs_to_many on the tables it joins)` });
     } else {
       const key = table.columns.find((c) => c.attnum === table.primaryKey![0])!;
-      if (KEY_TYPES[key.typname] === undefined) notServed.push({ table: table.name, reason: `its primary key ${key.name} is ${key.type}: keys are integer, bigint, uuid or text` });
-      else served.set(table.name, { table, key, name: resourceNameOfTable(table.name) });
+      if (!FIELD_NAME.test(key.name)) notServed.push({ table: table.name, reason: `its primary key ${JSON.stringify(key.name)}: ${NOT_A_FIELD_NAME}` });
+      else if (KEY_TYPES[key.typname] === undefined) notServed.push({ table: table.name, reason: `its primary key ${key.name} is ${key.type}: keys are integer, bigint, uuid or text` });
+      else served.set(table.name, { table, key, name: options.names?.get(table.name) ?? resourceNameOfTable(table.name) });
     }
   }
-  const names = new Map<string, string>();
-  for (const [tableName, entry] of served) {
-    const other = names.get(entry.name);
-    if (other !== undefined) throw new Error(`The tables "${other}" and "${tableName}" would both be the resource ${entry.name}. Fix: generate one of them with panel-api resource <OtherName> --from-table ${tableName}.`);
-    names.set(entry.name, tableName);
-  }
+  const byName = new Map<string, string[]>();
+  for (const [tableName, entry] of served) byName.set(entry.name, [...(byName.get(entry.name) ?? []), tableName]);
+  const collisions = [...byName].filter(([, names]) => names.length > 1).map(([name, names]) => ({ name, tables: names }));
 
   const resources: InferredResource[] = [];
   for (const { table, key, name } of served.values()) {
@@ -131,18 +162,22 @@ export function inferResources(tables: readonly CatalogTable[]): { resources: In
     // A key the database fills is field.id; one the client chooses is a required field of its type.
     if (key.hasDefault) fields.push({ source: key.name === 'id' ? 'field.id()' : `field.id('${key.name}')`, column: key.name, inferred: `${key.type} primary key with a default → id (${keyType})` });
     else {
-      const plain = columnField(key, true) as { call: string; kind: string };
+      const plain = columnField(key, true, undefined) as { call: string; kind: string };
       fields.push({ source: plain.call, column: key.name, inferred: `${key.type} primary key without a default → ${plain.kind}, written by the client` });
     }
     const belongsTo = new Map<number, { target: string; targetName: string }>();
     for (const fk of table.foreignKeys) {
       if (fk.columns.length !== 1) continue;
       const target = served.get(fk.target);
-      if (!target || fk.targetColumns[0] !== target.key.attnum) continue;
+      if (!target || fk.targetColumns[0] !== target.key.attnum || options.associateWith?.has(fk.target) === false) continue;
       belongsTo.set(fk.columns[0]!, { target: fk.target, targetName: target.name });
     }
     for (const column of table.columns) {
       if (column.attnum === key.attnum) continue;
+      if (!FIELD_NAME.test(column.name)) {
+        leftOut.push({ column: column.name, reason: NOT_A_FIELD_NAME });
+        continue;
+      }
       const required = column.notNull && !column.hasDefault;
       if (SECRET.test(column.name)) {
         leftOut.push({ column: column.name, reason: 'looks like a secret (hidden by default: add it yourself, e.g. as field.password)' });
@@ -159,12 +194,13 @@ export function inferResources(tables: readonly CatalogTable[]): { resources: In
         fields.push({ source: `field.belongsTo('${fieldName}', { ${options.join(', ')} })`, column: column.name, inferred: `${column.type} foreign key → ${association.target} → belongs_to` });
         continue;
       }
-      const plain = columnField(column, required);
+      const plain = columnField(column, required, options.jsonShapes?.get(`${table.name}.${column.name}`));
       if ('reason' in plain) leftOut.push({ column: column.name, reason: plain.reason });
-      else fields.push({ source: plain.call, column: column.name, inferred: `${column.type} → ${plain.kind}` });
+      else fields.push({ source: plain.call, column: column.name, inferred: column.generated ? `${column.type} generated → ${plain.kind}, read-only` : `${column.type} → ${plain.kind}` });
     }
     // The inverse of every foreign key that points here: has_many, or has_one over a unique column.
     for (const other of served.values()) {
+      if (options.associateWith?.has(other.table.name) === false) continue;
       for (const fk of other.table.foreignKeys) {
         if (fk.target !== table.name || fk.columns.length !== 1 || fk.targetColumns[0] !== key.attnum) continue;
         const column = other.table.columns.find((c) => c.attnum === fk.columns[0])!;
@@ -191,5 +227,5 @@ export function inferResources(tables: readonly CatalogTable[]): { resources: In
       leftOut,
     });
   }
-  return { resources, notServed };
+  return { resources, notServed, collisions };
 }
