@@ -81,7 +81,7 @@ function buildAndPack(packages) {
   console.log(`${packages.length} tarballs in ${destination}`);
   // Before publication, `npm create @panel/app` cannot fetch the scaffolder: the packed one runs instead.
   if (packs['@panel/create-app']) {
-    console.log(`\nScaffold an app from them (Edition B: add --edition b):\n  npm exec --yes --package=${join(destination, packs['@panel/create-app'])} -- create-app my-admin --yes --panel-packages ${destination}`);
+    console.log(`\nScaffold an app from them (Edition B: add --edition b):\n  npm exec --yes --package=${join(destination, packs['@panel/create-app'])} -- create-app ../my-admin --yes --panel-packages ${destination}`);
   }
 }
 
