@@ -2,6 +2,7 @@
 // Contract of the screens' design ("URLs", "What each screen shows") and issue 43's "Done when"
 // inject tests — constant statements, CSRF and same-origin on every POST, no-store, 404 for
 // unknown keys, ids and associations, the API's 400 and 422 messages.
+import { readdir } from 'node:fs/promises';
 import { expect, it } from 'vitest';
 import { countQueries } from '@panel/test-support';
 import { describeOnEachDatabase } from './demo-app-support.js';
@@ -225,5 +226,31 @@ describeOnEachDatabase('the resource screens', (demo) => {
     expect((await api('/blog_posts/6')).json().record).toMatchObject({ title: 'With a cover', cover: { filename: 'cover.png', content_type: 'image/png' } });
     const shown = await ada.get('/panel/resources/blog_posts/6');
     expect(shown.body).toMatch(/<img src="[^"]+" alt="" class="thumb"> <a href="[^"]+">cover\.png<\/a>/);
+  });
+
+  it('"a policy refusal is a 403 page inside the shell, and on a POST nothing is written": a refused or missing record\'s update and a refused create with a file part store no upload, no blob and no bytes', async () => {
+    const rita = await signInAs(demo(), PEOPLE.rita);
+    const root = (demo().panel.attachments.storage as { root?: string }).root!;
+    const stored = async () => {
+      const count = async (table: string) => Number((await demo().database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).length;
+      return { uploads: await count('panel_uploads'), blobs: await count('panel_blobs'), files };
+    };
+    const before = await stored();
+    const title = (await api('/blog_posts/57')).json().record.title;
+    // Post 57 is Ada's (Rita reads it, may not update it); 999999 does not exist; only admins create profiles.
+    const attempts: [string, string, number][] = [
+      ['/panel/resources/blog_posts/57', 'cover', 403],
+      ['/panel/resources/blog_posts/999999', 'cover', 404],
+      ['/panel/resources/profiles', 'avatar', 403],
+    ];
+    for (const [url, field, status] of attempts) {
+      const body = multipart([{ name: 'csrf_token', value: rita.csrf }, { name: 'record[title]', value: 'Taken over' }, { name: `record[${field}]`, value: PNG, filename: 'refused.png', type: 'image/png' }]);
+      const answer = await demo().app.inject({ method: 'POST', url, headers: { cookie: rita.cookie, origin: 'http://localhost:80', 'content-type': body.contentType }, payload: body.payload });
+      expect(answer.statusCode, url).toBe(status);
+      expect(answer.body, url).toContain('<nav class="sidebar"');
+      expect(await stored(), url).toEqual(before);
+    }
+    expect((await api('/blog_posts/57')).json().record.title).toBe(title);
   });
 });
