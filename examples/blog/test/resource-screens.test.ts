@@ -253,4 +253,20 @@ describeOnEachDatabase('the resource screens', (demo) => {
     }
     expect((await api('/blog_posts/57')).json().record.title).toBe(title);
   });
+
+  it('a multipart form refused before it is read to its end (a wrong token, the policy\'s no) answers Connection: close, so the unread bytes are never taken for the next request', async () => {
+    const rita = await signInAs(demo(), PEOPLE.rita);
+    const address = demo().app.server.listening ? `http://127.0.0.1:${(demo().app.server.address() as { port: number }).port}` : await demo().app.listen({ port: 0, host: '127.0.0.1' });
+    for (const csrf of ['not-the-token', rita.csrf, 'not-the-token']) {
+      const form = new FormData();
+      form.append('csrf_token', csrf);
+      form.append('record[cover]', new Blob([Buffer.alloc(1_500_000, 7)], { type: 'image/png' }), 'big.png');
+      const refused = await fetch(`${address}/panel/resources/blog_posts/57`, { method: 'POST', body: form, headers: { cookie: rita.cookie, origin: address }, signal: AbortSignal.timeout(5000) });
+      expect([refused.status, refused.headers.get('connection')]).toEqual([403, 'close']);
+      await refused.text();
+      const next = await fetch(`${address}/panel/resources/blog_posts`, { headers: { cookie: rita.cookie }, signal: AbortSignal.timeout(5000) });
+      expect(next.status).toBe(200);
+      await next.text();
+    }
+  });
 });

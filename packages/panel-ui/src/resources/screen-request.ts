@@ -60,6 +60,10 @@ export function sendProblem(context: ResourceScreensContext, request: FastifyReq
  */
 export function screenRoute<R extends FastifyRequest>(context: ResourceScreensContext, write: boolean, handler: ScreenHandler<R>, guard?: WriteGuard<R>) {
   return async (request: R, reply: FastifyReply): Promise<FastifyReply> => {
+    // A refusal answers before a multipart body is read to its end; the rest of it must not be
+    // taken for the next request on a kept-alive connection, so the connection closes after the
+    // answer unless the form was read whole.
+    if (write && request.isMultipart()) reply.header('connection', 'close');
     const viewer = await panelViewer(context.panel, context.loadUser, request, reply);
     if (!viewer.user) {
       if (write) return sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
@@ -78,6 +82,7 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
         const read = await readMultipartForm(context.panel, request, { resource, csrfToken: viewer.csrfToken, owner: uploader, beforeParts: guard && (async () => void (await guard(request, await open()))) });
         if ('refused' in read) return await expired();
         request.body = read.form;
+        reply.removeHeader('connection');
       }
       const problem = formProblem(request.body);
       if (problem) throw new BadRequestError(problem);
