@@ -269,4 +269,27 @@ describeOnEachDatabase('the resource screens', (demo) => {
       await next.text();
     }
   });
+
+  it('a page past the end is not an empty list: "an empty state with \'New …\'" only for an empty list; past the end the screen says so, links the last page and keeps the pagination nav', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const get = (url: string) => demo().app.inject({ method: 'GET', url, headers: { cookie: `${ada.cookie}; per_page=100` } });
+    const hrefs = (html: string) => [...html.matchAll(/<a href="([^"]+)"[^>]*>([^<]*(?:<span[^>]*>[^<]*<\/span>)?[^<]*)<\/a>/g)].map((m) => [m[1]!.replaceAll('&#x3D;', '=').replaceAll('&amp;', '&'), m[2]!.replace(/<[^>]+>/g, '')]);
+    const past = await get('/panel/resources/blog_posts?page=2');
+    expect(past.statusCode).toBe(200);
+    expect(mainText(past.body)).toContain('Page 2 is past the end of 60 blog posts.');
+    expect(mainText(past.body)).not.toContain('Nothing here yet');
+    expect(hrefs(past.body)).toContainEqual(['/panel/resources/blog_posts?page=1', 'Go to the last page (page 1)']);
+    const nav = /<nav class="pagination" aria-label="Pagination">[\s\S]*?<\/nav>/.exec(past.body)?.[0] ?? '';
+    expect(hrefs(nav)).toEqual([['/panel/resources/blog_posts?page=1', 'Previous page'], ['/panel/resources/blog_posts?page=1', 'Page 1']]);
+    // Far past the end with 10 a page: the way back is the last page (6), never another empty one.
+    const far = await ada.get('/panel/resources/blog_posts?page=9&per_page=10');
+    expect(mainText(far.body)).toContain('Page 9 is past the end of 60 blog posts.');
+    const farNav = /<nav class="pagination" aria-label="Pagination">[\s\S]*?<\/nav>/.exec(far.body)?.[0] ?? '';
+    expect(hrefs(farNav)[0]).toEqual(['/panel/resources/blog_posts?per_page=10&page=6', 'Previous page']);
+    expect(farNav).not.toContain('aria-current');
+    expect(hrefs(far.body)).toContainEqual(['/panel/resources/blog_posts?per_page=10&page=6', 'Go to the last page (page 6)']);
+    // An empty list keeps its empty state, on any page.
+    const empty = await get('/panel/resources/blog_posts?q=nothing-like-this&page=2');
+    expect(mainText(empty.body)).toContain('0 of 0 blog posts Nothing matches.');
+  });
 });
