@@ -252,6 +252,25 @@ for (const edition of ['A', 'B'] as const) {
       expect(found).toEqual({});
     });
 
+    it('a page past the end says so and links the last page, followed by keyboard; 0 axe violations at 1280 and 320 px, nothing scrolls sideways', async () => {
+      const found: Record<string, string[]> = {};
+      for (const width of [1280, 320]) {
+        const { context, page } = await signIn('ada@example.com', { width });
+        await page.goto('/panel/resources/blog_posts?per_page=100&page=2');
+        expect(await page.locator('.result-line').textContent()).toBe('Page 2 is past the end of 60 blog posts.');
+        expect(await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link').allTextContents()).toEqual(['Previous page', 'Page 1']);
+        const problems = [...(await axeViolations(page)), ...((await page.evaluate<number>(SIDEWAYS)) > 0 ? ['scrolls sideways'] : [])];
+        if (problems.length > 0) found[`${width}px`] = problems;
+        const back = page.getByRole('link', { name: 'Go to the last page (page 1)' });
+        await back.focus();
+        await page.keyboard.press('Enter');
+        await page.waitForURL(/page=1$/);
+        expect(await page.locator('.result-line').textContent()).toBe('1–60 of 60 blog posts');
+        await context.close();
+      }
+      expect(found).toEqual({});
+    }, 60_000);
+
     it.runIf(edition === 'A')('takes the README\'s picture: Ada on the Blog posts index (search, a filter, sorted, a notice), 1280 × 800', async () => {
       const { context, page } = await signIn('ada@example.com');
       await context.addCookies([{ name: 'panel_notice', value: encodeURIComponent('Blog post saved.'), url: `${base}/panel` }]);

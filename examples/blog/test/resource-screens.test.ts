@@ -2,6 +2,7 @@
 // Contract of the screens' design ("URLs", "What each screen shows") and issue 43's "Done when"
 // inject tests — constant statements, CSRF and same-origin on every POST, no-store, 404 for
 // unknown keys, ids and associations, the API's 400 and 422 messages.
+import { readdir } from 'node:fs/promises';
 import { expect, it } from 'vitest';
 import { countQueries } from '@panel/test-support';
 import { describeOnEachDatabase } from './demo-app-support.js';
@@ -225,5 +226,70 @@ describeOnEachDatabase('the resource screens', (demo) => {
     expect((await api('/blog_posts/6')).json().record).toMatchObject({ title: 'With a cover', cover: { filename: 'cover.png', content_type: 'image/png' } });
     const shown = await ada.get('/panel/resources/blog_posts/6');
     expect(shown.body).toMatch(/<img src="[^"]+" alt="" class="thumb"> <a href="[^"]+">cover\.png<\/a>/);
+  });
+
+  it('"a policy refusal is a 403 page inside the shell, and on a POST nothing is written": a refused or missing record\'s update and a refused create with a file part store no upload, no blob and no bytes', async () => {
+    const rita = await signInAs(demo(), PEOPLE.rita);
+    const root = (demo().panel.attachments.storage as { root?: string }).root!;
+    const stored = async () => {
+      const count = async (table: string) => Number((await demo().database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).length;
+      return { uploads: await count('panel_uploads'), blobs: await count('panel_blobs'), files };
+    };
+    const before = await stored();
+    const title = (await api('/blog_posts/57')).json().record.title;
+    // Post 57 is Ada's (Rita reads it, may not update it); 999999 does not exist; only admins create profiles.
+    const attempts: [string, string, number][] = [
+      ['/panel/resources/blog_posts/57', 'cover', 403],
+      ['/panel/resources/blog_posts/999999', 'cover', 404],
+      ['/panel/resources/profiles', 'avatar', 403],
+    ];
+    for (const [url, field, status] of attempts) {
+      const body = multipart([{ name: 'csrf_token', value: rita.csrf }, { name: 'record[title]', value: 'Taken over' }, { name: `record[${field}]`, value: PNG, filename: 'refused.png', type: 'image/png' }]);
+      const answer = await demo().app.inject({ method: 'POST', url, headers: { cookie: rita.cookie, origin: 'http://localhost:80', 'content-type': body.contentType }, payload: body.payload });
+      expect(answer.statusCode, url).toBe(status);
+      expect(answer.body, url).toContain('<nav class="sidebar"');
+      expect(await stored(), url).toEqual(before);
+    }
+    expect((await api('/blog_posts/57')).json().record.title).toBe(title);
+  });
+
+  it('a multipart form refused before it is read to its end (a wrong token, the policy\'s no) answers Connection: close, so the unread bytes are never taken for the next request', async () => {
+    const rita = await signInAs(demo(), PEOPLE.rita);
+    const address = demo().app.server.listening ? `http://127.0.0.1:${(demo().app.server.address() as { port: number }).port}` : await demo().app.listen({ port: 0, host: '127.0.0.1' });
+    for (const csrf of ['not-the-token', rita.csrf, 'not-the-token']) {
+      const form = new FormData();
+      form.append('csrf_token', csrf);
+      form.append('record[cover]', new Blob([Buffer.alloc(1_500_000, 7)], { type: 'image/png' }), 'big.png');
+      const refused = await fetch(`${address}/panel/resources/blog_posts/57`, { method: 'POST', body: form, headers: { cookie: rita.cookie, origin: address }, signal: AbortSignal.timeout(5000) });
+      expect([refused.status, refused.headers.get('connection')]).toEqual([403, 'close']);
+      await refused.text();
+      const next = await fetch(`${address}/panel/resources/blog_posts`, { headers: { cookie: rita.cookie }, signal: AbortSignal.timeout(5000) });
+      expect(next.status).toBe(200);
+      await next.text();
+    }
+  });
+
+  it('a page past the end is not an empty list: "an empty state with \'New …\'" only for an empty list; past the end the screen says so, links the last page and keeps the pagination nav', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const get = (url: string) => demo().app.inject({ method: 'GET', url, headers: { cookie: `${ada.cookie}; per_page=100` } });
+    const hrefs = (html: string) => [...html.matchAll(/<a href="([^"]+)"[^>]*>([^<]*(?:<span[^>]*>[^<]*<\/span>)?[^<]*)<\/a>/g)].map((m) => [m[1]!.replaceAll('&#x3D;', '=').replaceAll('&amp;', '&'), m[2]!.replace(/<[^>]+>/g, '')]);
+    const past = await get('/panel/resources/blog_posts?page=2');
+    expect(past.statusCode).toBe(200);
+    expect(mainText(past.body)).toContain('Page 2 is past the end of 60 blog posts.');
+    expect(mainText(past.body)).not.toContain('Nothing here yet');
+    expect(hrefs(past.body)).toContainEqual(['/panel/resources/blog_posts?page=1', 'Go to the last page (page 1)']);
+    const nav = /<nav class="pagination" aria-label="Pagination">[\s\S]*?<\/nav>/.exec(past.body)?.[0] ?? '';
+    expect(hrefs(nav)).toEqual([['/panel/resources/blog_posts?page=1', 'Previous page'], ['/panel/resources/blog_posts?page=1', 'Page 1']]);
+    // Far past the end with 10 a page: the way back is the last page (6), never another empty one.
+    const far = await ada.get('/panel/resources/blog_posts?page=9&per_page=10');
+    expect(mainText(far.body)).toContain('Page 9 is past the end of 60 blog posts.');
+    const farNav = /<nav class="pagination" aria-label="Pagination">[\s\S]*?<\/nav>/.exec(far.body)?.[0] ?? '';
+    expect(hrefs(farNav)[0]).toEqual(['/panel/resources/blog_posts?per_page=10&page=6', 'Previous page']);
+    expect(farNav).not.toContain('aria-current');
+    expect(hrefs(far.body)).toContainEqual(['/panel/resources/blog_posts?per_page=10&page=6', 'Go to the last page (page 6)']);
+    // An empty list keeps its empty state, on any page.
+    const empty = await get('/panel/resources/blog_posts?q=nothing-like-this&page=2');
+    expect(mainText(empty.body)).toContain('0 of 0 blog posts Nothing matches.');
   });
 });

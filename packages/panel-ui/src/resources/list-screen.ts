@@ -101,18 +101,26 @@ export async function listScreen(input: ListScreenInput): Promise<ListScreen> {
   const to = from === 0 ? 0 : from + result.rows.length - 1;
   const plural = resource.naming.routeKey.replace(/_/g, ' ');
   const about = result.totalCountSource === 'estimate' ? 'about ' : '';
+  // A page after the last of a list that has records is no empty list: it says so and links back.
+  // The last page is the one before this at most, should an estimated count run past the rows.
+  const pastEnd = result.rows.length === 0 && page.page > 1 && result.totalCount > 0;
+  const lastPage = Math.min(totalPages, page.page - 1);
+  const current = pastEnd ? lastPage : page.page;
   const queryable = queryableFields({ resource, view: 'index', access });
   const keep = (names: readonly string[]) => pairs.filter(([name]) => names.includes(name) || name.startsWith('filter['));
   const model = {
-    resultLine: result.rows.length === 0 ? `0 of ${about}${result.totalCount} ${plural}` : `${from}–${to} of ${about}${result.totalCount} ${plural}`,
+    resultLine: pastEnd
+      ? `Page ${page.page} is past the end of ${about}${result.totalCount} ${plural}.`
+      : result.rows.length === 0 ? `0 of ${about}${result.totalCount} ${plural}` : `${from}–${to} of ${about}${result.totalCount} ${plural}`,
     headers,
     rows,
     hasRows: rows.length > 0,
+    pastEnd: pastEnd ? { href: withQuery(path, pairs, { page: String(lastPage) }), label: `Go to the last page (page ${lastPage})` } : undefined,
     caption: humanize(resource.naming.routeKey),
-    pagination: totalPages > 1 ? {
-      prevHref: page.page > 1 ? withQuery(path, pairs, { page: String(page.page - 1) }) : undefined,
+    pagination: totalPages > 1 || pastEnd ? {
+      prevHref: page.page > 1 ? withQuery(path, pairs, { page: String(pastEnd ? lastPage : page.page - 1) }) : undefined,
       nextHref: page.page < totalPages ? withQuery(path, pairs, { page: String(page.page + 1) }) : undefined,
-      pages: pageNumbers(page.page, totalPages).map((n) => (n === null ? { gap: true } : { number: n, href: withQuery(path, pairs, { page: String(n) }), current: n === page.page })),
+      pages: pageNumbers(current, totalPages).map((n) => (n === null ? { gap: true } : { number: n, href: withQuery(path, pairs, { page: String(n) }), current: n === page.page })),
     } : undefined,
     perPage: { choices: perPageChoices(config, page.perPage), hidden: keep(['q', 'sort_by', 'sort_direction']).map(([name, value]) => ({ name, value })) },
     search: queryable.search.length > 0 ? { value: typeof query.q === 'string' ? query.q : '', label: `Search ${plural}`, hidden: keep(['sort_by', 'sort_direction', 'per_page']).map(([name, value]) => ({ name, value })) } : undefined,

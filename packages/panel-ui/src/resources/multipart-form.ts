@@ -10,17 +10,33 @@ const LIMITS = { parts: 500, fields: 400, files: 20, fieldSize: 64 * 1024 };
 /** What reading a multipart form gives: the form, with each received file's upload id under its control's name; or a refusal. */
 export type MultipartForm = { readonly form: FormBody } | { readonly refused: 'csrf' };
 
+/** What `readMultipartForm` takes besides the panel and the request. */
+export interface MultipartFormInput {
+  /** The resource whose file fields the form's file parts fill (none: every file part is skipped). */
+  readonly resource: CompiledResource | undefined;
+  /** The session's CSRF token, which the first part must carry. */
+  readonly csrfToken: string;
+  /** Whose uploads the received files become (`user:<id>`). */
+  readonly owner: string;
+  /**
+   * Asked once the token is checked, before any other part is read: throws to refuse the write
+   * (the record outside the scope, the policy's no), so a refused request stores no bytes.
+   */
+  readonly beforeParts?: (() => Promise<void>) | undefined;
+}
+
 /**
  * Reads a resource form posted as `multipart/form-data` (a form with a file control), part by
  * part: the first part must be `csrf_token` with the session's token, checked before any file is
- * read (anything else: refused, nothing read further or stored). Each file part named
+ * read (anything else: refused, nothing read further or stored); then `beforeParts` may refuse
+ * the write, again before anything is read further. Each file part named
  * `record[<write key>]` of one of the resource's file fields goes to `panel.uploads.receive`,
  * streamed, under the field's `maxBytes`, owned by `owner`; its upload id takes its place in the
  * form, as the pending upload a write then attaches. An empty file part (no file chosen) is
  * skipped; so is a file under any other name. A field value with text the database cannot store
  * is a 400 naming it.
  */
-export async function readMultipartForm(panel: Panel, request: FastifyRequest, input: { readonly resource: CompiledResource | undefined; readonly csrfToken: string; readonly owner: string }): Promise<MultipartForm> {
+export async function readMultipartForm(panel: Panel, request: FastifyRequest, input: MultipartFormInput): Promise<MultipartForm> {
   const form: FormBody = {};
   const add = (name: string, value: string) => {
     const list = form[name];
@@ -36,6 +52,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
         if (part.type !== 'field') part.file.resume();
         return { refused: 'csrf' };
       }
+      await input.beforeParts?.();
     }
     if (part.type === 'field') {
       const value = typeof part.value === 'string' ? part.value : String(part.value);

@@ -10,7 +10,7 @@ import { formModel, postedAttributes, typedValues, type TypedValues } from './re
 import { recordLabel, showScreen } from './show-screen.js';
 import { ConfirmationNeededError, notFound, recordIdOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
 import type { ScreenActor } from './screen-actor.js';
-import type { RecordId } from '@panel/core';
+import type { RecordId, RecordRow } from '@panel/core';
 
 type ScreenRequest = FastifyRequest<{ Params: { route_key: string; id?: string; association?: string }; Querystring: Record<string, unknown> }>;
 
@@ -21,6 +21,18 @@ function idOf(request: ScreenRequest, resource: CompiledResource): RecordId {
   const id = recordIdOf(request.params.id ?? '', resource);
   if (id === undefined) throw notFound(request.params.id ?? '');
   return id;
+}
+
+/** Refuses (`NotAuthorizedError`, the 403 page) a user the policy does not let create `resource`: the new form's and the create's check. */
+async function mayCreate(actor: ScreenActor, resource: CompiledResource): Promise<void> {
+  if (!(await actor.may(resource, 'create'))) throw new NotAuthorizedError('create', resource.naming.humanName);
+}
+
+/** The record an edit form or an update works on: found through the scope (else the 404 page), and the policy's `update` on it (else the 403 page). */
+async function editableRecord(actor: ScreenActor, resource: CompiledResource, id: RecordId): Promise<RecordRow> {
+  const row = await operations.show({ ...actor.input(resource), id });
+  if (!(await actor.may(resource, 'update', row))) throw new NotAuthorizedError('update', resource.naming.humanName);
+  return row;
 }
 
 /**
@@ -82,8 +94,7 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   /** Renders the new or edit form (200, or 422 with the messages and what was typed). */
   const sendForm = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: RecordId | null, typed: TypedValues, errors: ErrorMessages, status: number) => {
     const { actor, viewer } = screen;
-    const row = id === null ? null : await operations.show({ ...actor.input(resource), id });
-    if (row && !(await actor.may(resource, 'update', row))) throw new NotAuthorizedError('update', resource.naming.humanName);
+    const row = id === null ? null : await editableRecord(actor, resource, id);
     const form = await formModel({ context, actor, resource, view: row ? 'edit' : 'new', row, typed, errors, confirmed: panel.sessions!.isRecentlyConfirmed(viewer.session) });
     const routeKey = resource.naming.routeKey;
     const label = row ? recordLabel(resource, row) : undefined;
@@ -106,7 +117,7 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
 
   app.get(`${paths.base}/:route_key/new`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
-    if (!(await screen.actor.may(resource, 'create'))) throw new NotAuthorizedError('create', resource.naming.humanName);
+    await mayCreate(screen.actor, resource);
     return sendForm(request, reply, screen, resource, null, typedValues(request.query), {}, 200);
   }));
 
@@ -131,8 +142,20 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     }
   };
 
-  app.post(`${paths.base}/:route_key`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), null)));
-  app.post(`${paths.base}/:route_key/:id`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key)))));
+  // A form with a file is checked against the URL (scope, policy) before its files are read: a refused write stores no bytes.
+  app.post(
+    `${paths.base}/:route_key`,
+    screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), null), (request: ScreenRequest, screen) => mayCreate(screen.actor, resourceOf(context, request.params.route_key))),
+  );
+  app.post(
+    `${paths.base}/:route_key/:id`,
+    screenRoute(
+      context,
+      true,
+      async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key))),
+      (request: ScreenRequest, screen) => editableRecord(screen.actor, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key))),
+    ),
+  );
 
   /** The delete confirmation (200), or again with the refusal's messages (422). */
   const sendDelete = async (request: ScreenRequest, reply: FastifyReply, actor: ScreenActor, viewer: PanelViewer, resource: CompiledResource, id: RecordId, errors: readonly string[], status: number) => {

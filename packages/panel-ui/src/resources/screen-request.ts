@@ -27,6 +27,12 @@ export class ConfirmationNeededError extends Error {
 
 type ScreenHandler<R extends FastifyRequest> = (request: R, reply: FastifyReply, screen: OpenedScreen) => Promise<FastifyReply>;
 
+/**
+ * A write's own checks that the URL alone decides (the record through the scope, the policy's
+ * `create` or `update`): throws `RecordNotFoundError` or `NotAuthorizedError` to refuse.
+ */
+export type WriteGuard<R extends FastifyRequest> = (request: R, screen: OpenedScreen) => Promise<unknown>;
+
 /** What a refusal or a bad request answers: its status, page title and message. */
 function problemOf(error: unknown): { status: number; title: string; message: string } | undefined {
   if (isPanelError(error, 'PANEL_ERR_RECORD_NOT_FOUND')) return { status: 404, title: 'Not found', message: 'There is nothing here, or you may not see it.' };
@@ -49,9 +55,15 @@ export function sendProblem(context: ResourceScreensContext, request: FastifyReq
  * carry the session's CSRF token (else the "form expired" page, 403, and nothing is read).
  * A record outside the user's scope and a missing one answer the same 404 page; a policy
  * refusal a 403 page; a bad list query the API's 400 message, each inside the shell.
+ * A multipart form's `guard` runs right after its token and before any other part is read, so
+ * that a write the URL already refuses stores no file ("on a POST nothing is written").
  */
-export function screenRoute<R extends FastifyRequest>(context: ResourceScreensContext, write: boolean, handler: ScreenHandler<R>) {
+export function screenRoute<R extends FastifyRequest>(context: ResourceScreensContext, write: boolean, handler: ScreenHandler<R>, guard?: WriteGuard<R>) {
   return async (request: R, reply: FastifyReply): Promise<FastifyReply> => {
+    // A refusal answers before a multipart body is read to its end; the rest of it must not be
+    // taken for the next request on a kept-alive connection, so the connection closes after the
+    // answer unless the form was read whole.
+    if (write && request.isMultipart()) reply.header('connection', 'close');
     const viewer = await panelViewer(context.panel, context.loadUser, request, reply);
     if (!viewer.user) {
       if (write) return sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
@@ -59,19 +71,23 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
     }
     const expired = () => sendPage(context, request, reply, viewer, 403, 'expired', { title: 'The form expired' }, {});
     const uploader = `user:${viewer.user.id}`;
+    const user = viewer.user.record;
+    let opened: OpenedScreen | undefined;
+    const open = async () => (opened ??= { viewer, actor: await new ScreenActor(context.panel, user, uploader).prepare() });
     try {
       if (write && !isSameOriginRequest(request)) return await expired();
       if (write && request.isMultipart()) {
         // A form with a file control: its first part is the CSRF token, checked before any file is read.
         const resource = context.byRouteKey.get((request.params as { route_key?: string }).route_key ?? '');
-        const read = await readMultipartForm(context.panel, request, { resource, csrfToken: viewer.csrfToken, owner: uploader });
+        const read = await readMultipartForm(context.panel, request, { resource, csrfToken: viewer.csrfToken, owner: uploader, beforeParts: guard && (async () => void (await guard(request, await open()))) });
         if ('refused' in read) return await expired();
         request.body = read.form;
+        reply.removeHeader('connection');
       }
       const problem = formProblem(request.body);
       if (problem) throw new BadRequestError(problem);
       if (write && (viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) return await expired();
-      return await handler(request, reply, { viewer, actor: await new ScreenActor(context.panel, viewer.user.record, uploader).prepare() });
+      return await handler(request, reply, await open());
     } catch (error) {
       const problem = problemOf(error);
       if (!problem) throw error;

@@ -45,6 +45,7 @@ export const RESOURCE_INDEX_TEMPLATE = `{{#if parentHref}}<p class="breadcrumbs"
 {{#if applied.length}}<h2 class="visually-hidden" id="applied-heading">Applied filters</h2><ul class="applied" aria-labelledby="applied-heading">{{#each applied}}<li>{{text}} <a href="{{removeHref}}">Remove<span class="visually-hidden"> the filter “{{text}}”</span></a></li>{{/each}}</ul>{{/if}}
 <p class="result-line">{{resultLine}}</p>
 {{#if hasRows}}{{> recordsTable tableId="list" caption=caption headers=headers rows=rows hideCaption=true}}
+{{else if pastEnd}}<p class="empty-state"><a href="{{pastEnd.href}}">{{pastEnd.label}}</a></p>
 {{else}}<p class="empty-state">{{#if filtered}}Nothing matches.{{else}}Nothing here yet.{{/if}}{{#if newHref}} <a href="{{newHref}}">{{newLabel}}</a>{{/if}}</p>{{/if}}
 {{#if pagination}}<nav class="pagination" aria-label="Pagination">
   <ul>
