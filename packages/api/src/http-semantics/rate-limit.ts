@@ -83,14 +83,7 @@ export class ApiRateLimit {
     if (this.#spent.has(request)) return;
     this.#spent.add(request);
     this.#budgets.set(request, { key, max });
-    let result = await this.#limiter(request);
-    // A request worth several units (a batch's operations) counts each; it stops at the first over the limit.
-    for (let spent = 1; spent < units && !result.isAllowed && !result.isExceeded; spent += 1) result = await this.#limiter(request);
-    if (result.isAllowed) return;
-    const window = this.options.windowSeconds;
-    reply.header('ratelimit-policy', `"${RATE_LIMIT_POLICY_NAME}";q=${result.max};w=${window}`);
-    reply.header('ratelimit', `"${RATE_LIMIT_POLICY_NAME}";r=${result.remaining};t=${result.ttlInSeconds}`);
-    if (result.isExceeded) throw new TooManyRequestsError(Math.max(1, result.ttlInSeconds));
+    return this.#spendUnits(request, reply, units);
   }
 
   /**
@@ -100,7 +93,15 @@ export class ApiRateLimit {
    */
   async spendMore(request: FastifyRequest, reply: FastifyReply, units: number): Promise<void> {
     if (!this.#spent.has(request) || units < 1) return;
-    // As `spend`: each unit counted, stopping at the first over the limit (`isAllowed`: an allow-listed request, never limited).
+    return this.#spendUnits(request, reply, units);
+  }
+
+  /**
+   * Counts `units` on the request's budget: a request worth several (a batch's operations, an
+   * upload's MiB) counts each, stopping at the first over the limit (`isAllowed`: an allow-listed
+   * request, never limited); then the headers, and the 429 when the budget is spent.
+   */
+  async #spendUnits(request: FastifyRequest, reply: FastifyReply, units: number): Promise<void> {
     let result = await this.#limiter(request);
     for (let spent = 1; spent < units && !result.isAllowed && !result.isExceeded; spent += 1) result = await this.#limiter(request);
     if (result.isAllowed) return;

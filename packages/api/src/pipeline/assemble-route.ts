@@ -110,7 +110,6 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     defaultHidesAssociation: keepsDefault(controller, 'hidesAssociation'),
     defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
     served: input.served,
-    guarded: input.guarded,
     // A public route of a gated mount: closed to what the gate guards (a public parent never opens a gated target).
     actor: gate === undefined && input.guarded.size > 0 ? publicActor(input.guarded) : POLICY_ACTOR,
     traverses: input.traverses,
