@@ -79,8 +79,9 @@ export class ApiRateLimit {
     return this.#spent.has(request);
   }
 
-  async spend(request: FastifyRequest, reply: FastifyReply, key: string, max = this.options.max, units = 1): Promise<void> {
-    if (this.#spent.has(request)) return;
+  // Not async itself: the request's one async call is `#spendUnits` (a promise fewer on every request).
+  spend(request: FastifyRequest, reply: FastifyReply, key: string, max = this.options.max, units = 1): Promise<void> {
+    if (this.#spent.has(request)) return Promise.resolve();
     this.#spent.add(request);
     this.#budgets.set(request, { key, max });
     return this.#spendUnits(request, reply, units);
@@ -91,8 +92,8 @@ export class ApiRateLimit {
    * upload's bytes weigh beyond what its declared length was charged. Over the limit: the
    * headers and the 429, as `spend` answers it.
    */
-  async spendMore(request: FastifyRequest, reply: FastifyReply, units: number): Promise<void> {
-    if (!this.#spent.has(request) || units < 1) return;
+  spendMore(request: FastifyRequest, reply: FastifyReply, units: number): Promise<void> {
+    if (!this.#spent.has(request) || units < 1) return Promise.resolve();
     return this.#spendUnits(request, reply, units);
   }
 
