@@ -21,13 +21,20 @@ declare module 'fastify' {
  */
 export async function httpSemanticsFor(api: FastifyInstance, options: NormalizedMountOptions, credentialLimit: HttpSemantics['credentialLimit']): Promise<HttpSemantics> {
   apiCacheHeaders(api);
-  const rateLimit = options.rateLimit === false ? undefined : await registerRateLimit(api, options.panel, options.rateLimit);
+  const rateLimit = options.rateLimit === false ? undefined : registerRateLimit(options.panel, options.rateLimit);
   if (rateLimit) {
     const health = options.healthPath === false ? [] : [`${options.mountPath}/${options.healthPath}`, `${options.mountPath}/${options.healthPath}/ready`];
-    // A callback hook: a resource route (most requests) passes through without a promise.
+    // A callback hook: a resource route (most requests) passes through without a promise, and so does a spend the store answered at once.
     api.addHook('onRequest', (request, reply, done) => {
       if (request.routeOptions.config?.panelApiResource || health.includes(request.routeOptions.url ?? '')) return done();
-      rateLimit.spend(request, reply, `address:${request.ip}`).then(() => done(), done);
+      let spent: void | Promise<void>;
+      try {
+        spent = rateLimit.spend(request, reply, `address:${request.ip}`);
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (spent) spent.then(() => done(), done);
+      else done();
     });
   }
   return {

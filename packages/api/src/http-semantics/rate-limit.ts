@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fastifyRateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { createRequire } from 'node:module';
 import { PanelConfigError, type Panel } from '@panel/core';
 import { TooManyRequestsError } from '../errors/api-errors.js';
 import { PostgresRateLimitStore } from './postgres-rate-limit-store.js';
@@ -42,8 +43,8 @@ export function normalizeRateLimitOptions(options: RateLimitOptions | false | un
   return Object.freeze({ max, windowSeconds, store });
 }
 
-/** The limiter `createRateLimit()` makes. */
-type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+/** `@fastify/rate-limit`'s in-process store (an LRU map of counters), which the package does not export by name. */
+const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/LocalStore.js') as new (continueExceeding: boolean, exponentialBackoff: boolean, cache: number) => FastifyRateLimitStore;
 
 /** One credential's budget for this request. */
 interface Budget {
@@ -51,40 +52,85 @@ interface Budget {
   readonly max: number;
 }
 
+/** What a store answers of one increment: the requests counted in the window, and the milliseconds left of it. */
+interface Counted {
+  readonly current: number;
+  readonly ttl: number;
+}
+
+/** What a store's callback was given. */
+interface StoreAnswer {
+  readonly error: Error | null;
+  readonly counted: Counted | undefined;
+}
+
 /**
- * The API's per-credential rate limit, on `@fastify/rate-limit` (its `createRateLimit`, with the
- * in-process store or a shared one): the controller spends one request of the credential's
- * budget once it knows the credential, and every answer carries the IETF headers
- * `RateLimit-Policy: "default";q=<max>;w=<window>` and `RateLimit: "default";r=<remaining>;t=<seconds to reset>`.
- * Over the limit: 429 `{ "error": "Too Many Requests" }` with `Retry-After`.
+ * One increment of `key` in `store`: the answer itself when the store calls back at once (the
+ * in-process store always does), else a promise of it. So a request on the default store spends
+ * its budget without a promise.
+ */
+function increment(store: FastifyRateLimitStore, key: string, windowMs: number, max: number): Counted | Promise<Counted> {
+  let answered: StoreAnswer | undefined;
+  let later: ((answer: StoreAnswer) => void) | undefined;
+  store.incr(
+    key,
+    (error, counted) => {
+      if (later) later({ error, counted });
+      else answered = { error, counted };
+    },
+    windowMs,
+    max,
+  );
+  if (answered) return settle(answered);
+  return new Promise<StoreAnswer>((resolve) => {
+    later = resolve;
+  }).then(settle);
+}
+
+function settle({ error, counted }: StoreAnswer): Counted {
+  if (error || !counted) throw error ?? new Error('The rate-limit store answered no count.');
+  return counted;
+}
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => value instanceof Promise;
+
+/**
+ * The API's per-credential rate limit, on a `@fastify/rate-limit` store (its in-process LRU
+ * store by default, the panel's database, or an app's store class): the controller spends one
+ * request of the credential's budget once it knows the credential, and every answer carries the
+ * IETF headers `RateLimit-Policy: "default";q=<max>;w=<window>` and
+ * `RateLimit: "default";r=<remaining>;t=<seconds to reset>`. Over the limit: 429
+ * `{ "error": "Too Many Requests" }` with `Retry-After`. The store is asked directly (its
+ * documented `incr` contract), not through the plugin's limiter: a request on the in-process
+ * store spends without a promise (see docs/decisions.md, "The rate limit asks its store directly").
  */
 export class ApiRateLimit {
   readonly options: NormalizedRateLimitOptions;
-  readonly #limiter: Limiter;
-  readonly #budgets: WeakMap<FastifyRequest, Budget>;
-  readonly #spent = new WeakSet<FastifyRequest>();
+  readonly #store: FastifyRateLimitStore;
+  readonly #windowMs: number;
+  readonly #budgets = new WeakMap<FastifyRequest, Budget>();
 
-  constructor(options: NormalizedRateLimitOptions, limiter: Limiter, budgets: WeakMap<FastifyRequest, Budget>) {
+  constructor(options: NormalizedRateLimitOptions, store: FastifyRateLimitStore) {
     this.options = options;
-    this.#limiter = limiter;
-    this.#budgets = budgets;
+    this.#store = store;
+    this.#windowMs = options.windowSeconds * 1000;
+  }
+
+  /** Whether this request spent already (its controller ran, or the scope's hook). */
+  hasSpent(request: FastifyRequest): boolean {
+    return this.#budgets.has(request);
   }
 
   /**
    * Spends `units` (default one) of `key`'s budget (`max` when the credential has its own
    * limit), once per request; sets the headers, and throws the 429 when the budget is spent.
+   * Undefined when the store answered at once (the in-process store), else a promise.
    */
-  /** Whether this request spent already (its controller ran, or the scope's hook). */
-  hasSpent(request: FastifyRequest): boolean {
-    return this.#spent.has(request);
-  }
-
-  // Not async itself: the request's one async call is `#spendUnits` (a promise fewer on every request).
-  spend(request: FastifyRequest, reply: FastifyReply, key: string, max = this.options.max, units = 1): Promise<void> {
-    if (this.#spent.has(request)) return Promise.resolve();
-    this.#spent.add(request);
-    this.#budgets.set(request, { key, max });
-    return this.#spendUnits(request, reply, units);
+  spend(request: FastifyRequest, reply: FastifyReply, key: string, max = this.options.max, units = 1): void | Promise<void> {
+    if (this.#budgets.has(request)) return undefined;
+    const budget = { key, max };
+    this.#budgets.set(request, budget);
+    return this.#spendUnits(reply, budget, units);
   }
 
   /**
@@ -92,43 +138,48 @@ export class ApiRateLimit {
    * upload's bytes weigh beyond what its declared length was charged. Over the limit: the
    * headers and the 429, as `spend` answers it.
    */
-  spendMore(request: FastifyRequest, reply: FastifyReply, units: number): Promise<void> {
-    if (!this.#spent.has(request) || units < 1) return Promise.resolve();
-    return this.#spendUnits(request, reply, units);
+  spendMore(request: FastifyRequest, reply: FastifyReply, units: number): void | Promise<void> {
+    const budget = this.#budgets.get(request);
+    if (!budget || units < 1) return undefined;
+    return this.#spendUnits(reply, budget, units);
   }
 
   /**
-   * Counts `units` on the request's budget: a request worth several (a batch's operations, an
-   * upload's MiB) counts each, stopping at the first over the limit (`isAllowed`: an allow-listed
-   * request, never limited); then the headers, and the 429 when the budget is spent.
+   * Counts `units` on the budget: a request worth several (a batch's operations, an upload's MiB)
+   * counts each, stopping at the first over the limit; then the headers, and the 429 when the
+   * budget is spent.
    */
-  async #spendUnits(request: FastifyRequest, reply: FastifyReply, units: number): Promise<void> {
-    let result = await this.#limiter(request);
-    for (let spent = 1; spent < units && !result.isAllowed && !result.isExceeded; spent += 1) result = await this.#limiter(request);
-    if (result.isAllowed) return;
-    reply.header('ratelimit-policy', `"${RATE_LIMIT_POLICY_NAME}";q=${result.max};w=${this.options.windowSeconds}`);
-    reply.header('ratelimit', `"${RATE_LIMIT_POLICY_NAME}";r=${result.remaining};t=${result.ttlInSeconds}`);
-    if (result.isExceeded) throw new TooManyRequestsError(Math.max(1, result.ttlInSeconds));
+  #spendUnits(reply: FastifyReply, budget: Budget, units: number): void | Promise<void> {
+    const next = (spent: number, counted: Counted): void | Promise<void> => {
+      if (spent >= units || counted.current > budget.max) return this.#answer(reply, budget.max, counted);
+      const more = increment(this.#store, budget.key, this.#windowMs, budget.max);
+      return isPromise(more) ? more.then((c) => next(spent + 1, c)) : next(spent + 1, more);
+    };
+    const first = increment(this.#store, budget.key, this.#windowMs, budget.max);
+    return isPromise(first) ? first.then((c) => next(1, c)) : next(1, first);
+  }
+
+  #answer(reply: FastifyReply, max: number, { current, ttl }: Counted): void {
+    const seconds = Math.ceil(ttl / 1000);
+    reply.header('ratelimit-policy', `"${RATE_LIMIT_POLICY_NAME}";q=${max};w=${this.options.windowSeconds}`);
+    reply.header('ratelimit', `"${RATE_LIMIT_POLICY_NAME}";r=${Math.max(0, max - current)};t=${seconds}`);
+    if (current > max) throw new TooManyRequestsError(Math.max(1, seconds));
   }
 }
 
 /**
- * Registers `@fastify/rate-limit` on the API's scope (no route of its own: `global: false`) and
- * answers the limit the controllers and the scope's hook spend from.
+ * The store of the API's counters: `@fastify/rate-limit`'s in-process LRU store (100,000
+ * credentials, least recently used go first), the panel's database, or the app's store class,
+ * built with the options `@fastify/rate-limit` gives a store class (`timeWindow` in milliseconds,
+ * `max`).
  */
-export async function registerRateLimit(api: FastifyInstance, panel: Panel, options: NormalizedRateLimitOptions): Promise<ApiRateLimit> {
-  const budgets = new WeakMap<FastifyRequest, Budget>();
-  const database = panel.database.db;
-  const store: FastifyRateLimitStoreCtor | undefined =
-    options.store === 'memory' ? undefined : options.store === 'database' ? (class extends PostgresRateLimitStore { constructor() { super(database); } } as unknown as FastifyRateLimitStoreCtor) : options.store;
-  await api.register(fastifyRateLimit, {
-    global: false,
-    timeWindow: options.windowSeconds * 1000,
-    max: (request: FastifyRequest) => budgets.get(request)?.max ?? options.max,
-    keyGenerator: (request: FastifyRequest) => budgets.get(request)?.key ?? `address:${request.ip}`,
-    // The in-process store keeps this many credentials' counters (least recently used go first).
-    cache: 100_000,
-    ...(store ? { store } : {}),
-  });
-  return new ApiRateLimit(options, api.createRateLimit(), budgets);
+function counterStore(panel: Panel, options: NormalizedRateLimitOptions): FastifyRateLimitStore {
+  if (options.store === 'memory') return new LocalStore(false, false, 100_000);
+  if (options.store === 'database') return new PostgresRateLimitStore(panel.database.db);
+  return new options.store({ global: false, max: options.max, timeWindow: options.windowSeconds * 1000, continueExceeding: false, exponentialBackoff: false });
+}
+
+/** The API's rate limit: its counters' store, and the limit the controllers and the scope's hook spend from. */
+export function registerRateLimit(panel: Panel, options: NormalizedRateLimitOptions): ApiRateLimit {
+  return new ApiRateLimit(options, counterStore(panel, options));
 }

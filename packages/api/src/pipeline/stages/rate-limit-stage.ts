@@ -7,15 +7,15 @@ import type { Stage } from '../request-context.js';
  * Spends one request of the credential's budget (an extension's own limit for the credential
  * when it has one), once per request: the rate-limit stage, and a refused request's rescue.
  */
-export function spendRateLimit(context: RequestContext): Promise<void> {
+export function spendRateLimit(context: RequestContext): void | Promise<void> {
   const semantics = context.route.semantics;
   const limit = semantics?.rateLimit;
-  if (!limit) return Promise.resolve();
+  if (!limit) return undefined;
   const key = credentialKey(context, 'address');
   const { credential, action, request } = context;
   // A batch spends one unit per operation, an upload one per MiB.
   const units = action === 'batch' ? batchUnits(request.body) : action === 'upload' ? uploadUnits(request) : 1;
-  // A credential's own limit is looked up first; without one, the budget is spent at once (one promise, not an async function's three).
+  // A credential's own limit is looked up first; without one, the budget is spent at once (no promise when the store answers at once).
   if (!credential || !semantics.credentialLimit) return limit.spend(request, context.reply, key, undefined, units);
   return semantics.credentialLimit(credential.id).then((own) => limit.spend(request, context.reply, key, own ?? undefined, units));
 }
