@@ -92,7 +92,8 @@ export async function showAction(context: RequestContext): Promise<unknown> {
   const id = controller.recordId();
   const { fields, include } = readQuery(context, resource, 'show', context.route.recordModifiers);
   context.fieldset = fields;
-  const row = await operations.show({ ...controller.operationInput(), id, fields });
+  // With `include`, every column: an included path reads the row's own keys.
+  const row = await operations.show({ ...controller.operationInput(), id, fields, columns: include === undefined ? context.route.showColumns : 'all' });
   const record = controller.serializeRecord(row, 'show');
   await embedIncluded(context, include, [row], [record]);
   return controller.render(200, { record });

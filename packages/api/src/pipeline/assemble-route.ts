@@ -42,6 +42,9 @@ const keepsDefault = (controller: typeof ResourcesController, method: keyof Cont
 
 const WRITES: ReadonlySet<ActionName> = new Set(['create', 'update', 'destroy', 'batch']);
 
+/** The controller's methods that receive a record's row: show reads every column unless each is the runtime's own. */
+const ROW_READERS: readonly (keyof ControllerHooks)[] = ['authorize', 'serializeRecord', 'serializeRecords', 'serializeFieldValue'];
+
 /**
  * The before-action chain of (controller, action) as stages: each before-action that runs for
  * the action, with the gate's authentication merged into the `setupAuthentication` step and
@@ -109,6 +112,7 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     traversing,
     defaultHidesAssociation: keepsDefault(controller, 'hidesAssociation'),
     defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
+    showColumns: !panel.authorization && ROW_READERS.every((method) => keepsDefault(controller, method)) ? 'view' : 'all',
     served: input.served,
     // A public route of a gated mount: closed to what the gate guards (a public parent never opens a gated target).
     actor: gate === undefined && input.guarded.size > 0 ? publicActor(input.guarded) : POLICY_ACTOR,

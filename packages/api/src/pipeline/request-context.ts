@@ -154,4 +154,10 @@ export interface RouteRuntime {
   readonly cursors: CursorCodec;
   /** Whether the controller keeps the default `serializeFieldValue` (then an actor that presents values as they are gets each type's own serializer directly). */
   readonly defaultFieldValues: boolean;
+  /**
+   * The columns show reads: the view's when nothing but its serializers reads the row (no
+   * policies, and the controller keeps `authorize`, `serializeRecord`, `serializeRecords` and
+   * `serializeFieldValue`), else every column (a policy or an override may read any).
+   */
+  readonly showColumns: 'view' | 'all';
 }

@@ -7,6 +7,11 @@ export interface ShowInput extends OperationInput {
   readonly id: RecordId;
   /** A sparse fieldset: the show view's field names to load; default every field of the view. */
   readonly fields?: ReadonlySet<string> | undefined;
+  /**
+   * The row's columns: `'all'` (the default), or `'view'` when nothing but the show view's
+   * serializers reads the row (no policy decides on it, no override reads it).
+   */
+  readonly columns?: 'view' | 'all' | undefined;
 }
 
 /**
@@ -18,7 +23,7 @@ export interface ShowInput extends OperationInput {
  */
 export async function show(input: ShowInput): Promise<RecordRow> {
   const { resource, authorize, scope, readable, records } = operationContext(input);
-  const row = await records.find({ resource, view: 'show', id: input.id, scope, readable, fields: input.fields });
+  const row = await records.find({ resource, view: 'show', id: input.id, scope, readable, fields: input.fields, columns: input.columns });
   await authorize('show', row);
   return row;
 }

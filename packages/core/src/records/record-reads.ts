@@ -55,6 +55,11 @@ export interface FindRecordInput {
   resource: CompiledResource;
   view: View;
   id: RecordId;
+  /**
+   * The row's columns: `'all'` (the default: a policy deciding on the record may read any) or
+   * `'view'`, the view's own (what its serializers read), when nothing else reads the row.
+   */
+  columns?: 'view' | 'all' | undefined;
   scope?: ScopeFunction | undefined;
   readable?: ReadableRecords | undefined;
   fields?: ReadonlySet<string> | undefined;
@@ -109,14 +114,16 @@ export async function listRecords(layer: RecordsLayer, input: ListRecordsInput):
  */
 export async function findRecord(layer: RecordsLayer, input: FindRecordInput, db: Kysely<any> = layer.db): Promise<RecordRow> {
   const { resource, view, id, readable, fields } = input;
+  const columns = input.columns ?? 'all';
   const narrowed = narrowedSelections(db, resource, view, layer.registry, readable);
-  const table = db.selectFrom(`${resource.table} as ${ROW_ALIAS}`);
-  const policed = input.scope ? input.scope(table) : table;
+  // Without a scope, the table is built only when the statement cache does not answer.
+  const table = input.scope ? db.selectFrom(`${resource.table} as ${ROW_ALIAS}`) : undefined;
+  const policed = table && input.scope!(table);
   const whole = narrowed === undefined && fields === undefined && policed === table;
   const build = (values: readonly unknown[]) => ({
-    find: selectRecords(db, resource, view, layer.registry, 'all', policed, narrowed, fields).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', values[0] as RecordId).compile(),
+    find: selectRecords(db, resource, view, layer.registry, columns, policed, narrowed, fields).where(`${ROW_ALIAS}.${resource.primaryKey}`, '=', values[0] as RecordId).compile(),
   });
-  const statements = (whole && layer.statements.statements({ bucket: FINDS, key: `${resource.name}\u0000${view}`, values: [id] }, build)) || build([id]);
+  const statements = (whole && layer.statements.statements({ bucket: FINDS, key: `${resource.name}\u0000${view}\u0000${columns}`, values: [id] }, build)) || build([id]);
   const row = (await db.executeQuery(statements.find)).rows[0] as RecordRow | undefined;
   if (!row) throw new RecordNotFoundError(resource.name, id);
   resolveFileUrls(layer, [row], resource, view, fields);

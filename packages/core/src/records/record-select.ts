@@ -1,5 +1,5 @@
 import { expressionBuilder, type AliasedExpression, type Kysely } from 'kysely';
-import type { CompiledResource, FieldLoadContext, ReadableRecords, RecordRow } from '../resources/compiled-types.js';
+import type { CompiledField, CompiledResource, FieldLoadContext, ReadableRecords, RecordRow } from '../resources/compiled-types.js';
 import type { View } from '../fields/field-types.js';
 import { associationKey } from '../fields/association-key.js';
 import type { RecordsQuery } from './records-query.js';
@@ -86,12 +86,31 @@ export function narrowedSelections(db: Kysely<any>, resource: CompiledResource, 
 }
 
 
+// Per compiled resource and view, the fields whose type loads a value (files): the same for every request.
+const loadedByResource = new WeakMap<CompiledResource, Map<View, readonly CompiledField[]>>();
+
+/** The fields of `view` whose type turns what its subquery loaded into what serializers read (`kind.load`). */
+export function loadedFields(resource: CompiledResource, view: View): readonly CompiledField[] {
+  let byView = loadedByResource.get(resource);
+  if (!byView) {
+    byView = new Map();
+    loadedByResource.set(resource, byView);
+  }
+  let fields = byView.get(view);
+  if (!fields) {
+    fields = Object.freeze(resource.fieldsOn(view).filter((field) => field.kind.load !== undefined));
+    byView.set(view, fields);
+  }
+  return fields;
+}
+
 /**
  * Turns the values the view's subqueries loaded into what serializers read (a file's blob into
  * its file object with its URL), in place, for the fields whose type has a `load`.
  */
 export function loadSelectedValues(rows: RecordRow[], resource: CompiledResource, view: View, context: FieldLoadContext, only?: ReadonlySet<string>): void {
-  const fields = resource.fieldsOn(view).filter((field) => field.kind.load !== undefined && (only === undefined || only.has(field.name)));
+  const loaded = loadedFields(resource, view);
+  const fields = only === undefined ? loaded : loaded.filter((field) => only.has(field.name));
   if (fields.length === 0) return;
   for (const row of rows) {
     for (const field of fields) {
