@@ -1,10 +1,11 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { PostgresDialect } from 'kysely';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeDatabaseTimeouts } from './database-timeouts.js';
 import { consoleDatabaseLogger } from './database-logger.js';
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
 import { withSharedTransactions } from './request-transaction.js';
 import { QueryListeners } from './query-listeners.js';
+import { DirectStatementsKysely } from './direct-statements.js';
 import { checkSnapshotOptions } from './pglite-snapshot-file.js';
 import { ChangeNotifications, type ChangeNotificationsOptions } from './change-notifications.js';
 import { DEFAULT_MAX_PREPARED_STATEMENTS, PreparedStatementNames } from './prepared-statement-names.js';
@@ -55,7 +56,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
       const opened = await openWithReplicas({ ...options, url: options.url, replicas: options.replicas, pool, timeouts, listeners, createPool: (poolOptions) => createPostgresPool({ ...poolOptions, preparedStatements }) });
       return withChanges({ ...opened, kind: 'postgres', schema: options.schema, timeouts, statementCache, onQuery }, listener);
     }
-    const db = new Kysely<any>({ dialect: withSharedTransactions(withUnavailableErrors(new PostgresDialect({ pool })), {}, listeners) });
+    const group = {};
+    const db = new DirectStatementsKysely({ dialect: withSharedTransactions(withUnavailableErrors(new PostgresDialect({ pool })), group, listeners) }, pool, listeners, group);
     return withChanges({ db, primary: db, kind: 'postgres', schema: options.schema, timeouts, statementCache, onQuery, close: () => db.destroy() }, listener);
   }
   if (options.replicas !== undefined) {

@@ -63,6 +63,11 @@ function sharedOn(database: object): SharedTransaction | undefined {
   return shared?.database === database && shared.connection ? shared : undefined;
 }
 
+/** Whether the running code is inside a shared transaction open on `database`, whose statements must join it. */
+export function insideSharedTransaction(database: object): boolean {
+  return sharedOn(database) !== undefined;
+}
+
 /** A connection as Kysely holds it: the driver's own (`inner`), or the shared transaction's, borrowed. */
 class HeldConnection implements DatabaseConnection {
   /** The savepoint a transaction begun on a borrowed connection stands for. */
