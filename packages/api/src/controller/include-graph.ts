@@ -2,6 +2,7 @@ import type { CompiledField, CompiledResource, View } from '@panel/core';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { includableAssociation } from '../querying/include-modifier.js';
 import type { IncludeGraph } from '../querying/include-params.js';
+import type { QueryableFields } from '../querying/queryable-fields.js';
 
 /**
  * The resource graph as one request's actor sees it, for `include`: every answer comes from
@@ -15,7 +16,17 @@ import type { IncludeGraph } from '../querying/include-params.js';
  */
 export function includeGraphOf(context: RequestContext): IncludeGraph {
   const { controller, panel, route, actor } = context;
-  const queryable = (resource: CompiledResource, view: View) => controller.queryableFields(resource, view);
+  // Asked several times per path (includable, selectable, defaults, sortable): once per resource and view for the request.
+  const asked = new Map<string, QueryableFields>();
+  const queryable = (resource: CompiledResource, view: View): QueryableFields => {
+    const key = `${resource.name}\u0000${view}`;
+    let fields = asked.get(key);
+    if (!fields) {
+      fields = controller.queryableFields(resource, view);
+      asked.set(key, fields);
+    }
+    return fields;
+  };
   const reachable = (field: CompiledField): boolean => {
     if (!includableAssociation(field) || !route.served.has(field.target!)) return false;
     // A public route's actor is closed to what the gate guards (`publicActor`): a public parent never opens a gated target.
