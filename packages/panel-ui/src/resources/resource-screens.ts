@@ -50,6 +50,11 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   const confirmFields = (viewer: PanelViewer) => (fields: readonly CompiledField[]) => {
     if (!panel.sessions!.isRecentlyConfirmed(viewer.session)) throw new ConfirmationNeededError(`Changing ${fields.map((field) => humanize(field.name)).join(', ')} needs your password again. Confirm it, then send the form again.`);
   };
+  // The fields a form lets its user write: those the user may write, less a `confirm: true` one without a recent confirmation (the form offers no control for it).
+  const formFields = async (screen: OpenedScreen, resource: CompiledResource, row: RecordRow | null) => {
+    const confirmed = panel.sessions!.isRecentlyConfirmed(screen.viewer.session);
+    return (await screen.actor.access(resource).writable(row ? 'update' : 'create', row)).filter((field) => confirmed || field.definition.options.confirm !== true);
+  };
   // A password change ends every session of that user (core's update does it); the viewer's own session holds.
   const passwordChanged = (request: FastifyRequest, reply: FastifyReply, viewer: PanelViewer) => ({ userId, generation }: PasswordChange) => {
     if (viewer.session && viewer.session.data.userId === userId) writePanelSession(panel, request, reply, panel.sessions!.renew(viewer.session, generation));
@@ -142,10 +147,20 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     }
   };
 
-  // A form with a file is checked against the URL (scope, policy) before its files are read: a refused write stores no bytes.
+  // A form with a file is checked against the URL (scope, policy) before its files are read: a
+  // refused write stores no bytes, and only the file parts of fields the user may write are stored.
   app.post(
     `${paths.base}/:route_key`,
-    screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), null), (request: ScreenRequest, screen) => mayCreate(screen.actor, resourceOf(context, request.params.route_key))),
+    screenRoute(
+      context,
+      true,
+      async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), null),
+      async (request: ScreenRequest, screen) => {
+        const resource = resourceOf(context, request.params.route_key);
+        await mayCreate(screen.actor, resource);
+        return formFields(screen, resource, null);
+      },
+    ),
   );
   app.post(
     `${paths.base}/:route_key/:id`,
@@ -153,7 +168,10 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
       context,
       true,
       async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key))),
-      (request: ScreenRequest, screen) => editableRecord(screen.actor, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key))),
+      async (request: ScreenRequest, screen) => {
+        const resource = resourceOf(context, request.params.route_key);
+        return formFields(screen, resource, await editableRecord(screen.actor, resource, idOf(request, resource)));
+      },
     ),
   );
 
