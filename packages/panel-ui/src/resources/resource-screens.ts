@@ -7,6 +7,8 @@ import { listScreen, SCREENS_PER_PAGE_COOKIE } from './list-screen.js';
 import { withoutEmptyControls } from './list-filters.js';
 import { queryPairs, withQuery } from './resource-paths.js';
 import { formModel, postedAttributes, typedValues, type TypedValues } from './record-form.js';
+import { FormDrafts } from './form-drafts.js';
+import { formField } from '../forms/form-body.js';
 import { recordLabel, showScreen } from './show-screen.js';
 import { ConfirmationNeededError, notFound, recordIdOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
 import type { ScreenActor } from './screen-actor.js';
@@ -46,6 +48,7 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   const paths = context.resourcePaths;
   const { panel } = context;
   const notice = (reply: FastifyReply, text: string) => setNotice(reply, panel.config.rootPath, text);
+  const drafts = new FormDrafts(panel);
   // A write that sets a `confirm: true` field needs the password typed recently, as on the API's panel-session path.
   const confirmFields = (viewer: PanelViewer) => (fields: readonly CompiledField[]) => {
     if (!panel.sessions!.isRecentlyConfirmed(viewer.session)) throw new ConfirmationNeededError(`Changing ${fields.map((field) => humanize(field.name)).join(', ')} needs your password again. Confirm it, then send the form again.`);
@@ -104,7 +107,6 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     const routeKey = resource.naming.routeKey;
     const label = row ? recordLabel(resource, row) : undefined;
     const heading = row ? `Edit “${label}”` : `New ${resource.naming.humanName.toLowerCase()}`;
-    const formPath = row ? paths.edit(routeKey, row[resource.primaryKey]) : withQuery(paths.newRecord(routeKey), [...typed].flatMap(([name, values]) => values.map((value): [string, string] => [name, value])));
     const model = {
       ...form,
       heading,
@@ -115,25 +117,50 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
       indexLabel: humanize(routeKey),
       recordHref: row ? paths.record(routeKey, row[resource.primaryKey]) : undefined,
       recordLabel: label,
-      confirmHref: `${context.paths.confirm}?${new URLSearchParams({ return_to: formPath })}`,
     };
     return sendPage(context, request, reply, viewer, status, 'resourceForm', { title: `${form.hasErrors ? 'Error: ' : ''}${heading}`, resource: routeKey }, model);
   };
 
+  // What was typed before a password confirmation (`?draft=`), shown again as a 422 shows it; else the prefill (new) or the record (edit).
+  const kept = (request: ScreenRequest, screen: OpenedScreen, form: string) =>
+    request.query.draft === undefined ? undefined : drafts.take({ handle: request.query.draft, form, sessionKey: screen.viewer.csrfToken });
+
   app.get(`${paths.base}/:route_key/new`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
     await mayCreate(screen.actor, resource);
-    return sendForm(request, reply, screen, resource, null, typedValues(request.query), {}, 200);
+    const typed = (await kept(request, screen, paths.newRecord(resource.naming.routeKey))) ?? typedValues(request.query);
+    return sendForm(request, reply, screen, resource, null, typed, {}, 200);
   }));
 
   app.get(`${paths.base}/:route_key/:id/edit`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
-    return sendForm(request, reply, screen, resource, idOf(request, resource), new Map(), {}, 200);
+    const id = idOf(request, resource);
+    const typed = (await kept(request, screen, paths.edit(resource.naming.routeKey, id))) ?? new Map();
+    return sendForm(request, reply, screen, resource, id, typed, {}, 200);
   }));
+
+  /**
+   * "Confirm your password" on a form (`then=confirm`): the URL's checks as for the write, then
+   * what was typed kept as a draft for this session (passwords never), and a 303 to the confirm
+   * page, which sends the user back to the form with the draft's handle (already confirmed: at
+   * once). Nothing is written; the values travel in no URL. `lapsed`: the form was sent after
+   * its confirmation lapsed, and the notice back on the form asks for its passwords again.
+   */
+  const confirmFirst = async (reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: RecordId | null, typed: TypedValues, lapsed = false) => {
+    if (id === null) await mayCreate(screen.actor, resource);
+    else await editableRecord(screen.actor, resource, id);
+    const form = id === null ? paths.newRecord(resource.naming.routeKey) : paths.edit(resource.naming.routeKey, id);
+    const handle = await drafts.hold({ resource, form, typed, sessionKey: screen.viewer.csrfToken });
+    const back = `${form}?${new URLSearchParams({ draft: handle })}`;
+    if (lapsed) notice(reply, 'Your password was needed again to save this. What you typed is back: type any password again, then save.');
+    if (panel.sessions!.isRecentlyConfirmed(screen.viewer.session)) return seeOther(reply, back);
+    return seeOther(reply, `${context.paths.confirm}?${new URLSearchParams({ return_to: back })}`);
+  };
 
   /** Runs a create or update from the posted form: 303 to the record with a notice, or the form again with 422. */
   const write = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: RecordId | null) => {
     const typed = typedValues(request.body as Record<string, unknown>);
+    if (formField(request.body, 'then') === 'confirm') return confirmFirst(reply, screen, resource, id, typed);
     const attributes = postedAttributes(resource, typed);
     const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer), passwordChanged: passwordChanged(request, reply, screen.viewer) };
     try {
@@ -141,6 +168,8 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
       notice(reply, `${resource.naming.humanName} ${id === null ? 'created' : 'saved'}.`);
       return seeOther(reply, paths.record(resource.naming.routeKey, row[resource.primaryKey] as RecordId));
     } catch (error) {
+      // Sent after its confirmation lapsed: kept while the user confirms, as "Confirm your password" keeps it.
+      if (error instanceof ConfirmationNeededError) return confirmFirst(reply, screen, resource, id, typed, true);
       const errors = invalidErrors(error);
       if (!errors) throw error;
       return sendForm(request, reply, screen, resource, id, typed, errors, 422);
