@@ -135,6 +135,14 @@ for (const kind of testDatabaseKinds()) {
       expect(await stored()).toEqual(before);
     });
 
+    it('"CSRF token … on every POST": a form whose token comes first and again, differently, after a file is the "form expired" page, and keeps none of its files', async () => {
+      const before = await stored();
+      const twice = await post('/panel/resources/documents/1', [{ name: 'record[scan]', value: PNG, filename: 'scan.png' }, { name: 'csrf_token', value: 'another token' }]);
+      expect(twice.statusCode).toBe(403);
+      expect(twice.body).toContain('The form expired');
+      expect(await stored()).toEqual(before);
+    });
+
     it('"a file chosen before a 422 is kept as a pending upload": a genuine 422 keeps the file it carried, pending, and the form shows it', async () => {
       const before = await stored();
       const invalid = await post('/panel/resources/documents', [{ name: 'record[title]', value: '' }, { name: 'record[scan]', value: PNG, filename: 'scan.png' }]);

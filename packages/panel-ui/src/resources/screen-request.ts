@@ -92,7 +92,11 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
       }
       const problem = formProblem(request.body);
       if (problem) throw new BadRequestError(problem);
-      if (write && (viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) return await expired();
+      if (write && (viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) {
+        // A multipart form that named its token once more, differently, after its files: they go too.
+        await discardUploads(context.panel, uploader, received);
+        return await expired();
+      }
       return await handler(request, reply, await open());
     } catch (error) {
       await discardUploads(context.panel, uploader, received);
