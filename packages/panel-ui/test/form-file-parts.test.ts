@@ -2,7 +2,8 @@
 // nothing", and Files: "a file chosen before a 422 is kept as a pending upload". A multipart
 // form's file part for a field its user may not write is read past, never stored; a write the
 // policy refuses by its values (known only once the parts are read) keeps none of the files it
-// carried; a genuine 422 keeps them, pending.
+// carried; a genuine 422 keeps them, pending, and so does "Confirm your password" (New / Edit:
+// "a link to confirm, keeping what was typed").
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +36,7 @@ class DocumentPolicy extends Policy<Member, { title?: unknown }> {
   }
 }
 
-/** A document: anyone writes its title and scan; only admins write its seal. */
+/** A document: anyone writes its title and scan; only admins write its seal; its classification needs a recent password confirmation. */
 class DocumentResource extends Resource {
   static override policy = DocumentPolicy;
   fields() {
@@ -44,6 +45,7 @@ class DocumentResource extends Resource {
       field.text('title', { required: true }),
       field.file('scan'),
       field.file('seal', { readonly: ({ user }) => (user as Member | null)?.admin !== true }),
+      field.text('classification', { confirm: true }),
     ];
   }
 }
@@ -77,7 +79,7 @@ for (const kind of testDatabaseKinds()) {
       database = await openTestDatabase(kind);
       const { db } = database;
       await db.schema.createTable('users').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('name', 'text').addColumn('admin', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
-      await db.schema.createTable('documents').addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity()).addColumn('title', 'text').execute();
+      await db.schema.createTable('documents').addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity()).addColumn('title', 'text').addColumn('classification', 'text').execute();
       await db.insertInto('users' as never).values({ id: 2, name: 'Rita', admin: false } as never).execute();
       await db.insertInto('documents' as never).values({ title: 'Lease' } as never).execute();
       await runPanelMigrations(database);
@@ -109,9 +111,9 @@ for (const kind of testDatabaseKinds()) {
       const files = (await readdir(storageRoot, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).length;
       return { uploads: await count(UPLOADS_TABLE), blobs: await count(BLOBS_TABLE), files };
     };
-    const post = (url: string, parts: Parameters<typeof multipart>[0]) => {
+    const post = (url: string, parts: Parameters<typeof multipart>[0], cookie = rita.cookie) => {
       const body = multipart([{ name: 'csrf_token', value: rita.csrf }, ...parts]);
-      return app.inject({ method: 'POST', url, headers: { cookie: rita.cookie, origin: 'http://localhost:80', 'content-type': body.contentType }, payload: body.payload });
+      return app.inject({ method: 'POST', url, headers: { cookie, origin: 'http://localhost:80', 'content-type': body.contentType }, payload: body.payload });
     };
 
     it('"A forged control for a field the actor may not write changes nothing": a forged file part for the seal (only admins write it) is read past, never stored, on update and on create', async () => {
@@ -149,6 +151,24 @@ for (const kind of testDatabaseKinds()) {
       expect(invalid.statusCode).toBe(422);
       expect(invalid.body).toContain('scan.png will be attached when you save');
       expect(await stored()).toEqual({ uploads: before.uploads + 1, blobs: before.blobs + 1, files: before.files + 1 });
+    });
+
+    it('"a link to confirm, keeping what was typed": a file chosen before "Confirm your password" is kept as a pending upload, and shown on the form back from the confirmation', async () => {
+      const sessions = panel.sessions!;
+      const opened = sessions.read(rita.cookie.slice(rita.cookie.indexOf('=') + 1))!;
+      const old = `${panel.config.sessionCookie}=${sessions.reseal(opened, { confirmedAt: opened.confirmedAt! - sessions.options.confirmWindow - 1 })}`;
+      const form = await app.inject({ url: '/panel/resources/documents/1/edit', headers: { cookie: old } });
+      expect(form.body).not.toContain('name="record[classification]"');
+      expect(form.body).toContain('name="then" value="confirm"');
+      const before = await stored();
+      const kept = await post('/panel/resources/documents/1', [{ name: 'record[title]', value: 'Lease, typed' }, { name: 'record[scan]', value: PNG, filename: 'kept.png' }, { name: 'then', value: 'confirm' }], old);
+      expect(kept.statusCode).toBe(303);
+      expect(await stored()).toEqual({ uploads: before.uploads + 1, blobs: before.blobs + 1, files: before.files + 1 });
+      const back = new URL(kept.headers.location as string, 'http://localhost').searchParams.get('return_to')!;
+      expect(back).toMatch(/^\/panel\/resources\/documents\/1\/edit\?draft=/);
+      const restored = await app.inject({ url: back, headers: { cookie: old } });
+      expect(restored.body).toContain('value="Lease, typed"');
+      expect(restored.body).toContain('kept.png will be attached when you save');
     });
   });
 }
