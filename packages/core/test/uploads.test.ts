@@ -211,6 +211,22 @@ for (const kind of testDatabaseKinds()) {
       expect(stale.id).not.toBe(live.id);
     });
 
+    it('discard removes its owner\'s pending uploads at once, with their blobs and bytes; another owner\'s, an attached one and a malformed id are left alone', async () => {
+      const refused = await upload(PNG, { filename: 'refused.png' });
+      const bobs = await upload(PNG, { owner: BOB, filename: 'bobs.png' });
+      const used = await upload(PNG, { filename: 'used.png' });
+      const attached = await create({ title: 'Attached', cover: used.id });
+      const { rows } = await sql<{ key: string }>`select b.key from ${sql.table(BLOBS_TABLE)} b where b.filename = 'refused.png'`.execute(database.db);
+      const refusedKey = rows.at(-1)!.key;
+      expect(await panel.uploads.discard({ owner: ADA, ids: [refused.id, bobs.id, used.id, 'not an id'] })).toBe(1);
+      expect(await panel.uploads.describe({ owner: ADA, id: refused.id })).toBeUndefined();
+      expect(await panel.attachments.blob(refusedKey)).toBeUndefined();
+      expect(await panel.attachments.storage.exists(refusedKey)).toBe(false);
+      expect(await panel.uploads.describe({ owner: BOB, id: bobs.id })).toMatchObject({ filename: 'bobs.png' });
+      expect(await panel.attachments.storage.exists(keyOf(cover(attached)!.url))).toBe(true);
+      expect(await panel.uploads.discard({ owner: ADA, ids: [] })).toBe(0);
+    });
+
     it('a direct upload is refused on disk storage: the file is to be sent itself', async () => {
       const error = await refusal(panel.uploads.direct({ owner: ADA, filename: 'a.png', contentType: 'image/png', byteSize: PNG.length, checksum: blobChecksum(PNG), maxBytes: 1024 }));
       expect(isPanelError(error, 'PANEL_ERR_UPLOAD_REFUSED')).toBe(true);

@@ -3,7 +3,6 @@ import type { Readable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
 import { BLOBS_TABLE } from '../attachments/attachment-tables.js';
 import { deleteUnattachedBlobs } from '../attachments/unattached-blobs.js';
-import { checkedContentType, sanitizeFilename } from '../attachments/sanitize-filename.js';
 import { UploadRefusedError, UploadTooLargeError } from '../errors/panel-errors.js';
 import { isBlobKey, newBlobKey } from '../storage/blob-key.js';
 import type { DirectUploadTarget, StorageService } from '../storage/storage-service.js';
@@ -13,6 +12,7 @@ import { sniffContentType } from './sniff-content-type.js';
 import { isUploadId, newUploadId, uploadDigest } from './upload-id.js';
 import type { UploadOptions } from './upload-options.js';
 import { UPLOADS_TABLE } from './upload-tables.js';
+import { uploadContentType, uploadFilename } from './upload-names.js';
 
 /** An upload as the API answers it: its id (to name in a write), the file, and until when the id works. */
 export interface Upload {
@@ -191,14 +191,32 @@ export class PanelUploads {
    */
   async purge(options: { readonly limit?: number } = {}): Promise<number> {
     const limit = options.limit ?? 2 ** 31 - 1;
-    const { removed, keys } = await this.#db.transaction().execute(async (trx) => {
-      const expired = await trx
+    return this.#remove((trx) =>
+      trx
         .deleteFrom(UPLOADS_TABLE)
         .where('digest', 'in', (qb: Kysely<any>) => qb.selectFrom(UPLOADS_TABLE).select('digest').where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(limit).forUpdate().skipLocked())
         .returning('blob_id')
-        .execute();
-      if (expired.length === 0) return { removed: 0, keys: [] as string[] };
-      return { removed: expired.length, keys: await deleteUnattachedBlobs(trx, expired.map((row) => row.blob_id)) };
+        .execute(),
+    );
+  }
+
+  /**
+   * Removes `owner`'s pending uploads among `ids` now, as their expiry would (rows, blobs unless
+   * attached, then bytes): the files of a form whose write was refused, so that it keeps nothing.
+   * An unknown, used or another owner's id is left alone. Returns how many uploads it removed.
+   */
+  async discard(input: { readonly owner: string; readonly ids: readonly string[] }): Promise<number> {
+    const digests = input.ids.filter(isUploadId).map(uploadDigest);
+    if (digests.length === 0) return 0;
+    return this.#remove((trx) => trx.deleteFrom(UPLOADS_TABLE).where('digest', 'in', digests).where('owner', '=', input.owner).returning('blob_id').execute());
+  }
+
+  /** Deletes the upload rows `rows` deletes, their blobs unless attached, in one transaction; then their bytes. */
+  async #remove(rows: (trx: Kysely<any>) => Promise<{ blob_id: unknown }[]>): Promise<number> {
+    const { removed, keys } = await this.#db.transaction().execute(async (trx) => {
+      const deleted = await rows(trx);
+      if (deleted.length === 0) return { removed: 0, keys: [] as string[] };
+      return { removed: deleted.length, keys: await deleteUnattachedBlobs(trx, deleted.map((row) => row.blob_id)) };
     });
     await this.#purgeBytes(keys);
     return removed;
@@ -226,23 +244,5 @@ export class PanelUploads {
       .where('u.digest', 'in', digests)
       .where('u.owner', '=', owner)
       .where('u.expires_at', '>', sql<Date>`now()`);
-  }
-}
-
-/** A filename as a blob keeps it, or the 400 that says what is wrong with it. */
-function uploadFilename(filename: unknown): string {
-  try {
-    return sanitizeFilename(filename);
-  } catch (error) {
-    throw new UploadRefusedError((error as Error).message);
-  }
-}
-
-/** A declared content type, or the 400 that says what is wrong with it. */
-function uploadContentType(contentType: unknown): string {
-  try {
-    return checkedContentType(contentType);
-  } catch (error) {
-    throw new UploadRefusedError((error as Error).message);
   }
 }

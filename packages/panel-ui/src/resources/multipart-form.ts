@@ -1,74 +1,93 @@
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { fieldMaxBytes, secretsEqual, textProblem, type CompiledResource, type Panel } from '@panel/core';
+import { fieldMaxBytes, secretsEqual, textProblem, type CompiledField, type Panel } from '@panel/core';
 import { BadRequestError, multipartParts, readFilePart } from '@panel/api';
 import type { FormBody } from '../forms/form-body.js';
 
 /** The most parts one form sends (its fields and files), and the longest field value. */
 const LIMITS = { parts: 500, fields: 400, files: 20, fieldSize: 64 * 1024 };
 
-/** What reading a multipart form gives: the form, with each received file's upload id under its control's name; or a refusal. */
-export type MultipartForm = { readonly form: FormBody } | { readonly refused: 'csrf' };
+/** What reading a multipart form gives: the form, with each received file's upload id under its control's name, and those ids; or a refusal. */
+export type MultipartForm = { readonly form: FormBody; readonly received: readonly string[] } | { readonly refused: 'csrf' };
 
 /** What `readMultipartForm` takes besides the panel and the request. */
 export interface MultipartFormInput {
-  /** The resource whose file fields the form's file parts fill (none: every file part is skipped). */
-  readonly resource: CompiledResource | undefined;
   /** The session's CSRF token, which the first part must carry. */
   readonly csrfToken: string;
   /** Whose uploads the received files become (`user:<id>`). */
   readonly owner: string;
   /**
    * Asked once the token is checked, before any other part is read: throws to refuse the write
-   * (the record outside the scope, the policy's no), so a refused request stores no bytes.
+   * (the record outside the scope, the policy's no), so a refused request stores no bytes; else
+   * answers the fields the user may write with this form. Only their file parts are stored.
+   * Absent, no file part is stored.
    */
-  readonly beforeParts?: (() => Promise<void>) | undefined;
+  readonly beforeParts?: (() => Promise<readonly CompiledField[]>) | undefined;
 }
 
 /**
  * Reads a resource form posted as `multipart/form-data` (a form with a file control), part by
  * part: the first part must be `csrf_token` with the session's token, checked before any file is
  * read (anything else: refused, nothing read further or stored); then `beforeParts` may refuse
- * the write, again before anything is read further. Each file part named
- * `record[<write key>]` of one of the resource's file fields goes to `panel.uploads.receive`,
- * streamed, under the field's `maxBytes`, owned by `owner`; its upload id takes its place in the
- * form, as the pending upload a write then attaches. An empty file part (no file chosen) is
- * skipped; so is a file under any other name. A field value with text the database cannot store
- * is a 400 naming it.
+ * the write, again before anything is read further, and names the fields the user may write.
+ * Each file part named `record[<write key>]` of one of those fields that takes files goes to
+ * `panel.uploads.receive`, streamed, under the field's `maxBytes`, owned by `owner`; its upload
+ * id takes its place in the form, as the pending upload a write then attaches. An empty file
+ * part (no file chosen) is read past without storing anything; so is a file under any other
+ * name, and one for a field the user may not write (a forged control changes nothing). A field
+ * value with text the database cannot store is a 400 naming it. When reading fails after files
+ * were received (a later file too large, a bad field), they are removed before the error goes on.
  */
 export async function readMultipartForm(panel: Panel, request: FastifyRequest, input: MultipartFormInput): Promise<MultipartForm> {
   const form: FormBody = {};
+  const received: string[] = [];
   const add = (name: string, value: string) => {
     const list = form[name];
     form[name] = list === undefined ? value : Array.isArray(list) ? [...list, value] : [list, value];
   };
-  const fileFields = new Map((input.resource?.fields ?? []).filter((field) => field.kind.attachments !== undefined).map((field) => [`record[${field.writeKey}]`, field]));
+  let fileFields = new Map<string, CompiledField>();
   let first = true;
-  for await (const part of multipartParts(request.parts({ limits: LIMITS }))) {
-    if (first) {
-      first = false;
-      const token = part.type === 'field' && part.fieldname === 'csrf_token' && typeof part.value === 'string' ? part.value : '';
-      if (input.csrfToken === '' || !secretsEqual(token, input.csrfToken)) {
-        if (part.type !== 'field') part.file.resume();
-        return { refused: 'csrf' };
+  try {
+    for await (const part of multipartParts(request.parts({ limits: LIMITS }))) {
+      if (first) {
+        first = false;
+        const token = part.type === 'field' && part.fieldname === 'csrf_token' && typeof part.value === 'string' ? part.value : '';
+        if (input.csrfToken === '' || !secretsEqual(token, input.csrfToken)) {
+          if (part.type !== 'field') part.file.resume();
+          return { refused: 'csrf' };
+        }
+        const writable = (await input.beforeParts?.()) ?? [];
+        fileFields = new Map(writable.filter((field) => field.kind.attachments !== undefined).map((field) => [`record[${field.writeKey}]`, field]));
       }
-      await input.beforeParts?.();
+      if (part.type === 'field') {
+        const value = typeof part.value === 'string' ? part.value : String(part.value);
+        const problem = textProblem(part.fieldname) ?? textProblem(value);
+        if (problem) throw new BadRequestError(`Form field ${JSON.stringify(part.fieldname)} ${problem}`);
+        add(part.fieldname.endsWith('[]') ? part.fieldname.slice(0, -2) : part.fieldname, value);
+        continue;
+      }
+      const field = fileFields.get(part.fieldname.endsWith('[]') ? part.fieldname.slice(0, -2) : part.fieldname);
+      if (!field || part.filename === '') {
+        // No file chosen (browsers send an empty part), a file no field takes, or one for a field this user may not write: read past it.
+        part.file.resume();
+        continue;
+      }
+      const upload = await readFilePart(part.file, () => panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes: fieldMaxBytes(field) }));
+      received.push(upload.id);
+      add(`record[${field.writeKey}]`, upload.id);
     }
-    if (part.type === 'field') {
-      const value = typeof part.value === 'string' ? part.value : String(part.value);
-      const problem = textProblem(part.fieldname) ?? textProblem(value);
-      if (problem) throw new BadRequestError(`Form field ${JSON.stringify(part.fieldname)} ${problem}`);
-      add(part.fieldname.endsWith('[]') ? part.fieldname.slice(0, -2) : part.fieldname, value);
-      continue;
-    }
-    const field = fileFields.get(part.fieldname.endsWith('[]') ? part.fieldname.slice(0, -2) : part.fieldname);
-    if (!field || part.filename === '') {
-      // No file chosen (browsers send an empty part), or a file no field takes: read past it.
-      part.file.resume();
-      continue;
-    }
-    const upload = await readFilePart(part.file, () => panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes: fieldMaxBytes(field) }));
-    add(`record[${field.writeKey}]`, upload.id);
+  } catch (error) {
+    await discardUploads(panel, input.owner, received);
+    throw error;
   }
-  return { form };
+  return { form, received };
+}
+
+/**
+ * Removes the uploads a refused or failed write received, never throwing: the error that
+ * refused the write is the answer, and an upload left behind (the database gone meanwhile)
+ * still expires and is purged within the hour.
+ */
+export async function discardUploads(panel: Panel, owner: string, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await panel.uploads.discard({ owner, ids }).catch(() => undefined);
 }

@@ -13,7 +13,7 @@ export const RECORD_CHOICES = 100;
 /** The name of a field's control: `record[<write key>]`. */
 export const controlName = (field: CompiledField): string => `record[${field.writeKey}]`;
 
-/** What the user typed, by control name: a 422 shows it again; a `new` screen takes it from `?record[…]=`. */
+/** What the user typed, by control name: a 422 shows it again, so does a form back from a password confirmation; a `new` screen takes it from `?record[…]=`. */
 export type TypedValues = ReadonlyMap<string, readonly string[]>;
 
 /** The `record[…]` values of a posted form or a query string. */
@@ -132,7 +132,7 @@ export interface FormInput {
   readonly view: 'new' | 'edit';
   /** The stored record on edit; null on new. */
   readonly row: RecordRow | null;
-  /** What was typed (a 422) or prefilled (`?record[…]=` on new); absent values come from the record. */
+  /** What was typed (a 422, or kept across a password confirmation) or prefilled (`?record[…]=` on new); absent values come from the record. */
   readonly typed: TypedValues;
   readonly errors: ErrorMessages;
   /** Whether the user typed their password recently (a `confirm: true` field is offered only then). */
@@ -143,7 +143,8 @@ export interface FormInput {
  * The form's model: a control per field the user may write (`fieldAccess(…).writable`), from
  * its type's `form.control`, with what was typed or the stored value; the fields the user reads
  * but may not write, shown read-only (edit); a `confirm: true` field only after a recent
- * password confirmation (else a link to confirm); the error summary with a link to each
+ * password confirmation (else named in `needsConfirmation`, for the button that keeps what was
+ * typed while the user confirms); the error summary with a link to each
  * field's control, and each message tied to its control.
  */
 export async function formModel(input: FormInput) {

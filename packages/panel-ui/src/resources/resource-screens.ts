@@ -7,6 +7,8 @@ import { listScreen, SCREENS_PER_PAGE_COOKIE } from './list-screen.js';
 import { withoutEmptyControls } from './list-filters.js';
 import { queryPairs, withQuery } from './resource-paths.js';
 import { formModel, postedAttributes, typedValues, type TypedValues } from './record-form.js';
+import { FormDrafts } from './form-drafts.js';
+import { formField } from '../forms/form-body.js';
 import { recordLabel, showScreen } from './show-screen.js';
 import { ConfirmationNeededError, notFound, recordIdOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
 import type { ScreenActor } from './screen-actor.js';
@@ -46,9 +48,15 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   const paths = context.resourcePaths;
   const { panel } = context;
   const notice = (reply: FastifyReply, text: string) => setNotice(reply, panel.config.rootPath, text);
+  const drafts = new FormDrafts(panel);
   // A write that sets a `confirm: true` field needs the password typed recently, as on the API's panel-session path.
   const confirmFields = (viewer: PanelViewer) => (fields: readonly CompiledField[]) => {
     if (!panel.sessions!.isRecentlyConfirmed(viewer.session)) throw new ConfirmationNeededError(`Changing ${fields.map((field) => humanize(field.name)).join(', ')} needs your password again. Confirm it, then send the form again.`);
+  };
+  // The fields a form lets its user write: those the user may write, less a `confirm: true` one without a recent confirmation (the form offers no control for it).
+  const formFields = async (screen: OpenedScreen, resource: CompiledResource, row: RecordRow | null) => {
+    const confirmed = panel.sessions!.isRecentlyConfirmed(screen.viewer.session);
+    return (await screen.actor.access(resource).writable(row ? 'update' : 'create', row)).filter((field) => confirmed || field.definition.options.confirm !== true);
   };
   // A password change ends every session of that user (core's update does it); the viewer's own session holds.
   const passwordChanged = (request: FastifyRequest, reply: FastifyReply, viewer: PanelViewer) => ({ userId, generation }: PasswordChange) => {
@@ -99,7 +107,6 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     const routeKey = resource.naming.routeKey;
     const label = row ? recordLabel(resource, row) : undefined;
     const heading = row ? `Edit “${label}”` : `New ${resource.naming.humanName.toLowerCase()}`;
-    const formPath = row ? paths.edit(routeKey, row[resource.primaryKey]) : withQuery(paths.newRecord(routeKey), [...typed].flatMap(([name, values]) => values.map((value): [string, string] => [name, value])));
     const model = {
       ...form,
       heading,
@@ -110,25 +117,50 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
       indexLabel: humanize(routeKey),
       recordHref: row ? paths.record(routeKey, row[resource.primaryKey]) : undefined,
       recordLabel: label,
-      confirmHref: `${context.paths.confirm}?${new URLSearchParams({ return_to: formPath })}`,
     };
     return sendPage(context, request, reply, viewer, status, 'resourceForm', { title: `${form.hasErrors ? 'Error: ' : ''}${heading}`, resource: routeKey }, model);
   };
 
+  // What was typed before a password confirmation (`?draft=`), shown again as a 422 shows it; else the prefill (new) or the record (edit).
+  const kept = (request: ScreenRequest, screen: OpenedScreen, form: string) =>
+    request.query.draft === undefined ? undefined : drafts.take({ handle: request.query.draft, form, sessionKey: screen.viewer.csrfToken });
+
   app.get(`${paths.base}/:route_key/new`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
     await mayCreate(screen.actor, resource);
-    return sendForm(request, reply, screen, resource, null, typedValues(request.query), {}, 200);
+    const typed = (await kept(request, screen, paths.newRecord(resource.naming.routeKey))) ?? typedValues(request.query);
+    return sendForm(request, reply, screen, resource, null, typed, {}, 200);
   }));
 
   app.get(`${paths.base}/:route_key/:id/edit`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
-    return sendForm(request, reply, screen, resource, idOf(request, resource), new Map(), {}, 200);
+    const id = idOf(request, resource);
+    const typed = (await kept(request, screen, paths.edit(resource.naming.routeKey, id))) ?? new Map();
+    return sendForm(request, reply, screen, resource, id, typed, {}, 200);
   }));
+
+  /**
+   * "Confirm your password" on a form (`then=confirm`): the URL's checks as for the write, then
+   * what was typed kept as a draft for this session (passwords never), and a 303 to the confirm
+   * page, which sends the user back to the form with the draft's handle (already confirmed: at
+   * once). Nothing is written; the values travel in no URL. `lapsed`: the form was sent after
+   * its confirmation lapsed, and the notice back on the form asks for its passwords again.
+   */
+  const confirmFirst = async (reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: RecordId | null, typed: TypedValues, lapsed = false) => {
+    if (id === null) await mayCreate(screen.actor, resource);
+    else await editableRecord(screen.actor, resource, id);
+    const form = id === null ? paths.newRecord(resource.naming.routeKey) : paths.edit(resource.naming.routeKey, id);
+    const handle = await drafts.hold({ resource, form, typed, sessionKey: screen.viewer.csrfToken });
+    const back = `${form}?${new URLSearchParams({ draft: handle })}`;
+    if (lapsed) notice(reply, 'Your password was needed again to save this. What you typed is back: type any password again, then save.');
+    if (panel.sessions!.isRecentlyConfirmed(screen.viewer.session)) return seeOther(reply, back);
+    return seeOther(reply, `${context.paths.confirm}?${new URLSearchParams({ return_to: back })}`);
+  };
 
   /** Runs a create or update from the posted form: 303 to the record with a notice, or the form again with 422. */
   const write = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: RecordId | null) => {
     const typed = typedValues(request.body as Record<string, unknown>);
+    if (formField(request.body, 'then') === 'confirm') return confirmFirst(reply, screen, resource, id, typed);
     const attributes = postedAttributes(resource, typed);
     const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer), passwordChanged: passwordChanged(request, reply, screen.viewer) };
     try {
@@ -136,16 +168,28 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
       notice(reply, `${resource.naming.humanName} ${id === null ? 'created' : 'saved'}.`);
       return seeOther(reply, paths.record(resource.naming.routeKey, row[resource.primaryKey] as RecordId));
     } catch (error) {
+      // Sent after its confirmation lapsed: kept while the user confirms, as "Confirm your password" keeps it.
+      if (error instanceof ConfirmationNeededError) return confirmFirst(reply, screen, resource, id, typed, true);
       const errors = invalidErrors(error);
       if (!errors) throw error;
       return sendForm(request, reply, screen, resource, id, typed, errors, 422);
     }
   };
 
-  // A form with a file is checked against the URL (scope, policy) before its files are read: a refused write stores no bytes.
+  // A form with a file is checked against the URL (scope, policy) before its files are read: a
+  // refused write stores no bytes, and only the file parts of fields the user may write are stored.
   app.post(
     `${paths.base}/:route_key`,
-    screenRoute(context, true, async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), null), (request: ScreenRequest, screen) => mayCreate(screen.actor, resourceOf(context, request.params.route_key))),
+    screenRoute(
+      context,
+      true,
+      async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), null),
+      async (request: ScreenRequest, screen) => {
+        const resource = resourceOf(context, request.params.route_key);
+        await mayCreate(screen.actor, resource);
+        return formFields(screen, resource, null);
+      },
+    ),
   );
   app.post(
     `${paths.base}/:route_key/:id`,
@@ -153,7 +197,10 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
       context,
       true,
       async (request: ScreenRequest, reply, screen) => write(request, reply, screen, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key))),
-      (request: ScreenRequest, screen) => editableRecord(screen.actor, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key))),
+      async (request: ScreenRequest, screen) => {
+        const resource = resourceOf(context, request.params.route_key);
+        return formFields(screen, resource, await editableRecord(screen.actor, resource, idOf(request, resource)));
+      },
     ),
   );
 

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isPanelError, RecordNotFoundError, secretsEqual, type CompiledResource, type RecordId } from '@panel/core';
+import { isPanelError, RecordNotFoundError, secretsEqual, type CompiledField, type CompiledResource, type RecordId } from '@panel/core';
 import { BadRequestError, isSameOriginRequest } from '@panel/api';
 import { formField, formProblem } from '../forms/form-body.js';
 import { panelViewer, type PanelViewer } from '../shell/panel-viewer.js';
 import { sendPage, type ShellContext } from '../screens/screen-context.js';
 import type { ResourcePaths } from './resource-paths.js';
 import { ScreenActor } from './screen-actor.js';
-import { readMultipartForm } from './multipart-form.js';
+import { discardUploads, readMultipartForm } from './multipart-form.js';
 
 /** What the resource screens share: the shell's context, their paths, and the resources by route key. */
 export interface ResourceScreensContext extends ShellContext {
@@ -29,9 +29,11 @@ type ScreenHandler<R extends FastifyRequest> = (request: R, reply: FastifyReply,
 
 /**
  * A write's own checks that the URL alone decides (the record through the scope, the policy's
- * `create` or `update`): throws `RecordNotFoundError` or `NotAuthorizedError` to refuse.
+ * `create` or `update`): throws `RecordNotFoundError` or `NotAuthorizedError` to refuse; else
+ * answers the fields the user may write with this form (a multipart form stores the file parts
+ * of these fields only).
  */
-export type WriteGuard<R extends FastifyRequest> = (request: R, screen: OpenedScreen) => Promise<unknown>;
+export type WriteGuard<R extends FastifyRequest> = (request: R, screen: OpenedScreen) => Promise<readonly CompiledField[]>;
 
 /** What a refusal or a bad request answers: its status, page title and message. */
 function problemOf(error: unknown): { status: number; title: string; message: string } | undefined {
@@ -56,7 +58,10 @@ export function sendProblem(context: ResourceScreensContext, request: FastifyReq
  * A record outside the user's scope and a missing one answer the same 404 page; a policy
  * refusal a 403 page; a bad list query the API's 400 message, each inside the shell.
  * A multipart form's `guard` runs right after its token and before any other part is read, so
- * that a write the URL already refuses stores no file ("on a POST nothing is written").
+ * that a write the URL already refuses stores no file ("on a POST nothing is written"), and it
+ * names the fields whose file parts are stored. A write refused once its form is read (the
+ * policy's no to its values, any error) removes the files its form carried before it answers;
+ * a 422 keeps them, pending, for the form it shows again.
  */
 export function screenRoute<R extends FastifyRequest>(context: ResourceScreensContext, write: boolean, handler: ScreenHandler<R>, guard?: WriteGuard<R>) {
   return async (request: R, reply: FastifyReply): Promise<FastifyReply> => {
@@ -74,21 +79,27 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
     const user = viewer.user.record;
     let opened: OpenedScreen | undefined;
     const open = async () => (opened ??= { viewer, actor: await new ScreenActor(context.panel, user, uploader).prepare() });
+    let received: readonly string[] = [];
     try {
       if (write && !isSameOriginRequest(request)) return await expired();
       if (write && request.isMultipart()) {
         // A form with a file control: its first part is the CSRF token, checked before any file is read.
-        const resource = context.byRouteKey.get((request.params as { route_key?: string }).route_key ?? '');
-        const read = await readMultipartForm(context.panel, request, { resource, csrfToken: viewer.csrfToken, owner: uploader, beforeParts: guard && (async () => void (await guard(request, await open()))) });
+        const read = await readMultipartForm(context.panel, request, { csrfToken: viewer.csrfToken, owner: uploader, beforeParts: guard && (async () => guard(request, await open())) });
         if ('refused' in read) return await expired();
         request.body = read.form;
+        received = read.received;
         reply.removeHeader('connection');
       }
       const problem = formProblem(request.body);
       if (problem) throw new BadRequestError(problem);
-      if (write && (viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) return await expired();
+      if (write && (viewer.csrfToken === '' || !secretsEqual(formField(request.body, 'csrf_token'), viewer.csrfToken))) {
+        // A multipart form that named its token once more, differently, after its files: they go too.
+        await discardUploads(context.panel, uploader, received);
+        return await expired();
+      }
       return await handler(request, reply, await open());
     } catch (error) {
+      await discardUploads(context.panel, uploader, received);
       const problem = problemOf(error);
       if (!problem) throw error;
       return sendProblem(context, request, reply, viewer, problem);

@@ -29,14 +29,18 @@ export const CONTROL_PARTIALS: Readonly<Record<string, string>> = {
   controlFile: `${LABEL}{{#if current}}<div class="hint">Attached now: {{> value current}}</div>{{/if}}{{#each pending}}<div class="checkbox"><input type="checkbox" id="{{../id}}-pending-{{@index}}" name="{{../name}}" value="{{id}}" checked><label for="{{../id}}-pending-{{@index}}">{{filename}} will be attached when you save (untick to leave it out)</label></div>{{/each}}<input type="file" id="{{id}}" name="{{name}}"{{#if multiple}} multiple{{/if}}${DESCRIBED}>`,
 };
 
-/** New and edit: the error summary, a control per writable field, the read-only fields, save or cancel. */
+/**
+ * New and edit: the error summary, a control per writable field, the read-only fields, save or
+ * cancel; and, for a `confirm: true` field the user may not change yet, a second submit button
+ * after Save (Enter still saves) that posts what was typed to keep it while they confirm.
+ */
 export const RESOURCE_FORM_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHref}}">{{indexLabel}}</a>{{#if recordHref}} › <a href="{{recordHref}}">{{recordLabel}}</a>{{/if}}</p>
 <h1>{{heading}}</h1>
 {{#if hasErrors}}<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" autofocus>
   <h2 id="error-summary-title">There is a problem</h2>
   <ul>{{#each summary}}<li>{{#if href}}<a href="{{href}}">{{text}}</a>{{else}}{{text}}{{/if}}</li>{{/each}}</ul>
 </div>{{/if}}
-{{#if needsConfirmation}}<p class="hint">To change {{needsConfirmation}}, <a href="{{confirmHref}}">confirm your password</a> first.</p>{{/if}}
+{{#if needsConfirmation}}<p class="hint" id="needs-confirmation">To change {{needsConfirmation}}, confirm your password first, with the button below the form: what you typed is kept (passwords excepted).</p>{{/if}}
 <form method="post" action="{{action}}"{{#if multipart}} enctype="multipart/form-data"{{/if}} novalidate>
   <input type="hidden" name="csrf_token" value="{{csrfToken}}">
   {{#each controls}}<div class="field{{#if errors}} field-error{{/if}}">{{> (lookup . 'partial') }}</div>
@@ -44,6 +48,7 @@ export const RESOURCE_FORM_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHr
   {{#if readOnly.length}}<h2>Not editable</h2>
   <dl class="record">{{#each readOnly}}<dt>{{label}}</dt><dd>{{> value value}}</dd>{{/each}}</dl>{{/if}}
   <div class="form-actions"><button class="primary">{{submitLabel}}</button> <a class="button" href="{{cancelHref}}">Cancel</a></div>
+  {{#if needsConfirmation}}<div class="form-actions"><button name="then" value="confirm" aria-describedby="needs-confirmation">Confirm your password</button></div>{{/if}}
 </form>
 `;
 
