@@ -174,6 +174,19 @@ describeOnEachDatabase('cursor pagination', (demo) => {
     expect(deep.result.headers.link).toMatch(/^<\/api\/resources\/v1\/blog_posts\?per_page=5&sort_by=title&after=[\w-]+\.[\w-]+>; rel="next", <\/api\/resources\/v1\/blog_posts\?per_page=5&sort_by=title&before=[\w-]+\.[\w-]+>; rel="prev"$/);
   });
 
+  it('"a Link header with rel=\\"next\\"": the next URL repeats the query as the server read it, even a value with an invalid percent-encoding (%FF, %E2%82), and following it answers the next page', async () => {
+    for (const raw of ['%FF', '%E2%82', 'a%2Bb+c%FF', '100%25']) {
+      const base = `/blog_posts?filter[title][ne]=${raw}&fields=id&sort_by=title`;
+      const first = await get(`${base}&pagination=cursor&per_page=2`);
+      expect(first.statusCode, first.body).toBe(200);
+      const next = /^<([^>]+)>; rel="next"/.exec(first.headers.link as string)![1]!;
+      const followed = await demo().app.inject({ method: 'GET', url: next, headers: ADMIN });
+      expect(followed.statusCode, `${raw}: ${next}: ${followed.body}`).toBe(200);
+      const direct = await page(`${base}&per_page=2&after=${first.json().pagination.next_cursor}`);
+      expect(followed.json(), raw).toEqual(direct);
+    }
+  });
+
   it('an included to-many list\'s next URL is a cursor page this actor can follow, and it continues the embedded page', async () => {
     const post = (await page(`/blog_posts?filter[author_id]=${author}&per_page=1`)).records[0]!.id;
     await sql`insert into comments (body, blog_post_id) select 'Walk comment ' || i, ${post} from generate_series(1, 7) as i`.execute(db());

@@ -1,5 +1,6 @@
 // Querying in Edition B through real HTTP on the demo (`buildDemoApp({ edition: 'B' })`).
 import { expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { describeOnEachDatabase } from './demo-app-support.js';
 
 const V1 = '/api/resources/v1';
@@ -59,5 +60,42 @@ describeOnEachDatabase('querying in Edition B: grants decide which association k
     const allowed = await get(`${V1}/blog_posts/1/comments?filter[blog_post_id]=1&fields=blog_post`, 'reader');
     expect(allowed.statusCode).toBe(200);
     for (const record of allowed.json().records) expect(record).toEqual({ id: record.id, blog_post: { id: 1, label: 'Post 01: Games' } });
+  });
+
+  it('"a field the caller may not read can be neither filtered, searched nor selected": a cursor of the users list (ordered by created_at, which only admins read) does not tell the boundary row\'s created_at', async () => {
+    const db = demo().database.db;
+    // Users created a microsecond, a second and a year apart, besides the demo's.
+    const made = await sql<{ id: number }>`insert into users (name, email, password_digest, created_at)
+      select 'Cursor ' || i, 'cursor' || i || '@example.com', 'x', timestamptz '2025-05-01 12:00:00.123456+00' + (i * interval '1 microsecond') + ((i % 2) * interval '1 second') + ((i / 3) * interval '1 year')
+      from generate_series(1, 4) as i returning id`.execute(db);
+    try {
+      expect((await get(`${V1}/users?fields=created_at`, 'all')).statusCode).toBe(400);
+      let current = (await get(`${V1}/users?pagination=cursor&per_page=1&fields=id`, 'all')).json();
+      const cursors: string[] = [];
+      while (current.pagination.has_next_page) {
+        expect(cursors.length).toBeLessThan(20);
+        const boundary = current.records[0].id as number;
+        const { created_at: stored } = (await sql<{ created_at: string }>`select created_at::text from users where id = ${boundary}`.execute(db)).rows[0]!;
+        const cursor = current.pagination.next_cursor as string;
+        // Whatever part is decoded, and however: no trace of the value, nor of any date.
+        for (const part of cursor.split('.')) {
+          const bytes = Buffer.from(part, 'base64url');
+          for (const text of [bytes.toString('utf8'), bytes.toString('latin1')]) {
+            expect(text, stored).not.toContain(stored.slice(0, 10));
+            expect(text, stored).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+          }
+        }
+        cursors.push(cursor);
+        const response = await get(`${V1}/users?per_page=1&fields=id&after=${cursor}`, 'all');
+        expect(response.statusCode, response.body).toBe(200);
+        current = response.json();
+        expect(current.records[0].id).not.toBe(boundary);
+      }
+      expect(cursors.length).toBe(6);
+      // Boundary rows created at different times, with and without fractions of a second: the cursors' lengths tell nothing either.
+      expect(new Set(cursors.map((cursor) => cursor.length)).size).toBe(1);
+    } finally {
+      await db.deleteFrom('users').where('id', 'in', made.rows.map((row) => row.id)).execute();
+    }
   });
 }, { edition: 'B' });

@@ -1,5 +1,6 @@
 // Querying through real HTTP on the demo: filters, search and sparse fieldsets (docs/querying.md).
 import { beforeAll, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { countQueries } from '@panel/test-support';
 import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
 
@@ -127,6 +128,30 @@ describeOnEachDatabase('querying a list: filter[…], q and fields', (demo) => {
     // A number an `integer` column cannot hold is compared, not refused by the database.
     expect(await records(`${V1}/blog_posts?filter[view_count][gt]=9007199254740991`)).toEqual([]);
     expect(await records(`${V1}/blog_posts?filter[author_id]=9007199254740991`)).toEqual([]);
+  });
+
+  it('"Datetimes are stored with millisecond precision and answered in UTC": a record created by now() (microseconds) is found by the datetime the API answers for it, with every operator', async () => {
+    // As a column default of now() writes it: microseconds past the millisecond.
+    const db = demo().database.db;
+    const { id } = await db.insertInto('users').values({ name: 'Micro Second', email: 'micro@example.com', password_digest: 'x', admin: false, created_at: sql`timestamptz '2026-11-29 14:40:48.029517+00'` }).returning('id').executeTakeFirstOrThrow();
+    try {
+      const answered = (await records(`${V1}/users?filter[name]=Micro%20Second`))[0]!.created_at as string;
+      expect(answered).toBe('2026-11-29T14:40:48.029Z');
+      const found = async (query: string) => (await records(`${V1}/users?per_page=100&${query}`)).some((user) => user.id === id);
+      expect(await found(`filter[created_at]=${answered}`)).toBe(true);
+      expect(await found(`filter[created_at][eq]=2026-11-29T15:40:48.029%2B01:00`)).toBe(true);
+      expect(await found(`filter[created_at][in]=2026-01-01T00:00:00Z,${answered}`)).toBe(true);
+      expect(await found(`filter[created_at][lte]=${answered}`)).toBe(true);
+      expect(await found(`filter[created_at][gte]=${answered}`)).toBe(true);
+      expect(await found(`filter[created_at][gt]=${answered}`)).toBe(false);
+      expect(await found(`filter[created_at][lt]=${answered}`)).toBe(false);
+      expect(await found(`filter[created_at][ne]=${answered}`)).toBe(false);
+      expect(await found(`filter[created_at][gt]=2026-11-29T14:40:48.028Z`)).toBe(true);
+      expect(await found(`filter[created_at][lt]=2026-11-29T14:40:48.030Z`)).toBe(true);
+      expect(await found(`filter[created_at]=2026-11-29T14:40:48.030Z`)).toBe(false);
+    } finally {
+      await db.deleteFrom('users').where('id', '=', id).execute();
+    }
   });
 
   it('"q=<text>: the words … must each be contained, case-insensitively, in at least one of the resource\'s search fields" (title, summary: the fields the list answers, issue 42 M2)', async () => {

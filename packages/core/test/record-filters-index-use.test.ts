@@ -147,6 +147,47 @@ describeOnEachDatabase(
         await explainer?.close();
       }
     });
+
+    it('a datetime filter matches its whole millisecond as a range on the column itself (col >= $1 and col < $2 + 1 ms): a B-tree on the column answers eq, lte, gt (its condition) and in (a bitmap scan per value)', async () => {
+      const book = library().resource('Book');
+      const db = library().db;
+      const at = '2024-01-01T00:00:00.000Z';
+      const setup = [`update books set created_at = timestamptz '2024-01-01 00:00:00+00' + id * interval '1 second' + interval '517 microseconds'`];
+      const counts: Statement[] = [];
+      for (const [operator, value, total] of [['eq', new Date(Date.parse(at) + 5000), 1], ['lte', new Date(Date.parse(at) + 5000), 5], ['gt', new Date(Date.parse(at) + 115_000), 5], ['in', [new Date(Date.parse(at) + 1000), new Date(Date.parse(at) + 2000)], 2]] as const) {
+        for (const step of setup) await sql.raw(step).execute(db);
+        const statements: Statement[] = [];
+        const stop = library().database.onQuery((query) => statements.push({ sql: query.sql, parameters: query.parameters }));
+        try {
+          const scope = recordsWhere({ filters: [{ field: book.fieldsByName.get('created_at')!, operator, value }] });
+          expect((await library().records.list({ resource: book, view: 'index', page: 1, perPage: 10, scope })).totalCount, operator).toBe(total);
+        } finally {
+          stop();
+        }
+        counts.push(statements.find((statement) => /^select count\(\*\)/i.test(statement.sql))!);
+      }
+      // On PostgreSQL the test's schema; on PGlite a PGlite that loads pg_trgm, with the same books.
+      const explainer = kind === 'pglite' ? await pgliteExplain() : undefined;
+      const run = (text: string) => (explainer ? explainer.pglite.exec(text) : sql.raw(text).execute(db));
+      try {
+        // Enough rows that reading the whole index costs more than its ranges.
+        const more = `insert into books (title, author_id) select 'more ' || i, (select min(id) from authors) from generate_series(1, 20000) as i`;
+        for (const step of [more, ...setup, 'create index books_created_at on books (created_at)', 'vacuum analyze books']) await run(step);
+        const explain = explainer ?? explainOnPostgres(db);
+        // eq, lte and gt: one range of the index (its condition, not a filter over every entry).
+        for (const statement of counts.slice(0, 3)) {
+          const plan = await explain(statement, { bitmapScans: false });
+          expect(plan, statement.sql).toMatch(/Index Only Scan using books_created_at on books r .*\n\s+Index Cond: /);
+          expect(plan, statement.sql).not.toMatch(/Seq Scan|Filter:/);
+        }
+        // in: one range per value, or-ed: a bitmap scan of the index per range.
+        const plan = await explain(counts[3]!);
+        expect(plan.match(/Bitmap Index Scan on books_created_at/g), plan).toHaveLength(2);
+        expect(plan, counts[3]!.sql).not.toMatch(/Seq Scan/);
+      } finally {
+        await explainer?.close();
+      }
+    });
   },
   seed,
 );

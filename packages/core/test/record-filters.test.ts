@@ -143,6 +143,34 @@ for (const kind of testDatabaseKinds()) {
       expect(await names([filter('checked_at', 'eq', '2026-11-22T13:30:00+01:00')])).toEqual(['Cotton_Blend']);
     });
 
+    it('"Datetimes are stored with millisecond precision and answered in UTC": a datetime filter matches the millisecond the API answers for a value stored with microseconds (now())', async () => {
+      const { id } = await database.db.insertInto('gadgets').values({ name: 'Microseconds', checked_at: sql`timestamptz '2026-11-29 14:40:48.029517+00'` }).returning('id').executeTakeFirstOrThrow();
+      try {
+        const checkedAt = gadget().fieldsByName.get('checked_at')!;
+        const answered = checkedAt.kind.serialize({ field: checkedAt, row: await panel.records.find({ resource: gadget(), view: 'show', id }), view: 'show' });
+        expect(answered).toBe('2026-11-29T14:40:48.029Z');
+        const only = (found: unknown[]) => found.filter((name) => name === 'Microseconds' || name === 'cotton candy');
+        expect(only(await names([filter('checked_at', 'eq', '2026-11-29T14:40:48.029Z')]))).toEqual(['Microseconds']);
+        expect(only(await names([filter('checked_at', 'eq', '2026-11-29T15:40:48.029+01:00')]))).toEqual(['Microseconds']);
+        expect(only(await names([filter('checked_at', 'in', ['2026-11-29T14:40:48.029Z', '2026-11-22T22:00:00Z'])]))).toEqual(['cotton candy', 'Microseconds']);
+        expect(only(await names([filter('checked_at', 'lte', '2026-11-29T14:40:48.029Z')]))).toEqual(['cotton candy', 'Microseconds']);
+        expect(only(await names([filter('checked_at', 'gte', '2026-11-29T14:40:48.029Z')]))).toEqual(['Microseconds']);
+        expect(only(await names([filter('checked_at', 'gt', '2026-11-29T14:40:48.029Z')]))).toEqual([]);
+        expect(only(await names([filter('checked_at', 'lt', '2026-11-29T14:40:48.029Z')]))).toEqual(['cotton candy']);
+        expect(await names([filter('checked_at', 'ne', '2026-11-29T14:40:48.029Z')])).toEqual(['100% Cotton', 'Cotton_Blend', "O'Brien's Wool", 'cotton candy']);
+        // The milliseconds either side are other values.
+        for (const other of ['2026-11-29T14:40:48.028Z', '2026-11-29T14:40:48.030Z']) {
+          expect(only(await names([filter('checked_at', 'eq', other)])), other).toEqual([]);
+          expect(await names([filter('checked_at', 'ne', other)]), other).toContain('Microseconds');
+        }
+        expect(only(await names([filter('checked_at', 'gt', '2026-11-29T14:40:48.028Z')]))).toEqual(['Microseconds']);
+        expect(only(await names([filter('checked_at', 'lt', '2026-11-29T14:40:48.030Z')]))).toEqual(['cotton candy', 'Microseconds']);
+        expect(only(await names([filter('checked_at', 'lte', '2026-11-29T14:40:48.028Z')]))).toEqual(['cotton candy']);
+      } finally {
+        await database.db.deleteFrom('gadgets').where('id', '=', id).execute();
+      }
+    });
+
     it('select: eq and in among its options', async () => {
       expect(await names([filter('status', 'eq', 'draft')])).toEqual(['Cotton_Blend']);
       expect(await names([filter('status', 'in', ['live', 'retired'])])).toEqual(['100% Cotton', "O'Brien's Wool"]);
@@ -229,6 +257,19 @@ for (const kind of testDatabaseKinds()) {
         const narrowed = await list([filter('stock', 'gt', '1')], (query) => query.where('r.active', '=', true));
         expect(narrowed.rows.map((row) => row.name)).toEqual(["O'Brien's Wool"]);
         expect(records.listShapes).toEqual({ kept: 5, compiled: 4 });
+      });
+
+      it('a datetime filter, whose value bounds a millisecond (two parameters of one value), is compiled once per shape all the same', async () => {
+        const records = new RecordsRepository(database.db, panel.resources);
+        const list = (operator: FilterOperator, raw: string | string[]) =>
+          records.list({ resource: gadget(), view: 'index', page: 1, perPage: 5, sort: { column: 'id', direction: 'asc' }, where: recordsWhere({ filters: [filter('checked_at', operator, raw)] }) });
+        expect((await list('eq', '2026-11-22T12:30:00Z')).rows.map((row) => row.name)).toEqual(['Cotton_Blend']);
+        expect((await list('eq', '2026-11-22T10:00:00Z')).rows.map((row) => row.name)).toEqual(['100% Cotton']);
+        expect((await list('ne', '2026-11-22T10:00:00Z')).rows.map((row) => row.name)).toEqual(['Cotton_Blend', "O'Brien's Wool", 'cotton candy']);
+        expect((await list('in', ['2026-11-22T10:00:00Z', '2026-11-22T22:00:00Z'])).rows.map((row) => row.name)).toEqual(['100% Cotton', 'cotton candy']);
+        expect(records.listShapes).toEqual({ kept: 3, compiled: 3 });
+        const { statements } = await countQueries(database, () => list('lte', '2026-11-22T12:30:00Z'));
+        expect(statements.join(' ')).not.toContain('2026');
       });
 
       it(`keeps at most MAX_LIST_SHAPES (${MAX_LIST_SHAPES}) shapes: past them, each list is built for its request, and still right`, async () => {

@@ -2,6 +2,7 @@ import { operations, type OperationInput, type RecordRow } from '@panel/core';
 import type { ListRequest } from '../controller/controller-hooks.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import type { CursorRequest } from '../querying/list-modifier.js';
+import { queryValues } from '../querying/query-values.js';
 
 /** The pagination envelope of cursor mode. */
 export interface CursorPagination {
@@ -18,13 +19,25 @@ export interface CursorPagination {
   total_count_estimated?: boolean;
 }
 
-/** The request's URL with the page on `side` of `cursor` (other paging parameters dropped), for the `Link` header. */
-function pageUrl(url: string, side: 'after' | 'before', cursor: string): string {
+/** The paging parameters a `Link` URL replaces: the side's cursor is set anew. */
+const PAGING = new Set(['after', 'before', 'pagination', 'page']);
+
+/**
+ * The request's URL with the page on `side` of `cursor` (other paging parameters dropped), for
+ * the `Link` header: the path as sent, and the query's values **as the server parsed them**
+ * (`query`), each percent-encoded anew. Reparsing the raw query string instead would read it
+ * another way than the server did (a `%FF` the parser kept as text would become U+FFFD), and the
+ * filters, which the cursor is bound to, would no longer be the ones it was made for.
+ */
+function pageUrl(url: string, query: Readonly<Record<string, unknown>>, side: 'after' | 'before', cursor: string): string {
   const at = url.indexOf('?');
-  const params = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
-  for (const name of ['after', 'before', 'pagination', 'page']) params.delete(name);
-  params.set(side, cursor);
-  return `${at < 0 ? url : url.slice(0, at)}?${params.toString()}`;
+  const pairs: string[] = [];
+  for (const [name, values] of queryValues(query)) {
+    if (PAGING.has(name)) continue;
+    for (const value of values) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  }
+  pairs.push(`${side}=${encodeURIComponent(cursor)}`);
+  return `${at < 0 ? url : url.slice(0, at)}?${pairs.join('&')}`;
 }
 
 /**
@@ -48,7 +61,9 @@ export async function cursorPage(context: RequestContext, input: OperationInput,
   const codec = context.route.cursors;
   const next = page.hasNextPage && page.last ? codec.sign('after', page.last, binding) : null;
   const prev = page.hasPrevPage && page.first ? codec.sign('before', page.first, binding) : null;
-  const links = [...(next === null ? [] : [`<${pageUrl(context.request.url, 'after', next)}>; rel="next"`]), ...(prev === null ? [] : [`<${pageUrl(context.request.url, 'before', prev)}>; rel="prev"`])];
+  const { url, query: sent } = context.request;
+  const parsed = (sent ?? {}) as Record<string, unknown>;
+  const links = [...(next === null ? [] : [`<${pageUrl(url, parsed, 'after', next)}>; rel="next"`]), ...(prev === null ? [] : [`<${pageUrl(url, parsed, 'before', prev)}>; rel="prev"`])];
   if (links.length > 0) context.reply.header('link', links.join(', '));
   const pagination: CursorPagination = { per_page: page.perPage, has_next_page: page.hasNextPage, has_prev_page: page.hasPrevPage, next_cursor: next, prev_cursor: prev };
   if (page.totalCount !== undefined) {

@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeysetPosition } from '@panel/core';
 
 /** Which side of its place a cursor asks for: the page after it (`next_cursor`) or before it (`prev_cursor`). */
@@ -14,65 +14,97 @@ export interface OpenedCursor {
 export const MAX_CURSOR_LENGTH = 4096;
 
 /** The version of the cursor's format, signed with it: a later format never opens an earlier one by mistake. */
-const FORMAT = 'panel-cursor-1';
+const FORMAT = 'panel-cursor-2';
 
-/** The length of the signature kept in a cursor (bytes of HMAC-SHA256). */
+/** The length of the signature kept in a cursor (bytes of HMAC-SHA256); its first 16 are the encryption's IV. */
 const SIGNATURE_BYTES = 20;
 
+/** The payload is padded to a multiple of this many bytes, so a cursor's length does not tell a value's (a timestamp's fraction digits, a short title). */
+const PADDED_TO = 64;
+
+/** The keys one secret key gives: one encrypts, one signs (never the same key for both). */
+interface CursorKey {
+  readonly encrypt: Buffer;
+  readonly sign: Buffer;
+}
+
 /**
- * Signs and opens the opaque cursors of keyset pagination: `<payload>.<signature>`, both
- * base64url; the payload is the side and the place (`[side, value, id]` as JSON), the signature
- * an HMAC-SHA256 of the payload **and the binding** (the list, its filters and search, its order
- * and the actor, which the cursor does not carry). A cursor altered in any byte, minted for
+ * Seals and opens the opaque cursors of keyset pagination: `<sealed payload>.<signature>`, both
+ * base64url. The payload is the side and the place (`[side, value, id]` as JSON, padded); the
+ * signature an HMAC-SHA256 of the payload **and the binding** (the list, its filters and search,
+ * its order and the actor, which the cursor does not carry); the payload is encrypted with
+ * AES-256-CTR under the signature as its IV (a synthetic IV, as AES-SIV does: deterministic
+ * authenticated encryption, so one page answers the same cursor, and its ETag holds). The place
+ * is a value of the sort column, which the caller may not read (a list's default order on a
+ * field only admins see): the cursor never shows it. A cursor altered in any byte, minted for
  * another list or query, or given to another actor opens to nothing, and the caller answers
- * each with the same 400. Keys rotate: the first signs, every one opens (a key is retired by
- * removing it, which ends the cursors it signed); compared in constant time.
+ * each with the same 400. Keys rotate: the first seals, every one opens (a key is retired by
+ * removing it, which ends the cursors it sealed); compared in constant time.
  *
  * A cursor only positions: it is never trusted for authorization (the scope, grants and
  * filters are applied again on every page).
  */
 export class CursorCodec {
-  readonly #keys: readonly Buffer[];
+  readonly #keys: readonly CursorKey[];
 
-  /** `keys`: the signing keys, newest first (at least one). */
+  /** `keys`: the secret keys, newest first (at least one); each gives its own encryption and signing keys. */
   constructor(keys: readonly Buffer[]) {
     if (keys.length === 0) throw new TypeError('CursorCodec needs at least one key.');
-    this.#keys = keys;
+    this.#keys = keys.map((key) => ({ encrypt: subkey(key, 'panel cursor encryption'), sign: subkey(key, 'panel cursor signature') }));
   }
 
   /** A cursor for the page on `side` of `position`, bound to `binding` (`cursorBinding`). */
   sign(side: CursorSide, position: KeysetPosition, binding: string): string {
-    const payload = Buffer.from(JSON.stringify([side === 'after' ? 'a' : 'b', position.value, position.id])).toString('base64url');
-    return `${payload}.${signature(this.#keys[0]!, payload, binding).toString('base64url')}`;
+    const text = Buffer.from(JSON.stringify([side === 'after' ? 'a' : 'b', position.value, position.id]));
+    const plain = Buffer.concat([text, Buffer.alloc((PADDED_TO - (text.length % PADDED_TO)) % PADDED_TO, ' ')]);
+    const key = this.#keys[0]!;
+    const tag = signature(key, plain, binding);
+    return `${ctr(key, tag, plain).toString('base64url')}.${tag.toString('base64url')}`;
   }
 
-  /** The side and place of a cursor this codec signed for `binding`; undefined for anything else (altered, foreign, malformed). */
+  /** The side and place of a cursor this codec sealed for `binding`; undefined for anything else (altered, foreign, malformed). */
   open(cursor: string, binding: string): OpenedCursor | undefined {
     if (cursor.length > MAX_CURSOR_LENGTH) return undefined;
     const dot = cursor.indexOf('.');
     if (dot <= 0 || dot !== cursor.lastIndexOf('.')) return undefined;
-    const payload = cursor.slice(0, dot);
-    const text = cursor.slice(dot + 1);
-    const given = Buffer.from(text, 'base64url');
-    // Only the one spelling this codec writes: another (spare bits set, padding) is an altered cursor.
-    if (given.length !== SIGNATURE_BYTES || given.toString('base64url') !== text) return undefined;
-    // Every key is tried, so the time taken does not say which one signed it.
-    let valid = false;
-    for (const key of this.#keys) valid = timingSafeEqual(signature(key, payload, binding), given) || valid;
-    if (!valid) return undefined;
-    return parsePayload(payload);
+    const sealed = decoded(cursor.slice(0, dot));
+    const given = decoded(cursor.slice(dot + 1));
+    if (sealed === undefined || sealed.length % PADDED_TO !== 0 || given?.length !== SIGNATURE_BYTES) return undefined;
+    // Every key is tried, so the time taken does not say which one sealed it.
+    let opened: Buffer | undefined;
+    for (const key of this.#keys) {
+      const plain = ctr(key, given, sealed);
+      if (timingSafeEqual(signature(key, plain, binding), given)) opened ??= plain;
+    }
+    return opened === undefined ? undefined : parsePayload(opened);
   }
 }
 
-function signature(key: Buffer, payload: string, binding: string): Buffer {
-  return createHmac('sha256', key).update(`${FORMAT}\u0000${binding}\u0000${payload}`).digest().subarray(0, SIGNATURE_BYTES);
+/** The bytes of a base64url text in the one spelling this codec writes; another (spare bits set, padding, other characters) is an altered cursor. */
+function decoded(text: string): Buffer | undefined {
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : undefined;
+}
+
+function subkey(key: Buffer, info: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, FORMAT, info, 32));
+}
+
+function signature(key: CursorKey, plain: Buffer, binding: string): Buffer {
+  return createHmac('sha256', key.sign).update(`${FORMAT}\u0000${binding}\u0000`).update(plain).digest().subarray(0, SIGNATURE_BYTES);
+}
+
+/** AES-256-CTR under the signature's first 16 bytes as the IV: encrypts and decrypts alike. */
+function ctr(key: CursorKey, tag: Buffer, bytes: Buffer): Buffer {
+  const cipher = createCipheriv('aes-256-ctr', key.encrypt, tag.subarray(0, 16));
+  return Buffer.concat([cipher.update(bytes), cipher.final()]);
 }
 
 /** The payload of a cursor whose signature held (so only what this server wrote): checked all the same. */
-function parsePayload(payload: string): OpenedCursor | undefined {
+function parsePayload(plain: Buffer): OpenedCursor | undefined {
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    decoded = JSON.parse(plain.toString('utf8'));
   } catch {
     return undefined;
   }

@@ -43,6 +43,38 @@ function comparison(eb: ExpressionBuilder<any, any>, column: string, operator: F
   return eb(column, COMPARISONS[operator as keyof typeof COMPARISONS], typed(value));
 }
 
+/**
+ * The conditions of `comparison` for values that each stand for a span of what the column holds
+ * (`resolution`, an interval): a datetime is answered to the millisecond while PostgreSQL keeps
+ * microseconds (`now()`), so `2026-11-29T14:40:48.029Z` stands for every stored instant from
+ * it to the next millisecond, and a filter matches the value the API answers. Each condition is
+ * a range on the column itself (`col >= $1 and col < $2 + interval`, the value bound twice), so an
+ * index on the column serves it; `ne` is the complement, nulls kept; `in` one range per value.
+ */
+function spanComparison(eb: ExpressionBuilder<any, any>, column: string, operator: FilterOperator, value: unknown, cast: string, resolution: string): Expression<SqlBool> {
+  const start = (one: unknown) => sql`cast(${one} as ${sql.raw(cast)})`;
+  const end = (one: unknown) => sql`cast(${one} as ${sql.raw(cast)}) + interval ${sql.lit(resolution)}`;
+  const within = (one: unknown) => eb.and([eb(column, '>=', start(one)), eb(column, '<', end(one))]);
+  switch (operator) {
+    case 'eq':
+      return within(value);
+    case 'ne':
+      return eb.or([eb(column, 'is', null), eb(column, '<', start(value)), eb(column, '>=', end(value))]);
+    case 'in':
+      return eb.or((value as unknown[]).map(within));
+    case 'lt':
+      return eb(column, '<', start(value));
+    case 'lte':
+      return eb(column, '<', end(value));
+    case 'gt':
+      return eb(column, '>=', end(value));
+    case 'gte':
+      return eb(column, '>=', start(value));
+    default:
+      return comparison(eb, column, operator, value, cast);
+  }
+}
+
 /** The filters made here: their SQL depends on the operator, never on the value (except `null`'s `true`/`false`). */
 const SHAPED_BY_OPERATOR = new WeakSet<FieldFilter>();
 
@@ -67,6 +99,12 @@ interface FilterParts {
   readonly parse: (raw: string, field: CompiledField) => ParsedValue;
   readonly schema: (field: CompiledField) => JsonSchema;
   readonly cast?: ((field: CompiledField) => string | undefined) | undefined;
+  /**
+   * What one value stands for, as a PostgreSQL interval (`'1 millisecond'`), when the column
+   * holds finer values than the type answers (with `cast`): a value then matches the span from
+   * it to the next one. A constant of the type, never a request's value.
+   */
+  readonly resolution?: string | undefined;
 }
 
 /** A filter of ordered values (`eq ne lt lte gt gte in null`): ids, numbers, dates, datetimes. */
@@ -75,7 +113,10 @@ export function orderedFilter(parts: FilterParts): FieldFilter {
     operators: ORDERED,
     parse: parts.parse,
     schema: parts.schema,
-    condition: ({ eb, field, column, operator, value }) => comparison(eb, column, operator, value, parts.cast?.(field)),
+    condition: ({ eb, field, column, operator, value }) => {
+      const cast = parts.cast?.(field);
+      return parts.resolution !== undefined && cast !== undefined ? spanComparison(eb, column, operator, value, cast, parts.resolution) : comparison(eb, column, operator, value, cast);
+    },
   });
 }
 

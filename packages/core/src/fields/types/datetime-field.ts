@@ -20,7 +20,9 @@ export const datetimeField = defineFieldType({
   name: 'datetime',
   builder: 'field.datetime',
   sortable: true,
-  filter: orderedFilter({ parse: parseDatetime, schema: () => ({ type: 'string', format: 'date-time' }), cast: () => 'timestamptz' }),
+  // A value is answered to the millisecond (`toISOString`) while the column may hold microseconds
+  // (`now()`): a filter value stands for its whole millisecond, so it matches what the API answers.
+  filter: orderedFilter({ parse: parseDatetime, schema: () => ({ type: 'string', format: 'date-time' }), cast: () => 'timestamptz', resolution: '1 millisecond' }),
   form: DATETIME_FORM,
   serialize: ({ field, row }) => {
     const value = row[field.column!];
