@@ -45,6 +45,27 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     expect((await get(`${V1}/blog_posts?per_page=3&sort_by=title`, { 'if-none-match': index.headers.etag as string })).statusCode).toBe(304);
   });
 
+  it('"HEAD works wherever GET does": a HEAD whose If-None-Match matches answers 304 like GET, with the same headers and no body (show and index; it answered 500)', async () => {
+    const head = (url: string, headers: Record<string, string> = {}) => demo().app.inject({ method: 'HEAD', url, headers: { ...ADMIN, ...headers } });
+    for (const url of [`${V1}/blog_posts/4`, `${V1}/blog_posts?per_page=3&sort_by=title`]) {
+      const tag = (await get(url)).headers.etag as string;
+      const fresh = await head(url);
+      expect(fresh.statusCode, url).toBe(200);
+      expect(fresh.headers.etag, url).toBe(tag);
+      for (const header of [tag, '*']) {
+        const viaGet = await get(url, { 'if-none-match': header });
+        const viaHead = await head(url, { 'if-none-match': header });
+        expect(viaGet.statusCode, `${url} ${header}`).toBe(304);
+        expect(viaHead.statusCode, `${url} ${header}`).toBe(304);
+        expect(viaHead.body).toBe('');
+        // The same headers, but for those of each request (its date, id and what is left of the rate limit).
+        const own = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !['date', 'x-request-id', 'ratelimit'].includes(name)));
+        expect(own(viaHead.headers), `${url} ${header}`).toEqual(own(viaGet.headers));
+      }
+      expect((await head(url, { 'if-none-match': '"other"' })).statusCode, url).toBe(200);
+    }
+  });
+
   it('"The ETag changes exactly when the answer\'s content changes for this actor": an update changes show\'s ETag, and the index page that holds the record', async () => {
     const post = await newPost('Etag subject');
     const show = await get(`${V1}/blog_posts/${post.id}`);
