@@ -327,6 +327,46 @@ describeOnEachDatabase(
       const document = (await demo().app.inject({ method: 'GET', url: `${V1}/openapi.json` })).json();
       expect(document.paths['/api/resources/v1/blog_posts/{id}'].patch.responses['428']).toBeDefined();
     });
+
+    it('"requireIfMatch makes a missing If-Match on update and delete a 428" in a batch too: each such operation answers its single endpoint\'s 428, an atomic batch then fails as a whole (the others 424) and nothing is written', async () => {
+      const create = async (title: string) => (await demo().app.inject({ method: 'POST', url: `${V1}/blog_posts`, headers: { ...ADMIN, ...JSON_TYPE }, payload: JSON.stringify({ blog_post: { title, author_id: 1 } }) })).json().record as { id: number };
+      const batch = (body: unknown) => demo().app.inject({ method: 'POST', url: `${V1}/blog_posts/batch`, headers: { ...ADMIN, ...JSON_TYPE }, payload: JSON.stringify(body) });
+      const title = async (id: number) => (await sql<{ title: string }>`select title from blog_posts where id = ${id}`.execute(demo().database.db)).rows[0]?.title;
+      const [a, b, c] = [await create('Batch required a'), await create('Batch required b'), await create('Batch required c')];
+      const tagOf = async (id: number) => (await demo().app.inject({ method: 'GET', url: `${V1}/blog_posts/${id}`, headers: ADMIN })).headers.etag as string;
+      const atomic = await batch({
+        operations: [
+          { op: 'update', id: a!.id, data: { title: 'Batch required a, no If-Match' } },
+          { op: 'delete', id: b!.id },
+          { op: 'update', id: c!.id, if_match: await tagOf(c!.id), data: { title: 'Batch required c, tagged' } },
+          { op: 'create', data: { title: 'Batch required, created', author_id: 1 } },
+        ],
+      });
+      expect(atomic.statusCode).toBe(422);
+      expect(atomic.json()).toEqual({
+        results: [
+          { index: 0, status: 428, error: 'Precondition Required' },
+          { index: 1, status: 428, error: 'Precondition Required' },
+          { index: 2, status: 424, error: 'Not applied: the batch was rolled back' },
+          { index: 3, status: 424, error: 'Not applied: the batch was rolled back' },
+        ],
+        summary: { succeeded: 0, failed: 2, not_applied: 2 },
+      });
+      expect([await title(a!.id), await title(b!.id), await title(c!.id)]).toEqual(['Batch required a', 'Batch required b', 'Batch required c']);
+      // Each on its own: the operations with If-Match (a tag or *) apply, those without answer 428 and write nothing.
+      const partial = await batch({
+        atomic: false,
+        operations: [
+          { op: 'update', id: a!.id, data: { title: 'Batch required a, no If-Match' } },
+          { op: 'delete', id: b!.id, if_match: '*' },
+          { op: 'update', id: c!.id, if_match: await tagOf(c!.id), data: { title: 'Batch required c, tagged' } },
+        ],
+      });
+      expect(partial.statusCode).toBe(200);
+      expect(partial.json().results.map((result: { status: number }) => result.status)).toEqual([428, 200, 200]);
+      expect(partial.json().results[0]).toEqual({ index: 0, status: 428, error: 'Precondition Required' });
+      expect([await title(a!.id), await title(b!.id), await title(c!.id)]).toEqual(['Batch required a', undefined, 'Batch required c, tagged']);
+    });
   },
   { api: { requireIfMatch: true } },
 );

@@ -74,7 +74,8 @@ export async function destroyAction(context: RequestContext): Promise<unknown> {
 /**
  * POST /<route_key>/batch: creates, updates and deletes of this resource in one request
  * (`operations.batch`: atomic unless `"atomic": false`, each operation decided as its single
- * endpoint decides it, `if_match` against the record's ETag). 200 with each result, or 422
+ * endpoint decides it, `if_match` against the record's ETag; under `requireIfMatch` an update or
+ * delete without `if_match` is its 428). 200 with each result, or 422
  * when an atomic batch failed and nothing was written. A batch's answer embeds no associated
  * records: `include` (or an `include_…` option) is a 400 before anything is written.
  */
@@ -84,7 +85,8 @@ export async function batchAction(context: RequestContext, maxOperations: number
   if (asked.length > 0) throw new BadRequestError(`${asked.join(', ')}: a batch's answer embeds no associated records (read them with include on show or the list after the batch)`);
   const { operations: sent, atomic } = batchParams(context.request.body);
   const list = sent.map((operation) => (operation.op === 'update' && typeof operation.data === 'object' && operation.data !== null && !Array.isArray(operation.data) ? { ...operation, data: withStoredFileNames(context.actor, context.resource, operation.data) } : operation));
-  const result = await operations.batch({ ...controller.operationInput(), operations: list, atomic, maxOperations, entityTag: (row) => controller.recordEntityTag(row), ifMatchHolds });
+  const requireIfMatch = context.route.requireIfMatch;
+  const result = await operations.batch({ ...controller.operationInput(), operations: list, atomic, maxOperations, entityTag: (row) => controller.recordEntityTag(row), ifMatchHolds, requireIfMatch });
   const { status, body } = batchAnswer(result, atomic, { resource: context.resource, serializeRecord: (row, view) => controller.serializeRecord(row, view) });
   // A partial batch whose every operation failed wrote nothing: its Idempotency-Key is not kept.
   context.wroteNothing = body.summary.succeeded === 0;

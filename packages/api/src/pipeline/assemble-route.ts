@@ -78,6 +78,7 @@ function chainStages(controller: typeof ResourcesController, action: ActionName,
 export function assembleRoute(input: RouteInput, traversing = false): RouteRuntime {
   const { panel, controller, action, semantics } = input;
   const gate = controller.gated ? input.gate : undefined;
+  const requireIfMatch = semantics !== undefined && (semantics.requireIfMatch || controller.requireIfMatch);
   const method = panel.config.currentUserMethod;
   const identify: Stage[] = [...(panel.sessions && !traversing ? [sessionStage] : []), ...chainStages(controller, action, gate), ...(method === null ? [] : [currentUserStage(method)])];
   const stages = [...identify];
@@ -89,7 +90,7 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     if (semantics?.rateLimit) stages.push(rateLimitStage);
     stages.push(...listable);
     const act = actionStage(action);
-    stages.push(semantics && WRITES.has(action) ? preconditionsStage(semantics, { requireIfMatch: controller.requireIfMatch, member: action === 'update' || action === 'destroy' }, act) : act);
+    stages.push(semantics && WRITES.has(action) ? preconditionsStage(semantics, { requireIfMatch, member: action === 'update' || action === 'destroy' }, act) : act);
   }
   const modifiers = controller.listModifiers ?? input.modifiers;
   const target = input.targetController && input.association !== undefined ? targetRoute(input, input.targetController) : undefined;
@@ -103,6 +104,7 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     unpermittedAttributes: controller.unpermittedAttributes ?? input.unpermittedAttributes,
     gate,
     semantics,
+    requireIfMatch,
     modifiers,
     recordModifiers: modifiers.filter((modifier) => modifier.onShow === true),
     stages,

@@ -128,6 +128,8 @@ export interface RouteRuntime {
   readonly gate: RequestGate | undefined;
   /** The mount's HTTP semantics (rate limit, `If-Match`, `Idempotency-Key`); undefined runs actions bare. */
   readonly semantics: HttpSemantics | undefined;
+  /** Whether an update or delete needs `If-Match` (428 without it; a batch's operation without `if_match` too): the mount's `requireIfMatch` or the controller's. */
+  readonly requireIfMatch: boolean;
   /** The route's list modifiers (its controller's `listModifiers`, else the mount's, else `LIST_MODIFIERS`). */
   readonly modifiers: readonly ListModifier[];
   /** Those of `modifiers` that also apply to one record (`onShow`). */

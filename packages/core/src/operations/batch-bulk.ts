@@ -7,7 +7,7 @@ import { WriteChecks, type BuiltCheck } from '../validation/write-checks.js';
 import type { OperationContext } from './operation-input.js';
 import { changesSessionPassword } from './password-change.js';
 import { throwIfInvalid, writeAttributes } from './write-attributes.js';
-import { checkIfMatch, placed, refusalOf, settle } from './batch-outcomes.js';
+import { checkIfMatch, placed, refusalOf, requireIfMatch, settle } from './batch-outcomes.js';
 import type { BatchInput, BatchOperationInput, BatchOutcome, BatchOutcomeKind, BatchResult } from './batch-types.js';
 import type { RecordId } from '../resources/record-key.js';
 
@@ -160,6 +160,8 @@ async function judge(input: BatchInput, context: OperationContext, operation: Ba
     if (files.length > 0) return BULK_FALLBACK;
     return { kind: 'create', index, values: await prepareValues(resource, values) };
   }
+  // A missing `ifMatch` where one is required is refused first, as the single endpoint's 428 is.
+  requireIfMatch(input, operation);
   const id = operation.id!;
   const row = existing.get(idKey(id));
   if (!row) throw new RecordNotFoundError(resource.name, id);

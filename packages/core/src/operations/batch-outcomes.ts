@@ -12,6 +12,14 @@ export class BatchOperationRefusal extends Error {
   }
 }
 
+/**
+ * Throws `precondition_required` for an update or delete without `ifMatch` where the batch
+ * requires one: as the single endpoint's 428, before the record is read or the policy asked.
+ */
+export function requireIfMatch(input: BatchInput, operation: BatchOperationInput): void {
+  if (input.requireIfMatch === true && operation.op !== 'create' && operation.ifMatch === undefined) throw new BatchOperationRefusal({ status: 'precondition_required' });
+}
+
 /** Throws `precondition_failed` unless `ifMatch` holds for the record's tag. */
 export function checkIfMatch(input: BatchInput, ifMatch: string, row: RecordRow): void {
   if (ifMatch.trim() === '*') return;

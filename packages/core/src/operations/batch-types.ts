@@ -30,6 +30,8 @@ export interface BatchInput extends OperationInput {
   readonly entityTag?: ((row: RecordRow) => string) | undefined;
   /** Whether an `ifMatch` value holds for a tag (the API's RFC 9110 strong comparison; `*` holds for any). */
   readonly ifMatchHolds?: ((ifMatch: string, tag: string) => boolean) | undefined;
+  /** Updates and deletes need `ifMatch` (the API's `requireIfMatch`): one without it is `precondition_required`, decided before its record is read. */
+  readonly requireIfMatch?: boolean | undefined;
 }
 
 /** What happened to one operation. */
@@ -40,6 +42,8 @@ export type BatchOutcomeKind =
   | { readonly status: 'not_found' }
   | { readonly status: 'forbidden' }
   | { readonly status: 'precondition_failed' }
+  /** An update or delete without `ifMatch` where the batch requires it (`requireIfMatch`). */
+  | { readonly status: 'precondition_required' }
   /** A valid operation of an atomic batch that failed: rolled back with the others. */
   | { readonly status: 'not_applied' };
 
