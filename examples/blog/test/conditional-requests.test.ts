@@ -102,6 +102,22 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     expect((await send('PATCH', `${V1}/blog_posts/424242`, { 'if-match': '*' }, { blog_post: { title: 'x' } })).statusCode).toBe(404);
   });
 
+  it('"PATCH, PUT and DELETE take If-Match with the ETag of the record\'s show answer": a public show (products, read without authentication) gives the tag the authenticated write compares with (it answered 412 for every product with a category)', async () => {
+    const created = await send('POST', `${V1}/products`, {}, { product: { name: 'Public show, tagged write', price: 3, product_category_id: 2 } });
+    expect(created.statusCode).toBe(201);
+    const url = `${V1}/products/${created.json().record.id}`;
+    const shown = await get(url);
+    // Show reads as an anonymous caller, who may not list the categories: the label is left out.
+    expect(shown.json().record.product_category).toEqual({ id: 2, label: null });
+    const tag = shown.headers.etag as string;
+    const updated = await send('PATCH', url, { 'if-match': tag }, { product: { name: 'Public show, tagged write, renamed' } });
+    expect(updated.statusCode).toBe(200);
+    // The tag the client read before the change is stale now; the current one deletes.
+    expect((await send('DELETE', url, { 'if-match': tag })).statusCode).toBe(412);
+    expect((await send('DELETE', url, { 'if-match': (await get(url)).headers.etag as string })).statusCode).toBe(200);
+    expect((await get(url)).statusCode).toBe(404);
+  });
+
   it('"If-Match: * matches any existing record": it locks the row and does not read the show answer, one statement fewer than a tag (a missing record is still 404, above)', async () => {
     const post = await newPost('If-Match star census');
     const tag = (await get(`${V1}/blog_posts/${post.id}`)).headers.etag as string;

@@ -42,6 +42,10 @@ const keepsDefault = (controller: typeof ResourcesController, method: keyof Cont
 
 const WRITES: ReadonlySet<ActionName> = new Set(['create', 'update', 'destroy', 'batch']);
 
+/** Whether a controller's before-action chain for `action` runs its authentication step (`setupAuthentication`). */
+const authenticates = (controller: typeof ResourcesController, action: ActionName, gated: boolean): boolean =>
+  beforeActionChain(controller, action, gated).some((step) => step.kind === 'method' && step.authenticates);
+
 /** The controller's methods that receive a record's row: show reads every column unless each is the runtime's own. */
 const ROW_READERS: readonly (keyof ControllerHooks)[] = ['authorize', 'serializeRecord', 'serializeRecords', 'serializeFieldValue'];
 
@@ -94,6 +98,8 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
   }
   const modifiers = controller.listModifiers ?? input.modifiers;
   const target = input.targetController && input.association !== undefined ? targetRoute(input, input.targetController) : undefined;
+  // A write whose controller shows records without the authentication it runs itself: its ETags are show's for the client (`showEntityTag`).
+  const tagsAsShow = !traversing && semantics !== undefined && (action === 'create' || action === 'update' || action === 'destroy') && authenticates(controller, action, gate !== undefined) && !authenticates(controller, 'show', gate !== undefined);
   return {
     panel,
     resource: input.resource,
@@ -111,6 +117,7 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     identify,
     association: input.association,
     target,
+    showRoute: tagsAsShow ? showRoute(input) : undefined,
     traversing,
     defaultHidesAssociation: keepsDefault(controller, 'hidesAssociation'),
     defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
@@ -121,6 +128,11 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     traverses: input.traverses,
     cursors: input.cursors,
   };
+}
+
+/** The route whose stages up to the current user say who the controller's show answers (for `showEntityTag`): show's, as a traversal's target is assembled. */
+function showRoute(input: RouteInput): RouteRuntime {
+  return { ...assembleRoute({ ...input, action: 'show', association: undefined, targetController: undefined }, true), traversing: false };
 }
 
 /** The route a traversal's target runs: its controller for `index` on the association's target resource. */

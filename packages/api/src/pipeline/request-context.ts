@@ -140,6 +140,12 @@ export interface RouteRuntime {
   readonly identify: readonly Stage[];
   /** For `related`: the association traversed. */
   readonly association?: string | undefined;
+  /**
+   * For update and destroy (and create, whose answer carries the ETag too): the controller's show
+   * route (its stages up to the current user), when show skips the authentication this write
+   * runs; `If-Match` then compares with the tag show gives this client (`showEntityTag`).
+   */
+  readonly showRoute?: RouteRuntime | undefined;
   /** For `related`: the route of the target's controller for `index`, whose stages up to the current user the traversal runs. */
   readonly target?: RouteRuntime | undefined;
   /** Set on a traversal's target route: its gate asks for `index` or `show`. */
