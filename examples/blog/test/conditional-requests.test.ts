@@ -118,6 +118,34 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     expect((await get(url)).statusCode).toBe(404);
   });
 
+  it('"create and update answers carry it too": under a public show, the write\'s answer carries the ETag of show\'s answer, which If-Match takes', async () => {
+    const created = await send('POST', `${V1}/products`, {}, { product: { name: 'Public show, answered tag', price: 3, product_category_id: 2 } });
+    const url = `${V1}/products/${created.json().record.id}`;
+    expect(created.headers.etag).toBe((await get(url)).headers.etag);
+    const updated = await send('PATCH', url, { 'if-match': created.headers.etag as string }, { product: { name: 'Public show, answered tag, renamed' } });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.headers.etag).toBe((await get(url)).headers.etag);
+    expect((await send('DELETE', url, { 'if-match': updated.headers.etag as string })).statusCode).toBe(200);
+  });
+
+  it('"create and update answers carry it too": with ?include= the answer\'s ETag is the record\'s show ETag, which If-Match takes, while show with include keeps an ETag over the included records', async () => {
+    const created = await send('POST', `${V1}/blog_posts?include=author`, {}, { blog_post: { title: 'Included answer tag', author_id: 1 } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().record.author.record).toBeTruthy();
+    const url = `${V1}/blog_posts/${created.json().record.id}`;
+    const shown = await get(url);
+    expect(created.headers.etag).toBe(shown.headers.etag);
+    const updated = await send('PATCH', `${url}?include=author`, { 'if-match': created.headers.etag as string }, { blog_post: { title: 'Included answer tag, renamed' } });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json().record.author.record).toBeTruthy();
+    expect(updated.headers.etag).toBe((await get(url)).headers.etag);
+    expect((await send('PATCH', url, { 'if-match': updated.headers.etag as string }, { blog_post: { title: 'Included answer tag, again' } })).statusCode).toBe(200);
+    // Issue 44's rule: a read with include has an ETag that covers the included records, not the bare record's.
+    const withInclude = await get(`${url}?include=author`);
+    expect(withInclude.headers.etag).not.toBe((await get(url)).headers.etag);
+    expect((await get(`${url}?include=author`, { 'if-none-match': withInclude.headers.etag as string })).statusCode).toBe(304);
+  });
+
   it('"If-Match: * matches any existing record": it locks the row and does not read the show answer, one statement fewer than a tag (a missing record is still 404, above)', async () => {
     const post = await newPost('If-Match star census');
     const tag = (await get(`${V1}/blog_posts/${post.id}`)).headers.etag as string;

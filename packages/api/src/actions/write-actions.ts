@@ -8,6 +8,7 @@ import { BadRequestError } from '../errors/api-errors.js';
 import { isIncludeKey } from '../querying/include-params.js';
 import { answerWithIncluded, writtenInclude } from './written-answer.js';
 import { withStoredFileNames } from './stored-file-names.js';
+import { tagWrittenAnswer } from './written-entity-tag.js';
 
 const invalidErrors = (error: unknown): ErrorMessages | undefined =>
   isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined;
@@ -15,7 +16,8 @@ const invalidErrors = (error: unknown): ErrorMessages | undefined =>
 /**
  * POST /<route_key>: creates a record from the new view's fields; `createSuccessAction` or
  * `createFailAction` answers. `include` embeds the created record's associated records, read
- * after the write in its transaction; a bad `include` is a 400 before anything is written.
+ * after the write in its transaction; a bad `include` is a 400 before anything is written. The
+ * answer's ETag is the record's show ETag, without the included records (`tagWrittenAnswer`).
  */
 export async function createAction(context: RequestContext): Promise<unknown> {
   const { controller } = context;
@@ -25,7 +27,9 @@ export async function createAction(context: RequestContext): Promise<unknown> {
     try {
       const row = await operations.create({ ...controller.operationInput(), attributes });
       written(row);
-      return await controller.createSuccessAction(row);
+      const answer = await controller.createSuccessAction(row);
+      await tagWrittenAnswer(context, row, include !== undefined);
+      return answer;
     } catch (error) {
       const errors = invalidErrors(error);
       if (errors) return controller.createFailAction(errors);
@@ -49,7 +53,9 @@ export async function updateAction(context: RequestContext): Promise<unknown> {
     try {
       const row = await operations.update({ ...controller.operationInput(), id, attributes });
       written(row);
-      return await controller.updateSuccessAction(row);
+      const answer = await controller.updateSuccessAction(row);
+      await tagWrittenAnswer(context, row, include !== undefined);
+      return answer;
     } catch (error) {
       const errors = invalidErrors(error);
       if (errors) return controller.updateFailAction(errors);

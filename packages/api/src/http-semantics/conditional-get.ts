@@ -21,7 +21,9 @@ const toTag = new WeakMap<FastifyReply, object>();
  * The route hooks of conditional requests for one action: an ETag on every 200 of show, index
  * and traversal, and on the 201/200 of create and update (the record's show answer, so a client
  * may send it back in `If-Match`); a read (GET or HEAD) whose `If-None-Match` matches answers
- * 304 with no body and the same ETag. A controller that set `ETag` itself keeps its own.
+ * 304 with no body and the same ETag. A controller that set `ETag` itself keeps its own, and so
+ * does a write whose answer is not its record's show answer alone (`Rendered.entityTag`: with
+ * `include`, or under a public show).
  *
  * The ETag is the digest of the payload as serialized for sending (`entityTagOfJson`), taken in
  * `onSend`: the body is serialized once, by the route's compiled serializer, not a second time

@@ -20,6 +20,6 @@ export async function checkIfMatchFor(context: RequestContext, header: string, t
   const { controller, resource } = context;
   const row = await context.panel.records.within(trx).find({ resource, view: 'show', id: controller.recordId(), scope: controller.policyScope(), readable: controller.readableRecords() });
   await controller.authorize(context.action === 'destroy' ? 'destroy' : 'update', row);
-  const tag = context.route.showRoute ? await showEntityTag(context, trx) : controller.recordEntityTag(row);
+  const tag = context.route.showRoute ? await showEntityTag(context, controller.recordId(), trx) : controller.recordEntityTag(row);
   if (tag === undefined || !ifMatchHolds(header, tag)) throw new PreconditionFailedError();
 }

@@ -1,4 +1,4 @@
-import { Current } from '@panel/core';
+import { Current, type RecordId } from '@panel/core';
 import type { Transaction } from 'kysely';
 import { errorReply } from '../errors/error-reply.js';
 import { RequestContext } from '../pipeline/request-context.js';
@@ -13,9 +13,10 @@ import { runStages } from '../pipeline/run-pipeline.js';
  * with what show's actor may read and authorized for `show`, and show's controller tags it
  * (`recordEntityTag`). Undefined when show gives this client no record (one of its steps
  * refuses, the record is outside its scope, its policy refuses): no tag can match then.
- * `Current.user` is the write's again afterwards. `trx` is the write's transaction, if it has one.
+ * `Current.user` is the write's again afterwards. `id` names the record (a create's has no `:id`);
+ * `trx` is the write's transaction, if it has one.
  */
-export async function showEntityTag(write: RequestContext, trx: Transaction<any> | undefined): Promise<string | undefined> {
+export async function showEntityTag(write: RequestContext, id: RecordId, trx: Transaction<any> | undefined): Promise<string | undefined> {
   const route = write.route.showRoute;
   if (!route) throw new TypeError('showEntityTag: the route has no show route to tag as.');
   const context = new RequestContext(route, write.request, write.reply, write.session.share());
@@ -26,7 +27,7 @@ export async function showEntityTag(write: RequestContext, trx: Transaction<any>
     if (await runStages(context, route.stages)) return undefined;
     const { controller } = context;
     const records = trx ? write.panel.records.within(trx) : write.panel.records;
-    const row = await records.find({ resource: write.resource, view: 'show', id: controller.recordId(), scope: controller.policyScope(), readable: controller.readableRecords() });
+    const row = await records.find({ resource: write.resource, view: 'show', id, scope: controller.policyScope(), readable: controller.readableRecords() });
     await controller.authorize('show', row);
     return controller.recordEntityTag(row);
   } catch (error) {
