@@ -217,6 +217,20 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     expect(tooLong.json()).toEqual({ error: 'Idempotency-Key must be 1 to 255 printable ASCII characters' });
   });
 
+  it('"the same key with another method, path or body → 422": a body whose number overflows to Infinity (1e400) is another body than null (it replayed the stored 201)', async () => {
+    const key = `non-finite-${kind}-${Date.now()}`;
+    const post = (price: string) => demo().app.inject({ method: 'POST', url: `${V1}/products`, headers: { ...ADMIN, ...JSON_TYPE, 'idempotency-key': key }, payload: `{"product":{"name":"Fingerprint ${key}","price":${price}}}` });
+    const first = await post('null');
+    expect(first.statusCode).toBe(201);
+    for (const price of ['1e400', '-1e400']) {
+      const other = await post(price);
+      expect(other.statusCode, price).toBe(422);
+      expect(other.headers['idempotent-replayed'], price).toBeUndefined();
+      expect(other.json(), price).toEqual({ error: 'This Idempotency-Key was used with a different request' });
+    }
+    expect((await post('null')).headers['idempotent-replayed']).toBe('true');
+  });
+
   it('a refused write is not stored (a retry runs again): a 422 with a key, then the fixed request with the same key succeeds', async () => {
     const key = `invalid-${kind}-${Date.now()}`;
     expect((await send('POST', `${V1}/blog_posts`, { 'idempotency-key': key }, { blog_post: { title: '' } })).statusCode).toBe(422);
