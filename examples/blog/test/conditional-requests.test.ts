@@ -118,6 +118,20 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     expect((await get(url)).statusCode).toBe(404);
   });
 
+  it('"if_match is compared with the record\'s strong ETag as If-Match is": a batch on products takes the ETag their public show gave (it answered 412)', async () => {
+    const create = async (name: string) => (await send('POST', `${V1}/products`, {}, { product: { name, price: 3, product_category_id: 2 } })).json().record as { id: number };
+    const [a, b] = [await create('Public show batch a'), await create('Public show batch b')];
+    const tagOf = async (id: number) => (await get(`${V1}/products/${id}`)).headers.etag as string;
+    const [tagA, tagB] = [await tagOf(a!.id), await tagOf(b!.id)];
+    const batch = await send('POST', `${V1}/products/batch`, {}, { operations: [{ op: 'update', id: a!.id, if_match: tagA, data: { name: 'Public show batch a, renamed' } }, { op: 'delete', id: b!.id, if_match: tagB }] });
+    expect(batch.statusCode).toBe(200);
+    expect(batch.json().results.map((result: { status: number }) => result.status)).toEqual([200, 200]);
+    // The tag read before the update is stale now.
+    const stale = await send('POST', `${V1}/products/batch`, {}, { operations: [{ op: 'update', id: a!.id, if_match: tagA, data: { name: 'Public show batch a, stale' } }] });
+    expect(stale.json().results[0].status).toBe(412);
+    expect((await get(`${V1}/products/${a!.id}`)).json().record.name).toBe('Public show batch a, renamed');
+  });
+
   it('"create and update answers carry it too": under a public show, the write\'s answer carries the ETag of show\'s answer, which If-Match takes', async () => {
     const created = await send('POST', `${V1}/products`, {}, { product: { name: 'Public show, answered tag', price: 3, product_category_id: 2 } });
     const url = `${V1}/products/${created.json().record.id}`;

@@ -1,4 +1,5 @@
-import { isPanelError, operations, type ErrorMessages } from '@panel/core';
+import { isPanelError, operations, type ErrorMessages, type RecordId, type RecordRow } from '@panel/core';
+import type { Transaction } from 'kysely';
 import { recordParams } from './record-params.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { batchParams } from './batch-params.js';
@@ -9,6 +10,7 @@ import { isIncludeKey } from '../querying/include-params.js';
 import { answerWithIncluded, writtenInclude } from './written-answer.js';
 import { withStoredFileNames } from './stored-file-names.js';
 import { tagWrittenAnswer } from './written-entity-tag.js';
+import { showEntityTagger } from '../http-semantics/show-entity-tag.js';
 
 const invalidErrors = (error: unknown): ErrorMessages | undefined =>
   isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined;
@@ -92,7 +94,11 @@ export async function batchAction(context: RequestContext, maxOperations: number
   const { operations: sent, atomic } = batchParams(context.request.body);
   const list = sent.map((operation) => (operation.op === 'update' && typeof operation.data === 'object' && operation.data !== null && !Array.isArray(operation.data) ? { ...operation, data: withStoredFileNames(context.actor, context.resource, operation.data) } : operation));
   const requireIfMatch = context.route.requireIfMatch;
-  const result = await operations.batch({ ...controller.operationInput(), operations: list, atomic, maxOperations, entityTag: (row) => controller.recordEntityTag(row), ifMatchHolds, requireIfMatch });
+  // Under a public show, `if_match` is compared with the tag show gave this client (its steps run once, before the batch's transaction).
+  const tagged = list.some((operation) => typeof operation.ifMatch === 'string' && operation.ifMatch.trim() !== '*');
+  const asShown = context.route.showRoute && tagged ? await showEntityTagger(context) : undefined;
+  const entityTag = asShown ? (row: RecordRow, trx: Transaction<any>) => asShown(row[context.resource.primaryKey] as RecordId, trx) : (row: RecordRow) => controller.recordEntityTag(row);
+  const result = await operations.batch({ ...controller.operationInput(), operations: list, atomic, maxOperations, entityTag, ifMatchHolds, requireIfMatch });
   const { status, body } = batchAnswer(result, atomic, { resource: context.resource, serializeRecord: (row, view) => controller.serializeRecord(row, view) });
   // A partial batch whose every operation failed wrote nothing: its Idempotency-Key is not kept.
   context.wroteNothing = body.summary.succeeded === 0;

@@ -99,7 +99,7 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
   const modifiers = controller.listModifiers ?? input.modifiers;
   const target = input.targetController && input.association !== undefined ? targetRoute(input, input.targetController) : undefined;
   // A write whose controller shows records without the authentication it runs itself: its ETags are show's for the client (`showEntityTag`).
-  const tagsAsShow = !traversing && semantics !== undefined && (action === 'create' || action === 'update' || action === 'destroy') && authenticates(controller, action, gate !== undefined) && !authenticates(controller, 'show', gate !== undefined);
+  const tagsAsShow = !traversing && semantics !== undefined && (action === 'create' || action === 'update' || action === 'destroy' || action === 'batch') && authenticates(controller, action, gate !== undefined) && !authenticates(controller, 'show', gate !== undefined);
   return {
     panel,
     resource: input.resource,

@@ -125,7 +125,7 @@ async function runOne(input: BatchInput, context: OperationContext, operation: B
     const row = await records.find({ resource, view: 'show', id: operation.id!, scope, readable: context.readable });
     // The policy answers before the precondition (RFC 9110 §13.2.1); the single operation asks it again.
     await context.authorize(operation.op === 'delete' ? 'destroy' : 'update', row);
-    checkIfMatch(input, operation.ifMatch, row);
+    await checkIfMatch(input, operation.ifMatch, row, trx);
   }
   if (operation.op === 'delete') {
     await destroy({ ...single, id: operation.id! });
