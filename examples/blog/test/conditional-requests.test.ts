@@ -45,6 +45,27 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     expect((await get(`${V1}/blog_posts?per_page=3&sort_by=title`, { 'if-none-match': index.headers.etag as string })).statusCode).toBe(304);
   });
 
+  it('"HEAD works wherever GET does": a HEAD whose If-None-Match matches answers 304 like GET, with the same headers and no body (show and index; it answered 500)', async () => {
+    const head = (url: string, headers: Record<string, string> = {}) => demo().app.inject({ method: 'HEAD', url, headers: { ...ADMIN, ...headers } });
+    for (const url of [`${V1}/blog_posts/4`, `${V1}/blog_posts?per_page=3&sort_by=title`]) {
+      const tag = (await get(url)).headers.etag as string;
+      const fresh = await head(url);
+      expect(fresh.statusCode, url).toBe(200);
+      expect(fresh.headers.etag, url).toBe(tag);
+      for (const header of [tag, '*']) {
+        const viaGet = await get(url, { 'if-none-match': header });
+        const viaHead = await head(url, { 'if-none-match': header });
+        expect(viaGet.statusCode, `${url} ${header}`).toBe(304);
+        expect(viaHead.statusCode, `${url} ${header}`).toBe(304);
+        expect(viaHead.body).toBe('');
+        // The same headers, but for those of each request (its date, id and what is left of the rate limit).
+        const own = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !['date', 'x-request-id', 'ratelimit'].includes(name)));
+        expect(own(viaHead.headers), `${url} ${header}`).toEqual(own(viaGet.headers));
+      }
+      expect((await head(url, { 'if-none-match': '"other"' })).statusCode, url).toBe(200);
+    }
+  });
+
   it('"The ETag changes exactly when the answer\'s content changes for this actor": an update changes show\'s ETag, and the index page that holds the record', async () => {
     const post = await newPost('Etag subject');
     const show = await get(`${V1}/blog_posts/${post.id}`);
@@ -79,6 +100,64 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     expect((await send('PATCH', `${V1}/blog_posts/${post.id}`, { 'if-match': `W/${current}` }, { blog_post: { title: 'weak' } })).statusCode).toBe(412);
     // A record that does not exist is 404 with or without the header (RFC 9110 §13.2.1: preconditions are ignored then).
     expect((await send('PATCH', `${V1}/blog_posts/424242`, { 'if-match': '*' }, { blog_post: { title: 'x' } })).statusCode).toBe(404);
+  });
+
+  it('"PATCH, PUT and DELETE take If-Match with the ETag of the record\'s show answer": a public show (products, read without authentication) gives the tag the authenticated write compares with (it answered 412 for every product with a category)', async () => {
+    const created = await send('POST', `${V1}/products`, {}, { product: { name: 'Public show, tagged write', price: 3, product_category_id: 2 } });
+    expect(created.statusCode).toBe(201);
+    const url = `${V1}/products/${created.json().record.id}`;
+    const shown = await get(url);
+    // Show reads as an anonymous caller, who may not list the categories: the label is left out.
+    expect(shown.json().record.product_category).toEqual({ id: 2, label: null });
+    const tag = shown.headers.etag as string;
+    const updated = await send('PATCH', url, { 'if-match': tag }, { product: { name: 'Public show, tagged write, renamed' } });
+    expect(updated.statusCode).toBe(200);
+    // The tag the client read before the change is stale now; the current one deletes.
+    expect((await send('DELETE', url, { 'if-match': tag })).statusCode).toBe(412);
+    expect((await send('DELETE', url, { 'if-match': (await get(url)).headers.etag as string })).statusCode).toBe(200);
+    expect((await get(url)).statusCode).toBe(404);
+  });
+
+  it('"if_match is compared with the record\'s strong ETag as If-Match is": a batch on products takes the ETag their public show gave (it answered 412)', async () => {
+    const create = async (name: string) => (await send('POST', `${V1}/products`, {}, { product: { name, price: 3, product_category_id: 2 } })).json().record as { id: number };
+    const [a, b] = [await create('Public show batch a'), await create('Public show batch b')];
+    const tagOf = async (id: number) => (await get(`${V1}/products/${id}`)).headers.etag as string;
+    const [tagA, tagB] = [await tagOf(a!.id), await tagOf(b!.id)];
+    const batch = await send('POST', `${V1}/products/batch`, {}, { operations: [{ op: 'update', id: a!.id, if_match: tagA, data: { name: 'Public show batch a, renamed' } }, { op: 'delete', id: b!.id, if_match: tagB }] });
+    expect(batch.statusCode).toBe(200);
+    expect(batch.json().results.map((result: { status: number }) => result.status)).toEqual([200, 200]);
+    // The tag read before the update is stale now.
+    const stale = await send('POST', `${V1}/products/batch`, {}, { operations: [{ op: 'update', id: a!.id, if_match: tagA, data: { name: 'Public show batch a, stale' } }] });
+    expect(stale.json().results[0].status).toBe(412);
+    expect((await get(`${V1}/products/${a!.id}`)).json().record.name).toBe('Public show batch a, renamed');
+  });
+
+  it('"create and update answers carry it too": under a public show, the write\'s answer carries the ETag of show\'s answer, which If-Match takes', async () => {
+    const created = await send('POST', `${V1}/products`, {}, { product: { name: 'Public show, answered tag', price: 3, product_category_id: 2 } });
+    const url = `${V1}/products/${created.json().record.id}`;
+    expect(created.headers.etag).toBe((await get(url)).headers.etag);
+    const updated = await send('PATCH', url, { 'if-match': created.headers.etag as string }, { product: { name: 'Public show, answered tag, renamed' } });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.headers.etag).toBe((await get(url)).headers.etag);
+    expect((await send('DELETE', url, { 'if-match': updated.headers.etag as string })).statusCode).toBe(200);
+  });
+
+  it('"create and update answers carry it too": with ?include= the answer\'s ETag is the record\'s show ETag, which If-Match takes, while show with include keeps an ETag over the included records', async () => {
+    const created = await send('POST', `${V1}/blog_posts?include=author`, {}, { blog_post: { title: 'Included answer tag', author_id: 1 } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().record.author.record).toBeTruthy();
+    const url = `${V1}/blog_posts/${created.json().record.id}`;
+    const shown = await get(url);
+    expect(created.headers.etag).toBe(shown.headers.etag);
+    const updated = await send('PATCH', `${url}?include=author`, { 'if-match': created.headers.etag as string }, { blog_post: { title: 'Included answer tag, renamed' } });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json().record.author.record).toBeTruthy();
+    expect(updated.headers.etag).toBe((await get(url)).headers.etag);
+    expect((await send('PATCH', url, { 'if-match': updated.headers.etag as string }, { blog_post: { title: 'Included answer tag, again' } })).statusCode).toBe(200);
+    // Issue 44's rule: a read with include has an ETag that covers the included records, not the bare record's.
+    const withInclude = await get(`${url}?include=author`);
+    expect(withInclude.headers.etag).not.toBe((await get(url)).headers.etag);
+    expect((await get(`${url}?include=author`, { 'if-none-match': withInclude.headers.etag as string })).statusCode).toBe(304);
   });
 
   it('"If-Match: * matches any existing record": it locks the row and does not read the show answer, one statement fewer than a tag (a missing record is still 404, above)', async () => {
@@ -150,6 +229,20 @@ describeOnEachDatabase('Conditional requests and idempotent retries', (demo, kin
     const tooLong = await send('POST', `${V1}/blog_posts`, { 'idempotency-key': 'k'.repeat(256) }, { blog_post: { title: 'x', author_id: 1 } });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json()).toEqual({ error: 'Idempotency-Key must be 1 to 255 printable ASCII characters' });
+  });
+
+  it('"the same key with another method, path or body → 422": a body whose number overflows to Infinity (1e400) is another body than null (it replayed the stored 201)', async () => {
+    const key = `non-finite-${kind}-${Date.now()}`;
+    const post = (price: string) => demo().app.inject({ method: 'POST', url: `${V1}/products`, headers: { ...ADMIN, ...JSON_TYPE, 'idempotency-key': key }, payload: `{"product":{"name":"Fingerprint ${key}","price":${price}}}` });
+    const first = await post('null');
+    expect(first.statusCode).toBe(201);
+    for (const price of ['1e400', '-1e400']) {
+      const other = await post(price);
+      expect(other.statusCode, price).toBe(422);
+      expect(other.headers['idempotent-replayed'], price).toBeUndefined();
+      expect(other.json(), price).toEqual({ error: 'This Idempotency-Key was used with a different request' });
+    }
+    expect((await post('null')).headers['idempotent-replayed']).toBe('true');
   });
 
   it('a refused write is not stored (a retry runs again): a 422 with a key, then the fixed request with the same key succeeds', async () => {
@@ -305,6 +398,46 @@ describeOnEachDatabase(
       expect((await inject('PATCH', { 'if-match': tag })).statusCode).toBe(200);
       const document = (await demo().app.inject({ method: 'GET', url: `${V1}/openapi.json` })).json();
       expect(document.paths['/api/resources/v1/blog_posts/{id}'].patch.responses['428']).toBeDefined();
+    });
+
+    it('"requireIfMatch makes a missing If-Match on update and delete a 428" in a batch too: each such operation answers its single endpoint\'s 428, an atomic batch then fails as a whole (the others 424) and nothing is written', async () => {
+      const create = async (title: string) => (await demo().app.inject({ method: 'POST', url: `${V1}/blog_posts`, headers: { ...ADMIN, ...JSON_TYPE }, payload: JSON.stringify({ blog_post: { title, author_id: 1 } }) })).json().record as { id: number };
+      const batch = (body: unknown) => demo().app.inject({ method: 'POST', url: `${V1}/blog_posts/batch`, headers: { ...ADMIN, ...JSON_TYPE }, payload: JSON.stringify(body) });
+      const title = async (id: number) => (await sql<{ title: string }>`select title from blog_posts where id = ${id}`.execute(demo().database.db)).rows[0]?.title;
+      const [a, b, c] = [await create('Batch required a'), await create('Batch required b'), await create('Batch required c')];
+      const tagOf = async (id: number) => (await demo().app.inject({ method: 'GET', url: `${V1}/blog_posts/${id}`, headers: ADMIN })).headers.etag as string;
+      const atomic = await batch({
+        operations: [
+          { op: 'update', id: a!.id, data: { title: 'Batch required a, no If-Match' } },
+          { op: 'delete', id: b!.id },
+          { op: 'update', id: c!.id, if_match: await tagOf(c!.id), data: { title: 'Batch required c, tagged' } },
+          { op: 'create', data: { title: 'Batch required, created', author_id: 1 } },
+        ],
+      });
+      expect(atomic.statusCode).toBe(422);
+      expect(atomic.json()).toEqual({
+        results: [
+          { index: 0, status: 428, error: 'Precondition Required' },
+          { index: 1, status: 428, error: 'Precondition Required' },
+          { index: 2, status: 424, error: 'Not applied: the batch was rolled back' },
+          { index: 3, status: 424, error: 'Not applied: the batch was rolled back' },
+        ],
+        summary: { succeeded: 0, failed: 2, not_applied: 2 },
+      });
+      expect([await title(a!.id), await title(b!.id), await title(c!.id)]).toEqual(['Batch required a', 'Batch required b', 'Batch required c']);
+      // Each on its own: the operations with If-Match (a tag or *) apply, those without answer 428 and write nothing.
+      const partial = await batch({
+        atomic: false,
+        operations: [
+          { op: 'update', id: a!.id, data: { title: 'Batch required a, no If-Match' } },
+          { op: 'delete', id: b!.id, if_match: '*' },
+          { op: 'update', id: c!.id, if_match: await tagOf(c!.id), data: { title: 'Batch required c, tagged' } },
+        ],
+      });
+      expect(partial.statusCode).toBe(200);
+      expect(partial.json().results.map((result: { status: number }) => result.status)).toEqual([428, 200, 200]);
+      expect(partial.json().results[0]).toEqual({ index: 0, status: 428, error: 'Precondition Required' });
+      expect([await title(a!.id), await title(b!.id), await title(c!.id)]).toEqual(['Batch required a', undefined, 'Batch required c, tagged']);
     });
   },
   { api: { requireIfMatch: true } },

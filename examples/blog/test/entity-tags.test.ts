@@ -58,6 +58,18 @@ describeOnEachDatabase('ETags over the answer\'s bytes (Edition B: signed file U
     expect((await get(`${V1}/blog_posts/6`, { 'if-none-match': updated.headers.etag as string })).statusCode).toBe(304);
   });
 
+  it('"HEAD works wherever GET does": a HEAD of a traversal whose If-None-Match matches answers 304 like GET, no body (it answered 500)', async () => {
+    const url = `${V1}/blog_posts/6/comments`;
+    const tag = (await get(url)).headers.etag as string;
+    expect(tag).toMatch(/^"[A-Za-z0-9_-]{24}"$/);
+    expect((await get(url, { 'if-none-match': tag })).statusCode).toBe(304);
+    const head = await demo().app.inject({ method: 'HEAD', url, headers: { ...bearer(), 'if-none-match': tag } });
+    expect(head.statusCode).toBe(304);
+    expect(head.body).toBe('');
+    expect(head.headers.etag).toBe(tag);
+    expect(head.headers['content-type']).toBeUndefined();
+  });
+
   it('a token\'s answer with text that only looks like a signed query is hashed as it is: its ETag changes with that text', async () => {
     const url = `${V1}/blog_posts/6`;
     const edit = (summary: string) => demo().app.inject({ method: 'PATCH', url, headers: { ...bearer(), ...JSON_TYPE }, payload: JSON.stringify({ blog_post: { summary } }) });

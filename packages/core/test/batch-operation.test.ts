@@ -154,6 +154,25 @@ for (const kind of testDatabaseKinds()) {
       expect(statuses(fresh)).toEqual(['updated']);
     });
 
+    it('"requireIfMatch makes a missing If-Match on update and delete a 428": an update or delete without ifMatch is precondition_required, before its record is read, on both paths; nothing of it is written', async () => {
+      for (const [resource, name, path] of [['Post', 'posts', 'bulk'], ['HookedPost', 'hooked_posts', 'one_by_one']] as const) {
+        await sql`delete from ${sql.table(name)}`.execute(database.db);
+        const [one, two] = await seed(name, [{ title: 'one', owner_id: 1 }, { title: 'two', owner_id: 1 }]);
+        const required = (operationsList: BatchOperationInput[], atomic?: boolean) =>
+          operations.batch({ panel, resource, actor: ada, operations: operationsList, atomic, entityTag: (row: RecordRow) => `"${row.title}/${row.locked}"`, requireIfMatch: true });
+        const atomic = await required([{ op: 'update', id: one, data: { title: 'one, no tag' } }, { op: 'delete', id: two }, { op: 'create', data: { title: 'created' } }, { op: 'delete', id: 999_999 }]);
+        expect(atomic.applied, resource).toBe(false);
+        expect(statuses(atomic), resource).toEqual(['precondition_required', 'precondition_required', 'not_applied', 'precondition_required']);
+        expect(await titles(name), resource).toEqual(['one', 'two']);
+        const partial = await required([{ op: 'update', id: one, data: { title: 'one, no tag' } }, { op: 'update', id: two, ifMatch: '"two/false"', data: { title: 'two, tagged' } }, { op: 'create', data: { title: 'created' } }], false);
+        expect(partial.path, resource).toBe(path);
+        expect(statuses(partial), resource).toEqual(['precondition_required', 'updated', 'created']);
+        expect(await titles(name), resource).toEqual(['one', 'two, tagged', 'created']);
+        // The tests after this one start from an empty table.
+        await sql`delete from ${sql.table(name)}`.execute(database.db);
+      }
+    });
+
     it('"atomic: false" applies each operation fully or not at all: the valid ones are written, the others answer why', async () => {
       await sql`delete from posts`.execute(database.db);
       const [one] = await seed('posts', [{ title: 'one', owner_id: 1, slug: 'one' }]);

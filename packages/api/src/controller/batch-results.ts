@@ -35,6 +35,8 @@ function resultOf(outcome: BatchOutcome, serializer: BatchSerializer): { status:
       return { status: 403, body: { error: 'Forbidden' } };
     case 'precondition_failed':
       return { status: 412, body: { error: 'Precondition Failed' } };
+    case 'precondition_required':
+      return { status: 428, body: { error: 'Precondition Required' } };
     case 'not_applied':
       return { status: 424, body: { error: 'Not applied: the batch was rolled back' } };
   }

@@ -8,6 +8,8 @@ import type { FieldValue } from '../serialization/field-value.js';
 export interface Rendered {
   status: number;
   body: unknown;
+  /** The answer's ETag where it is not the digest of `body` (a write's answer with included records: the record's show ETag, see `tagWrittenAnswer`). */
+  entityTag?: string | undefined;
 }
 
 /** A list's query parameters, checked (see `ResourcesController.listRequest`): each list modifier's part. */

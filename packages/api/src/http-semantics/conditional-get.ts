@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preSerializationHookHandler } from 'fastify';
 import type { ActionName } from '../controller/callback-chain.js';
 import { entityTag, entityTagOfJson, FORM_HINT, noneMatchHits } from './entity-tag.js';
@@ -6,14 +7,23 @@ import { entityTag, entityTagOfJson, FORM_HINT, noneMatchHits } from './entity-t
 const TAGGED: ReadonlySet<ActionName> = new Set(['index', 'show', 'related', 'create', 'update']);
 const READS: ReadonlySet<ActionName> = new Set(['index', 'show', 'related']);
 
+/**
+ * The payload a HEAD's 304 hands on: Fastify's HEAD route runs its own `onSend` after the
+ * route's, which reads a length from the payload (and throws on `null`) or drains a stream. An
+ * empty stream gives the answer GET's 304 has: no body and no `Content-Length`.
+ */
+const noBody = (): Readable => Readable.from([]);
+
 /** The answers whose payload gets an ETag once serialized (a 200 or 201 object body without an ETag of its controller's), with that body. */
 const toTag = new WeakMap<FastifyReply, object>();
 
 /**
  * The route hooks of conditional requests for one action: an ETag on every 200 of show, index
  * and traversal, and on the 201/200 of create and update (the record's show answer, so a client
- * may send it back in `If-Match`); a read whose `If-None-Match` matches answers 304 with no
- * body and the same ETag. A controller that set `ETag` itself keeps its own.
+ * may send it back in `If-Match`); a read (GET or HEAD) whose `If-None-Match` matches answers
+ * 304 with no body and the same ETag. A controller that set `ETag` itself keeps its own, and so
+ * does a write whose answer is not its record's show answer alone (`Rendered.entityTag`: with
+ * `include`, or under a public show).
  *
  * The ETag is the digest of the payload as serialized for sending (`entityTagOfJson`), taken in
  * `onSend`: the body is serialized once, by the route's compiled serializer, not a second time
@@ -38,9 +48,9 @@ export function conditionalGetHooks(action: ActionName): { preSerialization?: pr
       if (read && reply.statusCode === 200 && (request.method === 'GET' || request.method === 'HEAD') && noneMatchHits(request.headers['if-none-match'], tag)) reply.code(304);
     }
     if (reply.statusCode !== 304) return done(null, payload);
-    // A 304 has no body, and so no Content-Type nor Content-Length (RFC 9110 §15.4.5).
+    // A 304 has no body, and so no Content-Type nor Content-Length (RFC 9110 §15.4.5); a HEAD's likewise.
     reply.removeHeader('content-type');
-    done(null, null);
+    done(null, request.method === 'HEAD' ? noBody() : null);
   };
   return { preSerialization: preSerialization as unknown as preSerializationHookHandler<unknown>, onSend: onSend as unknown as onSendHookHandler<unknown> };
 }

@@ -45,9 +45,25 @@ export function idempotencyKey(header: string | string[] | undefined): string | 
   return key;
 }
 
-/** A digest of what makes two requests the same: method, path and body. */
+/** Whether JSON cannot write a number back as itself: ±Infinity (a parsed literal that overflows, `1e400`), NaN, -0. */
+const unwritable = (value: unknown): value is number => typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0));
+
+/**
+ * A digest of what makes two requests the same: method, path and body (as parsed: two bodies
+ * are the same when they hold the same values). A body's JSON as `JSON.stringify` writes it,
+ * unless it holds a number JSON cannot write (`1e400` parses to Infinity, which it would write
+ * as `null`, as a body that sent `null`): then every value is written with its type, strings
+ * `s…` and those numbers `n…`, after a NUL no JSON text begins with, so neither form meets the
+ * other or a string that looks like a number.
+ */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method}\n${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  let typed = false;
+  const plain = JSON.stringify(body ?? null, (_key, value: unknown) => {
+    if (unwritable(value)) typed = true;
+    return value;
+  });
+  const text = typed ? `\u0000${JSON.stringify(body, (_key, value: unknown) => (unwritable(value) ? `n${Object.is(value, -0) ? '-0' : String(value)}` : typeof value === 'string' ? `s${value}` : value))}` : plain;
+  return createHash('sha256').update(`${method}\n${path}\n${text}`).digest('hex');
 }
 
 /**

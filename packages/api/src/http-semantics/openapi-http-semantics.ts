@@ -56,6 +56,8 @@ export function withHttpSemantics(route: RouteEntry, operation: OpenApiObject, s
   const read = action === 'index' || action === 'show' || action === 'related';
   const write = action === 'create' || action === 'update' || action === 'destroy' || action === 'batch';
   const member = action === 'update' || action === 'destroy';
+  // The mount's `requireIfMatch`, or the controller's own (`static requireIfMatch`).
+  const requireIfMatch = semantics.requireIfMatch || route.controller.requireIfMatch;
   const responses = { ...(operation.responses as Record<string, OpenApiObject>) };
   const success = action === 'create' ? '201' : '200';
   for (const [status, answer] of Object.entries(responses)) {
@@ -70,14 +72,14 @@ export function withHttpSemantics(route: RouteEntry, operation: OpenApiObject, s
   if (read) more['304'] = { description: 'Not Modified: the `If-None-Match` ETag is still the answer\'s; no body.', headers: { ETag: required('ETag') } };
   if (write) more['409'] = { description: 'A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds.', headers: { 'Retry-After': header('RetryAfterRequired') }, ...error };
   if (member) more['412'] = { description: 'Precondition Failed: the record changed since the `If-Match` ETag; nothing was written.', ...error };
-  if (member && semantics.requireIfMatch) more['428'] = { description: 'Precondition Required: send `If-Match` with the record\'s ETag.', ...error };
+  if (member && requireIfMatch) more['428'] = { description: 'Precondition Required: send `If-Match` with the record\'s ETag.', ...error };
   if (write && responses['422']) responses['422'] = { ...responses['422'], description: `${responses['422'].description as string} Also: the \`Idempotency-Key\` was used with a different request.` };
   // Every answer after the rate limit spent it, these included: they carry its headers.
   if (semantics.rateLimit) {
     for (const status of ['409', '412', '428']) if (more[status]) more[status] = { ...more[status], headers: { ...((more[status].headers as object | undefined) ?? {}), 'RateLimit-Policy': header('RateLimitPolicy'), RateLimit: header('RateLimit') } };
   }
   if (semantics.rateLimit) more['429'] = { description: 'Too Many Requests: the credential spent its limit; retry after `Retry-After` seconds.', headers: { 'Retry-After': header('RetryAfterRequired'), 'RateLimit-Policy': required('RateLimitPolicy'), RateLimit: required('RateLimit') }, ...error };
-  const parameters = [...((operation.parameters as unknown[]) ?? []), ...(read ? [IF_NONE_MATCH] : []), ...(member ? [IF_MATCH(semantics.requireIfMatch)] : []), ...(write ? [IDEMPOTENCY_KEY] : [])];
+  const parameters = [...((operation.parameters as unknown[]) ?? []), ...(read ? [IF_NONE_MATCH] : []), ...(member ? [IF_MATCH(requireIfMatch)] : []), ...(write ? [IDEMPOTENCY_KEY] : [])];
   // Status keys are integer-like: an object keeps them in ascending order.
   return { ...operation, ...(parameters.length > 0 ? { parameters } : {}), responses: { ...responses, ...more } };
 }

@@ -28,6 +28,8 @@ export interface OperationContext {
   readonly security: readonly Record<string, string[]>[];
   /** One actor's document: the fields and parameters as that actor may use them; undefined for the document every actor reads. */
   readonly actor?: DocumentActor | undefined;
+  /** The mount's `requireIfMatch`: a batch's update or delete without `if_match` then answers 428 (as it does under a controller's own). */
+  readonly requireIfMatch?: boolean | undefined;
 }
 
 const JSON_TYPE = 'application/json';
@@ -70,7 +72,7 @@ function queryParameter({ name, description, style, explode, schema }: QueryPara
 /** The success answer of a route: from the fields, unless the controller overrides what is serialized (then any JSON object). */
 function success(route: RouteEntry, resource: CompiledResource, context: OperationContext): [number, OpenApiObject] {
   if (route.action === 'upload') return [201, { description: 'Received: the upload id to name in a write (and, for a direct upload, where to PUT the bytes).', content: json(UPLOAD_ANSWER) }];
-  if (route.action === 'batch') return [200, { description: 'Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones).', content: json(batchAnswerSchema(resource)) }];
+  if (route.action === 'batch') return [200, { description: 'Every operation applied (or, with `"atomic": false`, each one on its own: `summary.failed` counts the refused ones).', content: json(batchAnswerSchema(resource, requiresIfMatch(route, context))) }];
   if (route.action === 'related') {
     const target = context.panel.resource(resource.fieldsByName.get(route.association!)!.target!);
     return [200, { description: `The ${route.association} of the record, a page at a time.`, headers: TOTAL_COUNT, content: json({ type: 'object', properties: { records: { type: 'array', maxItems: context.panel.config.maxPerPage, items: ref(schemaNames.related(target)) }, pagination: { oneOf: [ref('Pagination'), ref('CursorPagination')] } }, required: ['records', 'pagination'], additionalProperties: false }) }];
@@ -134,14 +136,17 @@ function batchRequestBody(resource: CompiledResource): OpenApiObject {
   return { required: true, content: { [JSON_TYPE]: { schema, example: { operations: [{ op: 'delete', ref: 'first', id: 1 }] } } } };
 }
 
-/** A batch's answer: each operation's result (its single endpoint's status and body), and the counts. */
-function batchAnswerSchema(resource: CompiledResource): JsonSchema {
+/** Whether the route's updates and deletes need `If-Match` (the mount's `requireIfMatch` or the controller's). */
+const requiresIfMatch = (route: RouteEntry, context: OperationContext): boolean => context.requireIfMatch === true || route.controller.requireIfMatch;
+
+/** A batch's answer: each operation's result (its single endpoint's status and body, 428 under `requireIfMatch`), and the counts. */
+function batchAnswerSchema(resource: CompiledResource, requireIfMatch: boolean): JsonSchema {
   const result = {
     type: 'object',
     properties: {
       index: { type: 'integer', minimum: 0 },
       ref: { type: 'string' },
-      status: { type: 'integer', enum: [200, 201, 403, 404, 412, 422, 424] },
+      status: { type: 'integer', enum: requireIfMatch ? [200, 201, 403, 404, 412, 422, 424, 428] : [200, 201, 403, 404, 412, 422, 424] },
       record: ref(schemaNames.record(resource, 'show')),
       message: { type: 'string' },
       errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
@@ -176,7 +181,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   for (const code of [...statuses].sort()) responses[code] = ANSWERS[code]!;
   if (route.action === 'upload') delete responses[422];
   if (route.action === 'upload') responses[403] = ANSWERS[403]!;
-  if (route.action === 'batch') responses[422] = { description: 'An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424).', content: json(batchAnswerSchema(resource)) };
+  if (route.action === 'batch') responses[422] = { description: 'An atomic batch failed: nothing was written; each operation answers its outcome (the valid ones 424).', content: json(batchAnswerSchema(resource, requiresIfMatch(route, context))) };
   const listed = route.action === 'related' ? context.panel.resource(resource.fieldsByName.get(route.association!)!.target!) : resource;
   const parameters = [
     ...(member ? [idParameter(resource)] : []),

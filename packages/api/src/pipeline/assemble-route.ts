@@ -42,6 +42,10 @@ const keepsDefault = (controller: typeof ResourcesController, method: keyof Cont
 
 const WRITES: ReadonlySet<ActionName> = new Set(['create', 'update', 'destroy', 'batch']);
 
+/** Whether a controller's before-action chain for `action` runs its authentication step (`setupAuthentication`). */
+const authenticates = (controller: typeof ResourcesController, action: ActionName, gated: boolean): boolean =>
+  beforeActionChain(controller, action, gated).some((step) => step.kind === 'method' && step.authenticates);
+
 /** The controller's methods that receive a record's row: show reads every column unless each is the runtime's own. */
 const ROW_READERS: readonly (keyof ControllerHooks)[] = ['authorize', 'serializeRecord', 'serializeRecords', 'serializeFieldValue'];
 
@@ -78,6 +82,7 @@ function chainStages(controller: typeof ResourcesController, action: ActionName,
 export function assembleRoute(input: RouteInput, traversing = false): RouteRuntime {
   const { panel, controller, action, semantics } = input;
   const gate = controller.gated ? input.gate : undefined;
+  const requireIfMatch = semantics !== undefined && (semantics.requireIfMatch || controller.requireIfMatch);
   const method = panel.config.currentUserMethod;
   const identify: Stage[] = [...(panel.sessions && !traversing ? [sessionStage] : []), ...chainStages(controller, action, gate), ...(method === null ? [] : [currentUserStage(method)])];
   const stages = [...identify];
@@ -89,10 +94,12 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     if (semantics?.rateLimit) stages.push(rateLimitStage);
     stages.push(...listable);
     const act = actionStage(action);
-    stages.push(semantics && WRITES.has(action) ? preconditionsStage(semantics, { requireIfMatch: controller.requireIfMatch, member: action === 'update' || action === 'destroy' }, act) : act);
+    stages.push(semantics && WRITES.has(action) ? preconditionsStage(semantics, { requireIfMatch, member: action === 'update' || action === 'destroy' }, act) : act);
   }
   const modifiers = controller.listModifiers ?? input.modifiers;
   const target = input.targetController && input.association !== undefined ? targetRoute(input, input.targetController) : undefined;
+  // A write whose controller shows records without the authentication it runs itself: its ETags are show's for the client (`showEntityTag`).
+  const tagsAsShow = !traversing && semantics !== undefined && (action === 'create' || action === 'update' || action === 'destroy' || action === 'batch') && authenticates(controller, action, gate !== undefined) && !authenticates(controller, 'show', gate !== undefined);
   return {
     panel,
     resource: input.resource,
@@ -103,12 +110,14 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     unpermittedAttributes: controller.unpermittedAttributes ?? input.unpermittedAttributes,
     gate,
     semantics,
+    requireIfMatch,
     modifiers,
     recordModifiers: modifiers.filter((modifier) => modifier.onShow === true),
     stages,
     identify,
     association: input.association,
     target,
+    showRoute: tagsAsShow ? showRoute(input) : undefined,
     traversing,
     defaultHidesAssociation: keepsDefault(controller, 'hidesAssociation'),
     defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
@@ -119,6 +128,11 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     traverses: input.traverses,
     cursors: input.cursors,
   };
+}
+
+/** The route whose stages up to the current user say who the controller's show answers (for `showEntityTag`): show's, as a traversal's target is assembled. */
+function showRoute(input: RouteInput): RouteRuntime {
+  return { ...assembleRoute({ ...input, action: 'show', association: undefined, targetController: undefined }, true), traversing: false };
 }
 
 /** The route a traversal's target runs: its controller for `index` on the association's target resource. */

@@ -128,6 +128,8 @@ export interface RouteRuntime {
   readonly gate: RequestGate | undefined;
   /** The mount's HTTP semantics (rate limit, `If-Match`, `Idempotency-Key`); undefined runs actions bare. */
   readonly semantics: HttpSemantics | undefined;
+  /** Whether an update or delete needs `If-Match` (428 without it; a batch's operation without `if_match` too): the mount's `requireIfMatch` or the controller's. */
+  readonly requireIfMatch: boolean;
   /** The route's list modifiers (its controller's `listModifiers`, else the mount's, else `LIST_MODIFIERS`). */
   readonly modifiers: readonly ListModifier[];
   /** Those of `modifiers` that also apply to one record (`onShow`). */
@@ -138,6 +140,12 @@ export interface RouteRuntime {
   readonly identify: readonly Stage[];
   /** For `related`: the association traversed. */
   readonly association?: string | undefined;
+  /**
+   * For update and destroy (and create, whose answer carries the ETag too): the controller's show
+   * route (its stages up to the current user), when show skips the authentication this write
+   * runs; `If-Match` then compares with the tag show gives this client (`showEntityTag`).
+   */
+  readonly showRoute?: RouteRuntime | undefined;
   /** For `related`: the route of the target's controller for `index`, whose stages up to the current user the traversal runs. */
   readonly target?: RouteRuntime | undefined;
   /** Set on a traversal's target route: its gate asks for `index` or `show`. */

@@ -7,7 +7,7 @@ import { WriteChecks, type BuiltCheck } from '../validation/write-checks.js';
 import type { OperationContext } from './operation-input.js';
 import { changesSessionPassword } from './password-change.js';
 import { throwIfInvalid, writeAttributes } from './write-attributes.js';
-import { checkIfMatch, placed, refusalOf, settle } from './batch-outcomes.js';
+import { checkIfMatch, placed, refusalOf, requireIfMatch, settle } from './batch-outcomes.js';
 import type { BatchInput, BatchOperationInput, BatchOutcome, BatchOutcomeKind, BatchResult } from './batch-types.js';
 import type { RecordId } from '../resources/record-key.js';
 
@@ -66,7 +66,7 @@ export async function bulkBatch(run: {
   const plans: Plan[] = [];
   for (const [index, operation] of operations.entries()) {
     try {
-      const plan = await judge(input, context, operation, index, existing);
+      const plan = await judge(input, context, operation, index, existing, trx);
       if (plan === BULK_FALLBACK) return BULK_FALLBACK;
       plans.push(plan);
     } catch (error) {
@@ -150,7 +150,7 @@ export async function bulkBatch(run: {
 }
 
 /** One operation judged as its single operation judges it, in the same order: its plan, or a refusal thrown. */
-async function judge(input: BatchInput, context: OperationContext, operation: BatchOperationInput, index: number, existing: ReadonlyMap<string, RecordRow>): Promise<Plan | typeof BULK_FALLBACK> {
+async function judge(input: BatchInput, context: OperationContext, operation: BatchOperationInput, index: number, existing: ReadonlyMap<string, RecordRow>, trx: Transaction<any>): Promise<Plan | typeof BULK_FALLBACK> {
   const { resource, authorize } = context;
   if (operation.op === 'create') {
     const { values, errors, confirming, files } = await writeAttributes({ input: { ...input, attributes: operation.data ?? {} }, context, action: 'create', record: null });
@@ -160,12 +160,14 @@ async function judge(input: BatchInput, context: OperationContext, operation: Ba
     if (files.length > 0) return BULK_FALLBACK;
     return { kind: 'create', index, values: await prepareValues(resource, values) };
   }
+  // A missing `ifMatch` where one is required is refused first, as the single endpoint's 428 is.
+  requireIfMatch(input, operation);
   const id = operation.id!;
   const row = existing.get(idKey(id));
   if (!row) throw new RecordNotFoundError(resource.name, id);
   // The policy answers before the precondition (RFC 9110 §13.2.1): a refusal never depends on the tag.
   await authorize(operation.op === 'delete' ? 'destroy' : 'update', row);
-  if (operation.ifMatch !== undefined) checkIfMatch(input, operation.ifMatch, row);
+  if (operation.ifMatch !== undefined) await checkIfMatch(input, operation.ifMatch, row, trx);
   if (operation.op === 'delete') return { kind: 'delete', index, id };
   const { values, errors, confirming, files } = await writeAttributes({ input: { ...input, attributes: operation.data ?? {} }, context, action: 'update', record: row });
   if (confirming.length > 0) await input.confirmFields?.(confirming);

@@ -9,7 +9,7 @@ import { destroy } from './destroy-operation.js';
 import { update } from './update-operation.js';
 import { operationContext, type OperationContext } from './operation-input.js';
 import { bulkBatch, bulkEligible, BULK_FALLBACK } from './batch-bulk.js';
-import { BatchOperationRefusal, checkIfMatch, placed, refusalOf, settle } from './batch-outcomes.js';
+import { BatchOperationRefusal, checkIfMatch, placed, refusalOf, requireIfMatch, settle } from './batch-outcomes.js';
 import {
   DEFAULT_MAX_BATCH_OPERATIONS,
   MAX_BATCH_OPERATIONS,
@@ -24,7 +24,7 @@ import {
  * Runs several creates, updates and deletes of one resource as one request (the API's
  * `POST …/<route_key>/batch`). Each operation is decided exactly as its single operation
  * decides it (`create`, `update`, `destroy`: field access, policies and scopes per record,
- * field rules, `ifMatch` against the record's tag), and each written row is checked against
+ * field rules, `ifMatch` against the record's tag and required by `requireIfMatch`), and each written row is checked against
  * the actor's scope after the write. `atomic` (the default): all or nothing, and on failure
  * every operation's true outcome (the failing ones' refusals, `not_applied` for the valid
  * ones). `atomic: false`: each operation applies fully or not at all (savepoints).
@@ -119,12 +119,13 @@ async function runOne(input: BatchInput, context: OperationContext, operation: B
   const single = { ...input, resource: context.resource, transaction: trx };
   const { resource, scope } = context;
   const records = context.panel.records.within(trx);
+  requireIfMatch(input, operation);
   if (operation.op !== 'create' && operation.ifMatch !== undefined) {
     await records.lockRow({ resource, id: operation.id! }, trx);
     const row = await records.find({ resource, view: 'show', id: operation.id!, scope, readable: context.readable });
     // The policy answers before the precondition (RFC 9110 §13.2.1); the single operation asks it again.
     await context.authorize(operation.op === 'delete' ? 'destroy' : 'update', row);
-    checkIfMatch(input, operation.ifMatch, row);
+    await checkIfMatch(input, operation.ifMatch, row, trx);
   }
   if (operation.op === 'delete') {
     await destroy({ ...single, id: operation.id! });

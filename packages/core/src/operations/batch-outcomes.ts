@@ -1,3 +1,4 @@
+import type { Transaction } from 'kysely';
 import { isPanelError } from '../errors/panel-errors.js';
 import type { ErrorMessages } from '../errors/panel-errors.js';
 import type { RecordRow } from '../records/record-row.js';
@@ -12,12 +13,21 @@ export class BatchOperationRefusal extends Error {
   }
 }
 
-/** Throws `precondition_failed` unless `ifMatch` holds for the record's tag. */
-export function checkIfMatch(input: BatchInput, ifMatch: string, row: RecordRow): void {
+/**
+ * Throws `precondition_required` for an update or delete without `ifMatch` where the batch
+ * requires one: as the single endpoint's 428, before the record is read or the policy asked.
+ */
+export function requireIfMatch(input: BatchInput, operation: BatchOperationInput): void {
+  if (input.requireIfMatch === true && operation.op !== 'create' && operation.ifMatch === undefined) throw new BatchOperationRefusal({ status: 'precondition_required' });
+}
+
+/** Throws `precondition_failed` unless `ifMatch` holds for the record's tag (its tag read in the batch's transaction `trx`). */
+export async function checkIfMatch(input: BatchInput, ifMatch: string, row: RecordRow, trx: Transaction<any>): Promise<void> {
   if (ifMatch.trim() === '*') return;
   if (!input.entityTag) throw new TypeError('operations.batch: an operation has ifMatch, but no entityTag was given to compare it with.');
   const holds = input.ifMatchHolds ?? ((value: string, tag: string) => value.split(',').some((listed) => listed.trim() === tag));
-  if (!holds(ifMatch, input.entityTag(row))) throw new BatchOperationRefusal({ status: 'precondition_failed' });
+  const tag = await input.entityTag(row, trx);
+  if (tag === undefined || !holds(ifMatch, tag)) throw new BatchOperationRefusal({ status: 'precondition_failed' });
 }
 
 /** The outcome of a refused operation, or undefined for an error that is no refusal (then the batch fails with it). */

@@ -1,3 +1,4 @@
+import type { Transaction } from 'kysely';
 import type { ErrorMessages } from '../errors/panel-errors.js';
 import type { RecordRow } from '../records/record-row.js';
 import type { OperationInput } from './operation-input.js';
@@ -26,10 +27,16 @@ export interface BatchInput extends OperationInput {
   readonly atomic?: boolean | undefined;
   /** The most operations a batch holds; default 100, at most 1000. */
   readonly maxOperations?: number | undefined;
-  /** The tag of a record's show answer, which `ifMatch` is compared with (the API passes its ETag); required when an operation has `ifMatch`. */
-  readonly entityTag?: ((row: RecordRow) => string) | undefined;
+  /**
+   * The tag of a record's show answer, which `ifMatch` is compared with (the API passes its
+   * ETag), read in the batch's transaction `transaction` when it needs the database; undefined
+   * when no tag can match. Required when an operation has `ifMatch`.
+   */
+  readonly entityTag?: ((row: RecordRow, transaction: Transaction<any>) => string | undefined | Promise<string | undefined>) | undefined;
   /** Whether an `ifMatch` value holds for a tag (the API's RFC 9110 strong comparison; `*` holds for any). */
   readonly ifMatchHolds?: ((ifMatch: string, tag: string) => boolean) | undefined;
+  /** Updates and deletes need `ifMatch` (the API's `requireIfMatch`): one without it is `precondition_required`, decided before its record is read. */
+  readonly requireIfMatch?: boolean | undefined;
 }
 
 /** What happened to one operation. */
@@ -40,6 +47,8 @@ export type BatchOutcomeKind =
   | { readonly status: 'not_found' }
   | { readonly status: 'forbidden' }
   | { readonly status: 'precondition_failed' }
+  /** An update or delete without `ifMatch` where the batch requires it (`requireIfMatch`). */
+  | { readonly status: 'precondition_required' }
   /** A valid operation of an atomic batch that failed: rolled back with the others. */
   | { readonly status: 'not_applied' };
 

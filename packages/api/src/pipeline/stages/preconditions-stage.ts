@@ -96,11 +96,12 @@ async function preconditions(context: RequestContext, semantics: HttpSemantics, 
 }
 
 /**
- * The preconditions stage of a write route (create, update, destroy), wrapping its action
- * stage; `If-Match` applies to update and destroy (`member`). In the list only when the mount
- * has HTTP semantics; a read's list has the action stage alone.
+ * The preconditions stage of a write route (create, update, destroy, batch), wrapping its
+ * action stage; `If-Match` applies to update and destroy (`member`), required when
+ * `requireIfMatch` (the mount's or the controller's; a batch asks it of each operation). In the
+ * list only when the mount has HTTP semantics; a read's list has the action stage alone.
  */
 export function preconditionsStage(semantics: HttpSemantics, options: { requireIfMatch: boolean; member: boolean }, action: Stage): Stage {
-  const requireIfMatch = options.requireIfMatch || semantics.requireIfMatch;
-  return { name: 'preconditions', run: (context) => preconditions(context, semantics, requireIfMatch, options.member, action) };
+  const { requireIfMatch, member } = options;
+  return { name: 'preconditions', run: (context) => preconditions(context, semantics, requireIfMatch, member, action) };
 }
