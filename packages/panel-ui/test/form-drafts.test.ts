@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TIME_REVEALS_TABLE, Resource, createPanel, field, runPanelMigrations, type CompiledResource, type PanelDatabase } from '@panel/core';
 import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
-import { FormDrafts } from './form-drafts.js';
+import { FormDrafts } from '../src/resources/form-drafts.js';
 
 /** An account: a name, a password, and a `confirm: true` recovery email. */
 class AccountResource extends Resource {
