@@ -12,6 +12,18 @@ describeOnEachDatabase('form round trips', (demo) => {
   const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: string | object) =>
     demo().app.inject({ method, url: `${V1}${url}`, headers: { authorization: API_KEYS.ada, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, ...(payload === undefined ? {} : { payload }) });
 
+  it('a key_value value with a "__proto__" or "constructor.prototype" key is refused on the screens with a 422 naming the field, as the API refuses it', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    for (const specs of ['{"__proto__": "x"}', '{"a": "1", "constructor": {"prototype": "x"}}']) {
+      const viaApi = await api('POST', '/products', `{"product": {"name": "Poisoned", "specs": ${specs}}}`);
+      expect(viaApi.statusCode, specs).toBe(400);
+      const screen = await ada.post('/panel/resources/products', [['record[name]', 'Poisoned'], ['record[specs]', specs]]);
+      expect(screen.statusCode, specs).toBe(422);
+      expect(mainText(screen.body), specs).toContain('Specs must not have a key named __proto__ or constructor.prototype');
+    }
+    expect((await api('GET', '/products?q=Poisoned')).json().records).toEqual([]);
+  });
+
   it('"the textarea API value is LF-normalized": CRLF and lone CR posted by a browser are stored as LF, so a 500-character summary with 49 line breaks saves', async () => {
     const ada = await signInAs(demo(), PEOPLE.ada);
     const lines = Array.from({ length: 50 }, () => 'x'.repeat(9));
