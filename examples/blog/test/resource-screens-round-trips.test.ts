@@ -12,6 +12,23 @@ describeOnEachDatabase('form round trips', (demo) => {
   const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: string | object) =>
     demo().app.inject({ method, url: `${V1}${url}`, headers: { authorization: API_KEYS.ada, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, ...(payload === undefined ? {} : { payload }) });
 
+  it('"the tags type trims each tag and refuses a comma inside a tag": the API stores trimmed tags, refuses "b,c" with 422, and saving the edit form keeps the tags exactly', async () => {
+    const created = await api('POST', '/products', { product: { name: 'Tagged', tags: [' padded ', 'x'] } });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().record.id as number;
+    expect(created.json().record.tags).toEqual(['padded', 'x']);
+    const comma = await api('PATCH', `/products/${id}`, { product: { tags: ['b,c'] } });
+    expect(comma.statusCode).toBe(422);
+    expect(comma.json().errors).toEqual({ tags: ['must not contain a comma in a tag'] });
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const edit = await ada.get(`/panel/resources/products/${id}/edit`);
+    const shown = /name="record\[tags\]" value="([^"]*)"/.exec(edit.body)![1]!;
+    expect(shown).toBe('padded, x');
+    const saved = await ada.post(`/panel/resources/products/${id}`, [['record[name]', 'Renamed'], ['record[tags]', shown]]);
+    expect(saved.statusCode).toBe(303);
+    expect((await api('GET', `/products/${id}`)).json().record).toMatchObject({ name: 'Renamed', tags: ['padded', 'x'] });
+  });
+
   it('a key_value value with a "__proto__" or "constructor.prototype" key is refused on the screens with a 422 naming the field, as the API refuses it', async () => {
     const ada = await signInAs(demo(), PEOPLE.ada);
     for (const specs of ['{"__proto__": "x"}', '{"a": "1", "constructor": {"prototype": "x"}}']) {
