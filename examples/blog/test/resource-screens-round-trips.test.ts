@@ -1,6 +1,6 @@
 // A value written through the API survives being saved from the screens' edit form unchanged,
 // and the screens take what the API takes and refuse what it refuses ("one rule, one place"):
-// tags, key_value keys and textarea line breaks, on the demo, with
+// tags, key_value keys, textarea line breaks and the size of a form, on the demo, with
 // JavaScript off (urlencoded posts through app.inject), on both databases.
 import { expect, it } from 'vitest';
 import { describeOnEachDatabase } from './demo-app-support.js';
@@ -51,5 +51,19 @@ describeOnEachDatabase('form round trips', (demo) => {
     expect((await api('GET', '/blog_posts/3')).json().record.summary).toBe(`${summary}y`);
     await ada.post('/panel/resources/blog_posts/3', [['record[summary]', 'a\rb\r\nc']]);
     expect((await api('GET', '/blog_posts/3')).json().record.summary).toBe('a\nb\nc');
+  });
+
+  it('a resource form takes what the API takes (a comment of 6,000 "é", 36 KB URL-encoded), and a form over the limit is an HTML 413 page inside the shell', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const body = 'é'.repeat(6000);
+    const saved = await ada.post('/panel/resources/comments', [['record[body]', body], ['record[blog_post_id]', '2']]);
+    expect(saved.statusCode).toBe(303);
+    const id = /\/comments\/(\d+)$/.exec(saved.headers.location as string)![1]!;
+    expect((await api('GET', `/comments/${id}`)).json().record.body).toBe(body);
+    const huge = await ada.post('/panel/resources/comments', [['record[body]', 'x'.repeat(1024 * 1024 + 1)], ['record[blog_post_id]', '2']]);
+    expect(huge.statusCode).toBe(413);
+    expect(huge.headers['content-type']).toContain('text/html');
+    expect(huge.body).toContain('<nav class="sidebar"');
+    expect(mainText(huge.body)).toContain('The form is too large');
   });
 });
