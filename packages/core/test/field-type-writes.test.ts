@@ -127,6 +127,14 @@ describe('tags: an array of strings', () => {
     expect(edit({ labels: null }).values).toEqual({ labels: null });
   });
 
+  it('"the tags type trims each tag and refuses a comma inside a tag", so a value round-trips through the screens\' comma-separated form', () => {
+    expect(create({ labels: [' padded ', 'x', 'x '] }).values.labels).toEqual(['padded', 'x']);
+    expect(errorsOf({ labels: ['b,c'] })).toEqual({ labels: ['must not contain a comma in a tag'] });
+    expect(errorsOf({ labels: ['ok', ','] })).toEqual({ labels: ['must not contain a comma in a tag'] });
+    // Trimmed before counting: outer spaces never push a tag past maxLength.
+    expect(errorsOf({ short_labels: ['  abcd  '] })).toEqual({});
+  });
+
   it('refuses a NUL character inside a tag as text no table can store', () => {
     expect(errorsOf({ labels: ['a\u0000b'] })).toEqual({ labels: ['must not contain a NUL character'] });
   });
@@ -153,6 +161,17 @@ describe('key_value and json: an object in a jsonb column', () => {
     expect(errorsOf({ payload: { k: 'é'.repeat(16) } })).toEqual({});
     expect(errorsOf({ payload: { k: 'é'.repeat(17) } })).toEqual({ payload: ['is too large (maximum is 40 bytes)'] });
     expect(errorsOf({ specs: { k: 'x'.repeat(16_384) } })).toEqual({ specs: ['is too large (maximum is 16384 bytes)'] });
+  });
+
+  it('refuses a __proto__ key or a constructor.prototype key at any depth, as the API\'s JSON parser does (a form reads its text with JSON.parse, which keeps them)', () => {
+    const message = 'must not have a key named __proto__ or constructor.prototype';
+    expect(errorsOf({ specs: JSON.parse('{"__proto__": "x"}') })).toEqual({ specs: [message] });
+    expect(errorsOf({ specs: JSON.parse('{"constructor": {"prototype": "x"}}') })).toEqual({ specs: [message] });
+    expect(errorsOf({ payload: JSON.parse('{"a": [{"__proto__": {}}]}') })).toEqual({ payload: [message] });
+    expect(errorsOf({ payload: JSON.parse('{"a": {"constructor": {"prototype": 1}}}') })).toEqual({ payload: [message] });
+    // A key named constructor, or prototype, alone is an ordinary key.
+    expect(errorsOf({ specs: { constructor: 'x', prototype: 'y' } })).toEqual({});
+    expect(errorsOf({ payload: { constructor: { name: 'x' } } })).toEqual({});
   });
 
   it('refuses a NUL character in a key or a value: jsonb cannot hold U+0000', () => {

@@ -59,6 +59,13 @@ for (const kind of testDatabaseKinds()) {
       }
     });
 
+    it('takes a formBodyLimit of whole bytes (the API mount\'s bodyLimit) and names the value it refuses', async () => {
+      expect(await startupError({ formBodyLimit: 4 * 1024 * 1024 })).toBeUndefined();
+      for (const bad of [0, -1, 1.5, Number.NaN, '1mb' as never]) {
+        expect(await startupError({ formBodyLimit: bad }), String(bad)).toBe(`panelScreens: the option "formBodyLimit" must be a positive whole number of bytes, instead got ${String(bad)}. Fix: pass the API mount's bodyLimit, or leave it out for 1048576 (1 MiB).`);
+      }
+    });
+
     it('checks the options before the cookies, so the first fix named is the first one needed', async () => {
       expect(await startupError({ panel: undefined as never }, false)).toMatch(/the option "panel" is missing/);
       expect(await startupError({}, false)).toMatch(/cookies are not parsed\. Fix: await app\.register\(fastifyCookie\)/);

@@ -45,12 +45,17 @@ export const TEXT_FORM = formOf({
   fromForm: last,
 });
 
-/** Long text (`textarea`, `markdown`): a text area, shown with its line breaks. */
+/**
+ * Long text (`textarea`, `markdown`): a text area, shown with its line breaks. A browser posts
+ * a text area's line breaks as CRLF; the value is the HTML standard's "API value" of the text
+ * area, each CRLF and lone CR made LF, so that saving a form never changes the line breaks an
+ * API client wrote nor counts them twice against `maxLength`.
+ */
 export const LONG_TEXT_FORM = formOf({
   display: (value: unknown) => (isMissing(value) || value === '' ? EMPTY : { kind: 'multiline', text: String(value) }),
   control: () => ({ kind: 'textarea' }),
   formValue: asText,
-  fromForm: last,
+  fromForm: (posted: readonly string[]) => last(posted).replace(/\r\n?/g, '\n'),
 });
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CompiledField } from '../resources/compiled-types.js';
 import { recordKeyOf } from '../resources/record-key.js';
-import { RECORD_FORM } from './field-forms.js';
+import { LONG_TEXT_FORM, RECORD_FORM } from './field-forms.js';
 
 const fromForm = RECORD_FORM.fromForm!;
 
@@ -25,5 +25,18 @@ describe('a belongs_to form value is the target key of its type', () => {
   it('an integer key is a number, and empty is null', () => {
     expect(fromForm(['42'], belongsToOf('integer'))).toBe(42);
     expect(fromForm([''], belongsToOf('text'))).toBeNull();
+  });
+});
+
+// "The API value of a textarea is LF-normalized" (HTML, the textarea element): a browser posts
+// its line breaks as CRLF; the write value is the text with each CRLF and lone CR made LF.
+describe('a text area\'s posted line breaks are LF', () => {
+  const textFromForm = LONG_TEXT_FORM.fromForm!;
+  const field = {} as CompiledField;
+
+  it('CRLF and lone CR become LF; LF and the rest of the text are kept', () => {
+    expect(textFromForm(['a\r\nb\rc\nd'], field)).toBe('a\nb\nc\nd');
+    expect(textFromForm(['\r\n\r\n  kept  \r'], field)).toBe('\n\n  kept  \n');
+    expect(textFromForm([''], field)).toBe('');
   });
 });

@@ -5,8 +5,19 @@ import { textProblem } from '@panel/core';
 /** A parsed HTML form: `name` → value, and `name[]` → every value posted under that name. */
 export type FormBody = Record<string, string | string[]>;
 
-/** The largest form the screens accept; a bigger body answers 413 before any handler runs. */
+/**
+ * The largest form the screens accept unless a route says otherwise (the token and settings
+ * screens, a delete confirmation: small forms by design); a bigger body answers 413 before any
+ * handler runs.
+ */
 export const FORM_BODY_LIMIT = 32 * 1024;
+
+/**
+ * The largest create or update form of the resource screens by default: 1 MiB, the API mount's
+ * default `bodyLimit`, so that a form takes a value the API takes (URL-encoding triples each
+ * byte of non-ASCII text). `panelScreens`' `formBodyLimit` sets it.
+ */
+export const RESOURCE_FORM_BODY_LIMIT = 1024 * 1024;
 
 /** Why a form the screens' parser read cannot be used (found after the gate answered). */
 const PROBLEMS = new WeakMap<object, string>();

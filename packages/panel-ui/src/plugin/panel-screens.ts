@@ -3,7 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { PanelConfigError, type Panel } from '@panel/core';
 import { apiErrorHandler, readYourWrites } from '@panel/api';
 import { COPY_SECRET_JS, PANEL_CSS } from '../assets/panel-assets.js';
-import { registerFormParser } from '../forms/form-body.js';
+import { RESOURCE_FORM_BODY_LIMIT, registerFormParser } from '../forms/form-body.js';
 import { applySecurityHeaders } from '../security/security-headers.js';
 import { PageRenderer } from '../shell/page-renderer.js';
 import { panelViewer, usersTable, type LoadPanelUser } from '../shell/panel-viewer.js';
@@ -40,6 +40,12 @@ export interface PanelScreensOptions {
   home?: boolean;
   /** Edition B: how long a new token's secret waits for its one-time reveal screen, in seconds (read by its screens). Default 300. */
   revealTtlSeconds?: number;
+  /**
+   * The largest create or update form of the resource screens, in bytes (a larger one is a 413
+   * page). Default 1 MiB, the API mount's default `bodyLimit`: give both the same value, so that
+   * a form takes what the API takes.
+   */
+  formBodyLimit?: number;
 }
 
 const SCREENS = {
@@ -67,6 +73,8 @@ function checkOptions(options: PanelScreensOptions, hasCookies: boolean): Screen
     extensions.push(options.panelApi);
   }
   if (extensions.length === 0 && options.home !== true) throw fix('without tokens there is nothing to serve but the home screen. Fix: pass home: true (Edition A), or tokens and panelApi for the API token screens (Edition B).');
+  const { formBodyLimit } = options;
+  if (formBodyLimit !== undefined && (!Number.isInteger(formBodyLimit) || formBodyLimit < 1)) throw fix(`the option "formBodyLimit" must be a positive whole number of bytes, instead got ${String(formBodyLimit)}. Fix: pass the API mount's bodyLimit, or leave it out for 1048576 (1 MiB).`);
   if (!hasCookies) throw fix('cookies are not parsed. Fix: await app.register(fastifyCookie) (from @fastify/cookie) before panelScreens.');
   return extensions;
 }
@@ -133,7 +141,7 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
       return sendPage(context, request, reply, viewer, 200, 'home', { title: 'Panel', section: 'home' }, { resources, records });
     });
   }
-  registerResourceScreens(app, { ...context, resourcePaths, byRouteKey: new Map([...panel.resources.values()].map((resource) => [resource.naming.routeKey, resource])) });
+  registerResourceScreens(app, { ...context, resourcePaths, formBodyLimit: options.formBodyLimit ?? RESOURCE_FORM_BODY_LIMIT, byRouteKey: new Map([...panel.resources.values()].map((resource) => [resource.naming.routeKey, resource])) });
   warnAboutFormlessFields(app, panel);
   // The extensions' screens (Edition B's), inside the same shell, parsers and headers.
   for (const extension of extensions) {

@@ -8,13 +8,15 @@ import { withoutEmptyControls } from './list-filters.js';
 import { queryPairs, withQuery } from './resource-paths.js';
 import { formModel, postedAttributes, typedValues, type TypedValues } from './record-form.js';
 import { FormDrafts } from './form-drafts.js';
+import { formSizeLimit } from './form-size-limit.js';
 import { formField } from '../forms/form-body.js';
 import { recordLabel, showScreen } from './show-screen.js';
 import { ConfirmationNeededError, notFound, recordIdOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
 import type { ScreenActor } from './screen-actor.js';
 import type { RecordId, RecordRow } from '@panel/core';
 
-type ScreenRequest = FastifyRequest<{ Params: { route_key: string; id?: string; association?: string }; Querystring: Record<string, unknown> }>;
+type ScreenRoute = { Params: { route_key: string; id?: string; association?: string }; Querystring: Record<string, unknown> };
+type ScreenRequest = FastifyRequest<ScreenRoute>;
 
 const invalidErrors = (error: unknown): ErrorMessages | undefined => (isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined);
 
@@ -178,8 +180,9 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
 
   // A form with a file is checked against the URL (scope, policy) before its files are read: a
   // refused write stores no bytes, and only the file parts of fields the user may write are stored.
-  app.post(
+  app.post<ScreenRoute>(
     `${paths.base}/:route_key`,
+    formSizeLimit(context),
     screenRoute(
       context,
       true,
@@ -191,8 +194,9 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
       },
     ),
   );
-  app.post(
+  app.post<ScreenRoute>(
     `${paths.base}/:route_key/:id`,
+    formSizeLimit(context),
     screenRoute(
       context,
       true,

@@ -12,6 +12,8 @@ import { discardUploads, readMultipartForm } from './multipart-form.js';
 export interface ResourceScreensContext extends ShellContext {
   readonly resourcePaths: ResourcePaths;
   readonly byRouteKey: ReadonlyMap<string, CompiledResource>;
+  /** The largest create or update form, in bytes (`panelScreens`' `formBodyLimit`). */
+  readonly formBodyLimit: number;
 }
 
 /** One resource screen's request, once its user is known: who looks, and as whom the operations run. */

@@ -10,6 +10,21 @@ export const DEFAULT_MAX_JSON_BYTES = 16_384;
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
+ * Whether a value holds, at any depth, a key `__proto__` or a key `constructor` whose object
+ * has a key `prototype`: what the API's JSON parser refuses as prototype poisoning (400). A form
+ * reads its text with plain `JSON.parse`, which keeps such keys, so the type refuses them too
+ * and a value written on the screens can always be written back through the API.
+ */
+function hasPoisonedKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasPoisonedKey);
+  if (!isPlainObject(value)) return false;
+  if (Object.hasOwn(value, '__proto__')) return true;
+  const constructorKey = Object.hasOwn(value, 'constructor') ? value.constructor : undefined;
+  if (isPlainObject(constructorKey) && Object.hasOwn(constructorKey, 'prototype')) return true;
+  return Object.values(value).some(hasPoisonedKey);
+}
+
+/**
  * What `key_value` and `json` share: a JSON object in a `jsonb` column, answered as the
  * object; a write must be an object no larger than `maxBytes` (default 16 KiB) of JSON text;
  * never sorted. `checkValues` adds a type's own rule on the object's values.
@@ -20,10 +35,11 @@ export function jsonObjectType(input: { name: string; builder: string; values: J
     name,
     builder,
     form: JSON_OBJECT_FORM,
-          serialize: columnValue,
+    serialize: columnValue,
     schema: () => ({ type: ['object', 'null'], additionalProperties: values }),
     parse: (value, field): ParsedValue => {
       if (!isPlainObject(value)) return { ok: false, message: 'must be an object' };
+      if (hasPoisonedKey(value)) return { ok: false, message: 'must not have a key named __proto__ or constructor.prototype' };
       const problem = checkValues?.(value);
       if (problem !== undefined) return { ok: false, message: problem };
       const maxBytes = (field.definition.options.maxBytes as number | undefined) ?? DEFAULT_MAX_JSON_BYTES;

@@ -8,8 +8,9 @@ export const TAGS_LIMITS = Object.freeze({ maxTags: 100, maxLength: 100 });
 
 /**
  * A list of strings in a `text[]` column, answered as a JSON array; written as an array of
- * strings (duplicates kept once, in order); never sorted. An empty array is blank for
- * `required`.
+ * strings, each trimmed (duplicates kept once, in order); never sorted. A tag holds no comma:
+ * the screens show the tags as one comma-separated text, and this rule is what lets a value
+ * round-trip through that form unchanged. An empty array is blank for `required`.
  */
 export const tagsField = defineFieldType({
   name: 'tags',
@@ -25,9 +26,11 @@ export const tagsField = defineFieldType({
     if (!Array.isArray(value) || value.some((tag) => typeof tag !== 'string')) return { ok: false, message: 'must be an array of strings' };
     const maxTags = (field.definition.options.maxTags as number | undefined) ?? TAGS_LIMITS.maxTags;
     const maxLength = field.definition.options.maxLength ?? TAGS_LIMITS.maxLength;
-    const tags = [...new Set(value as string[])];
+    const trimmed = (value as string[]).map((tag) => tag.trim());
+    if (trimmed.some((tag) => tag === '' || tag.includes('\u0000'))) return { ok: false, message: 'must not contain a blank tag' };
+    if (trimmed.some((tag) => tag.includes(','))) return { ok: false, message: 'must not contain a comma in a tag' };
+    const tags = [...new Set(trimmed)];
     if (tags.length > maxTags) return { ok: false, message: `has too many tags (maximum is ${maxTags})` };
-    if (tags.some((tag) => tag.trim() === '' || tag.includes('\u0000'))) return { ok: false, message: 'must not contain a blank tag' };
     if (tags.some((tag) => [...tag].length > maxLength)) return { ok: false, message: `has a tag that is too long (maximum is ${maxLength} characters)` };
     return { ok: true, value: tags };
   },
