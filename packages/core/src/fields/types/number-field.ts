@@ -3,6 +3,14 @@ import { orderedFilter, parseFilterInteger, parseFilterNumber } from '../field-f
 import { columnValue, nullable } from './column-value.js';
 import { NUMBER_FORM } from '../field-forms.js';
 import { PanelConfigError } from '../../errors/panel-errors.js';
+import { fieldScale } from '../../resources/column-scales.js';
+import { decimalPlaces } from '../decimal-places.js';
+
+/** What a decimal with more places than `scale` is told. */
+function scaleMessage(scale: number): string {
+  if (scale === 0) return 'must be a whole number';
+  return `must have at most ${scale} decimal ${scale === 1 ? 'place' : 'places'}`;
+}
 
 /** An `integer` or `numeric` column (`field.integer`, `field.decimal`), a JSON number either way. */
 export const numberField = defineFieldType({
@@ -32,6 +40,9 @@ export const numberField = defineFieldType({
   parse: (value, field) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return { ok: false, message: 'is not a number' };
     if (field.numeric === 'integer' && !Number.isSafeInteger(value)) return { ok: false, message: 'must be an integer' };
+    // The database would round the places its column cannot keep, silently: what is written must be what show answers.
+    const scale = field.numeric === 'decimal' ? fieldScale(field) : undefined;
+    if (scale !== undefined && decimalPlaces(value) > scale) return { ok: false, message: scaleMessage(scale) };
     return { ok: true, value };
   },
 });
