@@ -47,3 +47,13 @@ describe('field.decimal with a scale: "must have at most 2 decimal places"', () 
     expect(() => field.integer('pages', { scale: 2 } as never)).toThrow(/unknown option "scale"/);
   });
 });
+
+describe('the JSON Schema of a decimal says its declared scale', () => {
+  it('as a description ("At most 2 decimal places."), never multipleOf: 4.57 is no binary multiple of 0.01, and a validator would refuse it', () => {
+    for (const mode of ['read', 'write'] as const) {
+      const schema = numberField.schema(compiledDecimal(field.decimal('price', { scale: 2, min: 0 })), mode);
+      expect(schema).toEqual({ type: ['number', 'null'], minimum: 0, description: 'At most 2 decimal places.' });
+    }
+    expect(numberField.schema(compiledDecimal(field.decimal('ratio')), 'write')).toEqual({ type: ['number', 'null'] });
+  });
+});

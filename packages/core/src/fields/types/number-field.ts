@@ -12,6 +12,12 @@ function scaleMessage(scale: number): string {
   return `must have at most ${scale} decimal ${scale === 1 ? 'place' : 'places'}`;
 }
 
+/** What the JSON Schema of a decimal with a declared `scale` says of it. */
+function scaleDescription(scale: number): string {
+  if (scale === 0) return 'A whole number.';
+  return `At most ${scale} decimal ${scale === 1 ? 'place' : 'places'}.`;
+}
+
 /** An `integer` or `numeric` column (`field.integer`, `field.decimal`), a JSON number either way. */
 export const numberField = defineFieldType({
   name: 'number',
@@ -33,9 +39,11 @@ export const numberField = defineFieldType({
     }
     return read;
   },
+  // A declared scale only (the CLI writes the document without a database); never `multipleOf`, which binary floats fail (4.57 / 0.01 is 456.99999999999994).
   schema: (field) => {
-    const { min, max } = field.definition.options;
-    return nullable(field.numeric === 'decimal' ? 'number' : 'integer', { ...(min === undefined ? {} : { minimum: min }), ...(max === undefined ? {} : { maximum: max }) });
+    const { min, max, scale } = field.definition.options;
+    const places = field.numeric === 'decimal' && scale !== undefined ? { description: scaleDescription(scale) } : {};
+    return nullable(field.numeric === 'decimal' ? 'number' : 'integer', { ...(min === undefined ? {} : { minimum: min }), ...(max === undefined ? {} : { maximum: max }), ...places });
   },
   parse: (value, field) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return { ok: false, message: 'is not a number' };
