@@ -39,23 +39,35 @@ function needs(resources: ReadonlyMap<string, CompiledResource>): { tables: Map<
   return { tables, columns };
 }
 
-/** Gives each field on a `numeric(p, s)` column (s not negative) its column's scale, so that a `field.decimal` without one refuses what the column would round. */
-function learnScales(resources: ReadonlyMap<string, CompiledResource>, scales: ReadonlyMap<string, Readonly<Record<string, number>>>): void {
+/**
+ * Gives each field on a `numeric(p, s)` column (s not negative) its column's scale, so that a
+ * `field.decimal` without one refuses what the column would round; returns a problem for each
+ * declared `scale` above its column's (the database would round those places away).
+ */
+function learnScales(resources: ReadonlyMap<string, CompiledResource>, scales: ReadonlyMap<string, Readonly<Record<string, number>>>): string[] {
+  const problems: string[] = [];
   for (const resource of resources.values()) {
     const columns = scales.get(resource.table);
     if (!columns) continue;
     for (const field of resource.fields) {
       const scale = field.column === undefined ? undefined : columns[field.column];
-      if (scale !== undefined && scale >= 0) learnColumnScale(field, scale);
+      if (scale === undefined) continue;
+      const declared = field.definition.options.scale;
+      if (declared !== undefined && declared > scale) {
+        problems.push(`Resource ${resource.name}, field "${field.name}": declares scale ${declared}, but the column "${field.column}" of the table "${resource.table}" keeps ${scale} decimal ${scale === 1 ? 'place' : 'places'}, and the database would round the others away. Fix: declare scale: ${Math.max(scale, 0)}, or alter the column to keep ${declared} (numeric(p, ${declared})).`);
+      }
+      if (scale >= 0) learnColumnScale(field, scale);
     }
   }
+  return problems;
 }
 
 /**
  * Checks, in one catalog query, that every resource's table exists (on the search path) with the
  * columns its key, fields, order and associations name; throws a `PanelConfigError` with one line
  * per problem (the resource, the field, the table and the fix). Each field on a `numeric(p, s)`
- * column learns the column's scale (see `fieldScale`). A database that cannot be reached
+ * column learns the column's scale (see `fieldScale`), and a declared `scale` above it is a
+ * problem. A database that cannot be reached
  * is not checked here (the readiness check and the first request say so).
  */
 export async function checkResourceSchema(database: PanelDatabase, resources: ReadonlyMap<string, CompiledResource>): Promise<void> {
@@ -76,8 +88,7 @@ export async function checkResourceSchema(database: PanelDatabase, resources: Re
   } catch {
     return;
   }
-  learnScales(resources, scales);
-  const problems: string[] = [];
+  const problems = learnScales(resources, scales);
   for (const [table, resource] of tables) {
     if (!found.has(table)) problems.push(`Resource ${resource}: the table "${table}" does not exist. Fix: create it (a migration), or set static table to the table that holds the records.`);
   }
