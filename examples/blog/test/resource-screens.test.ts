@@ -166,6 +166,18 @@ describeOnEachDatabase('the resource screens', (demo) => {
     expect((await api('/blog_posts/2')).json().record).toMatchObject({ title: 'Kitchens, revisited', rating: 4.5 });
   });
 
+  it('a rating with more decimal places than numeric(4, 2) keeps → 422 "Rating must have at most 2 decimal places" as the API says, the typed value kept, nothing rounded and written', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const before = (await api('/blog_posts/3')).json().record.rating;
+    const failed = await ada.post('/panel/resources/blog_posts/3', [['record[rating]', '4.567']]);
+    expect(failed.statusCode).toBe(422);
+    const viaApi = await demo().app.inject({ method: 'PATCH', url: `${V1}/blog_posts/3`, headers: { authorization: API_KEYS.ada, 'content-type': 'application/json' }, payload: { blog_post: { rating: 4.567 } } });
+    expect(viaApi.json().errors).toEqual({ rating: ['must have at most 2 decimal places'] });
+    expect(failed.body).toContain('<li><a href="#record-rating">Rating must have at most 2 decimal places</a></li>');
+    expect(failed.body).toContain('id="record-rating" name="record[rating]" value="4.567"');
+    expect((await api('/blog_posts/3')).json().record.rating).toBe(before);
+  });
+
   it('a new comment from the post\'s panel ("New comment" prefilled with the foreign key), then deleted through the confirmation page', async () => {
     const ada = await signInAs(demo(), PEOPLE.ada);
     const post = await ada.get('/panel/resources/blog_posts/3');

@@ -41,6 +41,26 @@ describeOnEachDatabase('validations of the demo resources (422 { errors, message
     expect(huge.json()).toEqual({ errors: { view_count: ['is out of range'] }, message: 'Failed to update Blog post' });
   });
 
+  // "Bad input gets a clear 422 that says what is wrong, never silently changed data; what you
+  // write is what show answers." The demo declares no scale: it is read from numeric(4, 2) and
+  // numeric(10, 2) at boot.
+  it('refuses a decimal with more places than its numeric(p, s) column keeps: "must have at most 2 decimal places", and what is accepted is what show answers', async () => {
+    const rounded = await write('POST', 'blog_posts', { blog_post: { title: 'r', rating: 4.567 } });
+    expect(rounded.statusCode).toBe(422);
+    expect(rounded.json()).toEqual({ errors: { rating: ['must have at most 2 decimal places'] }, message: 'Failed to create Blog post' });
+    for (const price of [1.555, 1e-7, 12345678.999, 0.1 + 0.2]) {
+      const product = await write('PATCH', 'products/1', { product: { price } });
+      expect(product.json(), String(price)).toEqual({ errors: { price: ['must have at most 2 decimal places'] }, message: 'Failed to update Product' });
+    }
+    const kept = await write('POST', 'blog_posts', { blog_post: { title: 'kept', rating: 4.5 } });
+    expect(kept.statusCode).toBe(201);
+    const id = kept.json().record.id as number;
+    expect((await demo().app.inject({ method: 'GET', url: `/api/resources/v1/blog_posts/${id}`, headers: ADMIN })).json().record.rating).toBe(4.5);
+    const cents = await write('PATCH', 'products/1', { product: { price: 12345678.99 } });
+    expect(cents.statusCode).toBe(200);
+    expect(cents.json().record.price).toBe(12345678.99);
+  });
+
   it('lets beforeDestroy refuse a delete: an admin user is kept', async () => {
     const response = await write('DELETE', 'users/1');
     expect(response.statusCode).toBe(422);

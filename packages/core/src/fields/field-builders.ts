@@ -1,5 +1,6 @@
 import type {
   BelongsToOptions,
+  DecimalFieldOptions,
   FieldDefinition,
   FieldOptions,
   FileFieldOptions,
@@ -11,6 +12,7 @@ import type {
   TagsFieldOptions,
 } from './field-types.js';
 import { checkFieldOptionKeys } from './field-option-keys.js';
+import { PanelConfigError } from '../errors/panel-errors.js';
 
 /**
  * A field definition of any type, built-in or an app's own (registered with
@@ -40,12 +42,23 @@ function builder<Options extends FieldOptions = FieldOptions>(type: FieldType, f
   return (name, options) => define(type, name, { ...options, ...fixed });
 }
 
+const decimal = builder<DecimalFieldOptions>('number', { numeric: 'decimal' });
+
+/** `field.decimal`: a `scale` that no numeric column has is refused where it is declared. */
+function decimalBuilder(name: string, options: DecimalFieldOptions = {}): FieldDefinition {
+  const { scale } = options;
+  if (scale !== undefined && !(Number.isInteger(scale) && scale >= 0 && scale <= 1000)) {
+    throw new PanelConfigError(`field.decimal('${name}'): the scale option must be a whole number from 0 to 1000 (the decimal places its numeric column keeps), instead got ${JSON.stringify(scale)}. Fix: declare the column's scale, 2 for numeric(10, 2).`);
+  }
+  return decimal(name, options);
+}
+
 /** The built-in builders, unchecked; `field` is them with their option keys checked. */
 const builders = {
   id: (name = 'id', options: FieldOptions = {}) => define('id', name, options),
   // Values in a column of the row.
   text: builder('text'), boolean: builder('boolean'), date: builder('date'), datetime: builder('datetime'),
-  integer: builder('number', { numeric: 'integer' }), decimal: builder('number', { numeric: 'decimal' }), bigint: builder('bigint'),
+  integer: builder('number', { numeric: 'integer' }), decimal: decimalBuilder, bigint: builder('bigint'),
   textarea: builder('textarea'), markdown: builder('markdown'), password: builder('password'),
   select: builder<SelectFieldOptions>('select') as (name: string, options: SelectFieldOptions) => FieldDefinition,
   tags: builder<TagsFieldOptions>('tags'), keyValue: builder<JsonFieldOptions>('key_value'), json: builder<JsonFieldOptions>('json'),

@@ -2,6 +2,7 @@ import { didYouMeanHint } from '../errors/did-you-mean.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import type {
   BelongsToOptions,
+  DecimalFieldOptions,
   FieldOptions,
   FileFieldOptions,
   HasAndBelongsToManyOptions,
@@ -28,6 +29,7 @@ export const FIELD_BUILDER_OPTION_KEYS: Readonly<Record<string, readonly string[
   hasMany: keysOf<HasAssociationOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'foreignKey', 'includable']),
   hasOne: keysOf<HasAssociationOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'foreignKey', 'includable']),
   hasAndBelongsToMany: keysOf<HasAndBelongsToManyOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'resource', 'joinTable', 'foreignKey', 'associationForeignKey', 'includable']),
+  decimal: keysOf<DecimalFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'scale']),
   select: keysOf<SelectFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'options']),
   tags: keysOf<TagsFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'maxTags']),
   keyValue: keysOf<JsonFieldOptions>()([...(COMMON as readonly (keyof FieldOptions)[]), 'maxBytes']),

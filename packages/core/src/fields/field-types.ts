@@ -128,6 +128,17 @@ export interface NumberFieldOptions extends FieldOptions {
   numeric?: 'integer' | 'decimal';
 }
 
+/** Options of `field.decimal`. */
+export interface DecimalFieldOptions extends FieldOptions {
+  /**
+   * The decimal places the `numeric(p, s)` column keeps (its `s`, 0 to 1000): a value with more
+   * is refused with "must have at most 2 decimal places" rather than rounded by the database.
+   * Without it the column's scale is read at boot; a `numeric` column without one takes any
+   * finite number.
+   */
+  scale?: number;
+}
+
 /** Options of a `belongs_to` field. */
 export interface BelongsToOptions extends FieldOptions {
   /** The target resource name; defaults to the camelized field name (`author` → `Author`). */
@@ -198,5 +209,5 @@ export interface FieldDefinition {
   readonly name: string;
   readonly type: FieldType;
   /** The options as declared; an app's own field type may take options of its own. */
-  readonly options: Readonly<FieldOptions & NumberFieldOptions & BelongsToOptions & HasAssociationOptions & { readonly [option: string]: unknown }>;
+  readonly options: Readonly<FieldOptions & NumberFieldOptions & DecimalFieldOptions & BelongsToOptions & HasAssociationOptions & { readonly [option: string]: unknown }>;
 }

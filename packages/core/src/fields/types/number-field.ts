@@ -3,6 +3,20 @@ import { orderedFilter, parseFilterInteger, parseFilterNumber } from '../field-f
 import { columnValue, nullable } from './column-value.js';
 import { NUMBER_FORM } from '../field-forms.js';
 import { PanelConfigError } from '../../errors/panel-errors.js';
+import { fieldScale } from '../../resources/column-scales.js';
+import { decimalPlaces } from '../decimal-places.js';
+
+/** What a decimal with more places than `scale` is told. */
+function scaleMessage(scale: number): string {
+  if (scale === 0) return 'must be a whole number';
+  return `must have at most ${scale} decimal ${scale === 1 ? 'place' : 'places'}`;
+}
+
+/** What the JSON Schema of a decimal with a declared `scale` says of it. */
+function scaleDescription(scale: number): string {
+  if (scale === 0) return 'A whole number.';
+  return `At most ${scale} decimal ${scale === 1 ? 'place' : 'places'}.`;
+}
 
 /** An `integer` or `numeric` column (`field.integer`, `field.decimal`), a JSON number either way. */
 export const numberField = defineFieldType({
@@ -25,13 +39,18 @@ export const numberField = defineFieldType({
     }
     return read;
   },
+  // A declared scale only (the CLI writes the document without a database); never `multipleOf`, which binary floats fail (4.57 / 0.01 is 456.99999999999994).
   schema: (field) => {
-    const { min, max } = field.definition.options;
-    return nullable(field.numeric === 'decimal' ? 'number' : 'integer', { ...(min === undefined ? {} : { minimum: min }), ...(max === undefined ? {} : { maximum: max }) });
+    const { min, max, scale } = field.definition.options;
+    const places = field.numeric === 'decimal' && scale !== undefined ? { description: scaleDescription(scale) } : {};
+    return nullable(field.numeric === 'decimal' ? 'number' : 'integer', { ...(min === undefined ? {} : { minimum: min }), ...(max === undefined ? {} : { maximum: max }), ...places });
   },
   parse: (value, field) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return { ok: false, message: 'is not a number' };
     if (field.numeric === 'integer' && !Number.isSafeInteger(value)) return { ok: false, message: 'must be an integer' };
+    // The database would round the places its column cannot keep, silently: what is written must be what show answers.
+    const scale = field.numeric === 'decimal' ? fieldScale(field) : undefined;
+    if (scale !== undefined && decimalPlaces(value) > scale) return { ok: false, message: scaleMessage(scale) };
     return { ok: true, value };
   },
 });
