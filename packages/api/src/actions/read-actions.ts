@@ -86,11 +86,21 @@ export async function indexAction(context: RequestContext): Promise<unknown> {
   return controller.render(200, { records, pagination: pagination(page.page, page.perPage, totalCount) });
 }
 
+/** What a show reads of a query string that names nothing (`RouteRuntime.recordQueryFree`): no fieldset, no include. */
+const NOTHING_ASKED: Pick<ListRequest, 'fields' | 'include'> = Object.freeze({ fields: undefined, include: undefined });
+
+/** Whether the request's query string has no parameter at all. */
+function queryIsEmpty(query: unknown): boolean {
+  for (const _ in (query ?? {}) as object) return false;
+  return true;
+}
+
 /** GET /<route_key>/:id: one record on the show view, read with the route's modifiers that apply to one record (`fields=`). */
 export async function showAction(context: RequestContext): Promise<unknown> {
   const { controller, resource } = context;
   const id = controller.recordId();
-  const { fields, include } = readQuery(context, resource, 'show', context.route.recordModifiers);
+  const asked = context.route.recordQueryFree && queryIsEmpty(context.request.query) ? NOTHING_ASKED : readQuery(context, resource, 'show', context.route.recordModifiers);
+  const { fields, include } = asked;
   context.fieldset = fields;
   // With `include`, every column: an included path reads the row's own keys.
   const row = await operations.show({ ...controller.operationInput(), id, fields, columns: include === undefined ? context.route.showColumns : 'all' });

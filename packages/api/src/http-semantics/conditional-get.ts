@@ -14,8 +14,9 @@ const READS: ReadonlySet<ActionName> = new Set(['index', 'show', 'related']);
  */
 const noBody = (): Readable => Readable.from([]);
 
-/** The answers whose payload gets an ETag once serialized (a 200 or 201 object body without an ETag of its controller's), with that body. */
-const toTag = new WeakMap<FastifyReply, object>();
+/** Where a reply keeps the body its ETag is taken from once serialized (a 200 or 201 object body without an ETag of its controller's): a property, not a `WeakMap` entry, so that every answer pays no table insert and delete. */
+const TO_TAG = Symbol('panel.toTag');
+type TaggedReply = FastifyReply & { [TO_TAG]?: object | undefined };
 
 /**
  * The route hooks of conditional requests for one action: an ETag on every 200 of show, index
@@ -36,12 +37,13 @@ export function conditionalGetHooks(action: ActionName): { preSerialization?: pr
   const read = READS.has(action);
   const preSerialization = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
     const status = reply.statusCode;
-    if ((status === 200 || status === 201) && payload !== null && typeof payload === 'object' && !reply.hasHeader('etag')) toTag.set(reply, payload);
+    if ((status === 200 || status === 201) && payload !== null && typeof payload === 'object' && !reply.hasHeader('etag')) (reply as TaggedReply)[TO_TAG] = payload;
     done(null, payload);
   };
   const onSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
-    const body = toTag.get(reply);
-    if (body !== undefined && toTag.delete(reply) && typeof payload === 'string') {
+    const body = (reply as TaggedReply)[TO_TAG];
+    if (body !== undefined) (reply as TaggedReply)[TO_TAG] = undefined;
+    if (body !== undefined && typeof payload === 'string') {
       // A body that may hold a signed URL is hashed with each signed value's own form; any other, from its bytes as sent.
       const tag = payload.includes(FORM_HINT) ? entityTag(body) : entityTagOfJson(payload);
       reply.header('etag', tag);

@@ -52,6 +52,10 @@ interface Budget {
   readonly max: number;
 }
 
+/** Where a request keeps the budget it spent from: a property, not a `WeakMap` entry (no table insert on every request). */
+const BUDGET = Symbol('panel.rateLimitBudget');
+type BudgetedRequest = FastifyRequest & { [BUDGET]?: Budget };
+
 /** What a store answers of one increment: the requests counted in the window, and the milliseconds left of it. */
 interface Counted {
   readonly current: number;
@@ -108,7 +112,6 @@ export class ApiRateLimit {
   readonly options: NormalizedRateLimitOptions;
   readonly #store: FastifyRateLimitStore;
   readonly #windowMs: number;
-  readonly #budgets = new WeakMap<FastifyRequest, Budget>();
 
   constructor(options: NormalizedRateLimitOptions, store: FastifyRateLimitStore) {
     this.options = options;
@@ -118,7 +121,7 @@ export class ApiRateLimit {
 
   /** Whether this request spent already (its controller ran, or the scope's hook). */
   hasSpent(request: FastifyRequest): boolean {
-    return this.#budgets.has(request);
+    return (request as BudgetedRequest)[BUDGET] !== undefined;
   }
 
   /**
@@ -127,9 +130,9 @@ export class ApiRateLimit {
    * Undefined when the store answered at once (the in-process store), else a promise.
    */
   spend(request: FastifyRequest, reply: FastifyReply, key: string, max = this.options.max, units = 1): void | Promise<void> {
-    if (this.#budgets.has(request)) return undefined;
+    if ((request as BudgetedRequest)[BUDGET] !== undefined) return undefined;
     const budget = { key, max };
-    this.#budgets.set(request, budget);
+    (request as BudgetedRequest)[BUDGET] = budget;
     return this.#spendUnits(reply, budget, units);
   }
 
@@ -139,7 +142,7 @@ export class ApiRateLimit {
    * headers and the 429, as `spend` answers it.
    */
   spendMore(request: FastifyRequest, reply: FastifyReply, units: number): void | Promise<void> {
-    const budget = this.#budgets.get(request);
+    const budget = (request as BudgetedRequest)[BUDGET];
     if (!budget || units < 1) return undefined;
     return this.#spendUnits(reply, budget, units);
   }

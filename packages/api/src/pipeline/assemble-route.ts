@@ -15,6 +15,7 @@ import { permitStage } from './stages/permit-stage.js';
 import { preconditionsStage } from './stages/preconditions-stage.js';
 import { rateLimitStage } from './stages/rate-limit-stage.js';
 import { sessionStage } from './stages/session-stage.js';
+import { LIST_MODIFIERS } from '../querying/list-query.js';
 
 /**
  * What a route is assembled from: its controller and action, and the mount's options (the
@@ -97,6 +98,7 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     stages.push(semantics && WRITES.has(action) ? preconditionsStage(semantics, { requireIfMatch, member: action === 'update' || action === 'destroy' }, act) : act);
   }
   const modifiers = controller.listModifiers ?? input.modifiers;
+  const recordModifiers = modifiers.filter((modifier) => modifier.onShow === true);
   const target = input.targetController && input.association !== undefined ? targetRoute(input, input.targetController) : undefined;
   // A write whose controller shows records without the authentication it runs itself: its ETags are show's for the client (`showEntityTag`).
   const tagsAsShow = !traversing && semantics !== undefined && (action === 'create' || action === 'update' || action === 'destroy' || action === 'batch') && authenticates(controller, action, gate !== undefined) && !authenticates(controller, 'show', gate !== undefined);
@@ -112,7 +114,8 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     semantics,
     requireIfMatch,
     modifiers,
-    recordModifiers: modifiers.filter((modifier) => modifier.onShow === true),
+    recordModifiers,
+    recordQueryFree: Object.keys(input.defaults).length === 0 && recordModifiers.every((modifier) => LIST_MODIFIERS.includes(modifier)),
     stages,
     identify,
     association: input.association,

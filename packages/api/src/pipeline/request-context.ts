@@ -168,4 +168,10 @@ export interface RouteRuntime {
    * `serializeFieldValue`), else every column (a policy or an override may read any).
    */
   readonly showColumns: 'view' | 'all';
+  /**
+   * Whether a show whose query string is empty reads nothing from it: the mount has no
+   * `defaults` and every modifier of one record is a built-in one (a fieldset and `include` read
+   * nothing when their parameters are absent). Then such a show skips reading its query.
+   */
+  readonly recordQueryFree: boolean;
 }
