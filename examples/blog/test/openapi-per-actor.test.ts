@@ -29,6 +29,16 @@ const sortable = (document: Document, path: string) => {
   return sortBy.schema.enum ?? sortBy.schema.items?.enum ?? [];
 };
 
+/** A one-file multipart upload to `POST /api/uploads`, as a credential sends it. */
+const UPLOAD_BOUNDARY = 'panel-openapi-upload';
+const uploadRequest = (headers: Record<string, string>) => ({
+  method: 'POST' as const,
+  url: '/api/uploads',
+  headers: { ...headers, 'content-type': `multipart/form-data; boundary=${UPLOAD_BOUNDARY}` },
+  payload: Buffer.from(`--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${UPLOAD_BOUNDARY}--\r\n`),
+});
+const listsUpload = (document: Document) => document.paths['/api/uploads']?.post !== undefined;
+
 describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (API keys, field rules)', (demo) => {
   const documentFor = async (headers: Record<string, string> = {}) => {
     const response = await demo().app.inject({ url: DOCUMENT, headers });
@@ -136,6 +146,15 @@ describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (AP
     expect(routes).toBeGreaterThan(3 * controllers);
   });
 
+  it('"The upload route is in every version\'s OpenAPI document": an actor who may write a file field sees `POST /api/uploads`, and the server takes its upload', async () => {
+    for (const headers of [ADMIN, READER]) {
+      const { document } = await documentFor(headers);
+      const answer = await demo().app.inject(uploadRequest(headers));
+      expect(answer.statusCode === 201, answer.body).toBe(listsUpload(document));
+    }
+    expect(listsUpload((await documentFor(ADMIN)).document)).toBe(true);
+  });
+
   it('a credential the API refuses answers the API\'s 401, not a document', async () => {
     await expectTheApisRefusal(demo().app, { authorization: 'ApiKey not-a-key' });
   });
@@ -179,6 +198,17 @@ describeOnEachDatabase(
       expect(reader.BlogPost_show!.properties.comments).toBeDefined();
       const record = (await demo().app.inject({ url: `${V1}/blog_posts/6`, headers: bearer('writer') })).json().record as Record<string, unknown>;
       expect(Object.keys(record).sort()).toEqual(Object.keys(writer.BlogPost_show!.properties).sort());
+    });
+
+    it('"The upload route is in every version\'s OpenAPI document" for a token that may write a file field; a token that may write none gets 403 from the server and no upload route', async () => {
+      for (const name of ['all', 'writer', 'reader', 'nogrants']) {
+        const document = await documentFor(bearer(name));
+        const answer = await demo().app.inject(uploadRequest(bearer(name)));
+        expect([201, 403]).toContain(answer.statusCode);
+        expect(listsUpload(document), name).toBe(answer.statusCode === 201);
+      }
+      expect(listsUpload(await documentFor(bearer('writer')))).toBe(true);
+      expect(listsUpload(await documentFor(bearer('reader')))).toBe(false);
     });
 
     it('a token the API refuses answers the API\'s 401', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Current, isPanelError, noticingRecord, type PolicyAction, type CompiledField, type CompiledResource, type FieldAccess, type View } from '@panel/core';
+import { Current, isPanelError, noticingRecord, uploadLimit, type PolicyAction, type CompiledField, type CompiledResource, type FieldAccess, type View } from '@panel/core';
 import { fieldAccessFor } from '../controller/record-access.js';
+import { uploadableFields } from '../controller/upload-answer.js';
 import { RequestContext, type ControllerClass, type RouteRuntime, type Stage, type StageName } from '../pipeline/request-context.js';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { DrawnRoute, RouteEntry } from '../routing/draw-routes.js';
@@ -46,7 +47,7 @@ function identifyingStages(runtime: RouteRuntime): readonly Stage[] {
 const REFUSALS = ['PANEL_API_ERR_UNAUTHENTICATED', 'PANEL_API_ERR_FORBIDDEN', 'PANEL_ERR_NOT_AUTHORIZED'] as const;
 const isRefusal = (error: unknown) => REFUSALS.some((code) => isPanelError(error, code));
 
-/** The policy methods a route asks (a batch, any of its operations'; an upload, none: the write that attaches it asks). */
+/** The policy methods a route asks (a batch, any of its operations'; an upload, none: the write that attaches it asks, and the upload needs a file field the actor may write). */
 const POLICY_ACTIONS: Readonly<Record<ActionName, readonly PolicyAction[]>> = {
   index: ['index'],
   show: ['show'],
@@ -159,6 +160,8 @@ async function ask(route: DrawnRoute, request: FastifyRequest, reply: FastifyRep
       }
       const allowed = await Promise.all(POLICY_ACTIONS[route.action].map((action) => policyAllows(context, action)));
       if (allowed.length > 0 && !allowed.includes(true)) return { context, refused: 'policy' };
+      // An upload is refused (403) to an actor who may write no file field: its route is not that actor's.
+      if (route.action === 'upload' && uploadLimit(await uploadableFields(context.panel, (resource) => fieldAccessFor(context, resource))) === 0) return { context, refused: 'no file field' };
       return { context };
     } catch (error) {
       if (isRefusal(error)) return { context, refused: error };
