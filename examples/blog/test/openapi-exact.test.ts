@@ -51,6 +51,20 @@ describeOnEachDatabase('the OpenAPI document says what the server does (issue po
     expect(page.json().pagination.per_page).toBe(100);
   });
 
+  it('"a body the document calls valid is accepted": a text field\'s `format` is the write schema\'s `pattern`, and what the pattern refuses the server refuses with 422', async () => {
+    const { schemas } = (await served()).components;
+    const email = schemas.UserCreate.properties.email;
+    // The demo's users.email: `format: /^[^@\s]+@[^@\s]+$/`, no flags.
+    expect(email).toEqual({ type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' });
+    expect(schemas.UserUpdate.properties.email.pattern).toBe(email.pattern);
+    const valid = new Ajv2020({ strict: false }).compile(email);
+    expect(valid('ada@example.com')).toBe(true);
+    expect(valid('not an email')).toBe(false);
+    const refused = await send('POST', `${V1}/users`, { user: { name: 'No Mail', email: 'not an email' } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.email).toContain('is invalid');
+  });
+
   it('"the default order without sort_by described": the document names it, and the server answers in it', async () => {
     const document = await served();
     const sortBy = document.paths[`${V1}/blog_posts`].get.parameters.find((p: Json) => p.name === 'sort_by');
