@@ -65,6 +65,24 @@ describeOnEachDatabase('the OpenAPI document says what the server does (issue po
     expect(refused.json().errors.email).toContain('is invalid');
   });
 
+  it('docs/querying.md: "The answer carries a `Link` header" (cursor pages) and "The answer says its cost: `Include-Cost: <n>`": both are declared on the answers that can carry them', async () => {
+    const document = await served();
+    const operations = Object.values(document.paths as Record<string, Record<string, Json>>).flatMap((item) => Object.values(item));
+    const success = (operation: Json) => Object.entries(operation.responses as Record<string, Json>).find(([code]) => code.startsWith('2'))![1];
+    // Every operation with an `include` parameter declares Include-Cost on its success; every one with `pagination` declares Link.
+    const including = operations.filter((operation) => (operation.parameters ?? []).some((p: Json) => p.name === 'include'));
+    const paging = operations.filter((operation) => (operation.parameters ?? []).some((p: Json) => p.name === 'pagination'));
+    expect(including.length).toBeGreaterThan(0);
+    expect(paging.length).toBeGreaterThan(0);
+    for (const operation of including) expect(success(operation).headers?.['Include-Cost'], operation.operationId).toBeDefined();
+    for (const operation of paging) expect(success(operation).headers?.Link, operation.operationId).toBeDefined();
+    // The server sends them there.
+    const included = await demo().app.inject({ url: `${V1}/blog_posts/1?include=author`, headers: ADMIN });
+    expect(included.headers['include-cost']).toBeDefined();
+    const cursor = await demo().app.inject({ url: `${V1}/blog_posts?pagination=cursor&per_page=1`, headers: ADMIN });
+    expect(cursor.headers.link).toMatch(/rel="next"/);
+  });
+
   it('"the default order without sort_by described": the document names it, and the server answers in it', async () => {
     const document = await served();
     const sortBy = document.paths[`${V1}/blog_posts`].get.parameters.find((p: Json) => p.name === 'sort_by');

@@ -38,6 +38,17 @@ const json = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } });
 const TOTAL_COUNT = { 'Panel-Total-Count': { $ref: '#/components/headers/PanelTotalCount' } };
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 1 } } };
 
+/** The header a cursor page carries (`cursor-pages.ts`), and the one an answer with `include` carries (`INCLUDE_COST_HEADER`). */
+const LINK = { description: 'On a cursor page (`pagination=cursor`): the next and previous pages, `<…&after=…>; rel="next", <…&before=…>; rel="prev"` (RFC 8288), when there are any.', schema: { type: 'string' } };
+const INCLUDE_COST = { description: 'With `include`: the most records the included paths may embed for this answer (its cost against the budget).', schema: { type: 'integer', minimum: 0 } };
+
+/** A success answer with the headers its query parameters may make the server send: `Link` where `pagination` is taken, `Include-Cost` where `include` is. */
+function withQueryHeaders(answer: OpenApiObject, parameters: readonly OpenApiObject[]): OpenApiObject {
+  const takes = (name: string) => parameters.some((parameter) => parameter.name === name);
+  const headers = { ...(answer.headers as OpenApiObject | undefined), ...(takes('pagination') ? { Link: LINK } : {}), ...(takes('include') ? { 'Include-Cost': INCLUDE_COST } : {}) };
+  return Object.keys(headers).length === 0 ? answer : { ...answer, headers };
+}
+
 /** The answers of the error registry (`error-reply.ts`), by status. */
 const ANSWERS: Readonly<Record<number, OpenApiObject>> = {
   302: { description: 'A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie.', headers: { Location: { description: "The panel's root path.", required: true, schema: { type: 'string' } } } },
@@ -188,6 +199,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
     // The view's fields as declared (the document's sort_by enum, without an actor), or as one actor reads them.
     ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => (context.actor ? context.actor.access(listed).readable(view) : listed.fieldsOn(view)), access: context.actor?.access(listed), modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
   ];
+  responses[status] = withQueryHeaders(answer, parameters);
   const writeView = route.action === 'create' ? 'new' : 'edit';
   return {
     operationId: operationId(route, resource),
