@@ -39,6 +39,27 @@ const uploadRequest = (headers: Record<string, string>) => ({
 });
 const listsUpload = (document: Document) => document.paths['/api/uploads']?.post !== undefined;
 
+/**
+ * Each `include_fields[<path>]` and `include_sort_by[<path>]` enum of a list operation, beside
+ * what the server names as accepted when it refuses a name (its 400 lists them).
+ */
+async function includeEnumsAndServer(app: FastifyInstance, document: Document, path: string, headers: Record<string, string>) {
+  const parameters = document.paths[path]!.get!.parameters!;
+  const compared: { parameter: string; documented: string[]; accepted: string[] }[] = [];
+  for (const parameter of parameters) {
+    const match = /^include_(fields|sort_by)\[(.+)\]$/.exec(parameter.name);
+    if (!match) continue;
+    const documented = [...(parameter.schema.items?.enum ?? parameter.schema.enum ?? [])].sort();
+    const answer = await app.inject({ url: `${path}?include=${match[2]}&${encodeURIComponent(parameter.name)}=not_a_field`, headers });
+    expect(answer.statusCode, answer.body).toBe(400);
+    const message = answer.body;
+    const listed = match[1] === 'fields' ? /\(fields: ([^)]*)\)/.exec(message)?.[1] : /must be one of ([^"]*?), instead got/.exec(message)?.[1];
+    expect(listed, message).toBeDefined();
+    compared.push({ parameter: parameter.name, documented, accepted: listed!.split(', ').filter((name) => name !== '').sort() });
+  }
+  return compared;
+}
+
 describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (API keys, field rules)', (demo) => {
   const documentFor = async (headers: Record<string, string> = {}) => {
     const response = await demo().app.inject({ url: DOCUMENT, headers });
@@ -155,6 +176,15 @@ describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (AP
     expect(listsUpload((await documentFor(ADMIN)).document)).toBe(true);
   });
 
+  it('"`sort_by`, `filter[...]`, `fields`, `include`: the fields this actor may use": each `include_fields[…]` and `include_sort_by[…]` enum is exactly what the server accepts from this actor', async () => {
+    for (const headers of [READER, ADMIN]) {
+      const { document } = await documentFor(headers);
+      const compared = await includeEnumsAndServer(demo().app, document, `${V1}/blog_posts`, headers);
+      expect(compared.map((entry) => entry.parameter)).toEqual(expect.arrayContaining(['include_fields[author]', 'include_sort_by[author.blog_posts]']));
+      for (const entry of compared) expect(entry.documented, entry.parameter).toEqual(entry.accepted);
+    }
+  });
+
   it('a credential the API refuses answers the API\'s 401, not a document', async () => {
     await expectTheApisRefusal(demo().app, { authorization: 'ApiKey not-a-key' });
   });
@@ -209,6 +239,15 @@ describeOnEachDatabase(
       }
       expect(listsUpload(await documentFor(bearer('writer')))).toBe(true);
       expect(listsUpload(await documentFor(bearer('reader')))).toBe(false);
+    });
+
+    it('"`include`: the fields this actor may use": a token\'s `include_fields[…]` and `include_sort_by[…]` enums are exactly what the server accepts from it', async () => {
+      for (const name of ['reader', 'all']) {
+        const document = await documentFor(bearer(name));
+        const compared = await includeEnumsAndServer(demo().app, document, `${V1}/blog_posts`, bearer(name));
+        expect(compared.length, name).toBeGreaterThan(0);
+        for (const entry of compared) expect(entry.documented, `${name} ${entry.parameter}`).toEqual(entry.accepted);
+      }
     });
 
     it('a token the API refuses answers the API\'s 401', async () => {

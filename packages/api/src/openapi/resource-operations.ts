@@ -197,7 +197,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const parameters = [
     ...(member ? [idParameter(resource)] : []),
     // The view's fields as declared (the document's sort_by enum, without an actor), or as one actor reads them.
-    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => (context.actor ? context.actor.access(listed).readable(view) : listed.fieldsOn(view)), access: context.actor?.access(listed), modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
+    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => (context.actor ? context.actor.access(listed).readable(view) : listed.fieldsOn(view)), access: context.actor?.access(listed), accessOf: context.actor ? (target) => context.actor!.accessThrough(listed, target) : undefined, modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
   ];
   responses[status] = withQueryHeaders(answer, parameters);
   const writeView = route.action === 'create' ? 'new' : 'edit';
