@@ -250,6 +250,17 @@ describeOnEachDatabase(
       }
     });
 
+    it('"every included record serialized by the target\'s own serializer for this actor": under a gated parent, a public target\'s include enums are what its show has for the token (no gated association), as the server accepts them', async () => {
+      const document = await documentFor(bearer('all'));
+      const compared = await includeEnumsAndServer(demo().app, document, `${V1}/products`, bearer('all'));
+      const fields = compared.find((entry) => entry.parameter === 'include_fields[product_category]');
+      expect(fields?.documented).toEqual(['id', 'name']);
+      for (const entry of compared) expect(entry.documented, entry.parameter).toEqual(entry.accepted);
+      const include = document.paths[`${V1}/products`]!.get!.parameters!.find((parameter) => parameter.name === 'include')!;
+      expect(include.schema.items?.enum).not.toContain('product_category.products');
+      expect((await demo().app.inject({ url: `${V1}/products?include=product_category.products`, headers: bearer('all') })).statusCode).toBe(400);
+    });
+
     it('a token the API refuses answers the API\'s 401', async () => {
       await expectTheApisRefusal(demo().app, { authorization: 'Bearer pnl_not-a-token' });
     });

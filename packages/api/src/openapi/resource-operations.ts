@@ -22,6 +22,8 @@ export interface OperationContext {
   readonly listModifiers?: readonly ListModifier[] | undefined;
   /** A gated mount (an extension's gate: Edition B): an authenticated route may answer 403, an association may be left out. */
   readonly gated?: boolean | undefined;
+  /** The resources of this version the mount's gate guards (Edition B): `publicTargetOmits`. */
+  readonly guarded?: ReadonlySet<string> | undefined;
   /** A resource this version serves, by name (undefined for one it does not): `include`'s targets. */
   readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined;
   /** The security requirements of an authenticated route. */
@@ -197,7 +199,7 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const parameters = [
     ...(member ? [idParameter(resource)] : []),
     // The view's fields as declared (the document's sort_by enum, without an actor), or as one actor reads them.
-    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => (context.actor ? context.actor.access(listed).readable(view) : listed.fieldsOn(view)), access: context.actor?.access(listed), accessOf: context.actor ? (target) => context.actor!.accessThrough(listed, target) : undefined, modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
+    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => (context.actor ? context.actor.access(listed).readable(view) : listed.fieldsOn(view)), access: context.actor?.access(listed), accessOf: context.actor ? (target) => context.actor!.accessThrough(listed, target) : undefined, guarded: context.guarded, modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
   ];
   responses[status] = withQueryHeaders(answer, parameters);
   const writeView = route.action === 'create' ? 'new' : 'edit';

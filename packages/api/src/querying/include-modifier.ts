@@ -3,6 +3,7 @@ import { includeRequest, isIncludeKey, MAX_INCLUDE_PER_PAGE } from './include-pa
 import type { ListModifier, ListRequestContext, ParameterContext, QueryParameter } from './list-modifier.js';
 import { PER_PAGE_COOKIE, pageRequest } from './page-modifier.js';
 import { shown } from './query-values.js';
+import { publicTargetOmits } from '../controller/request-gate.js';
 
 /** Whether an association field may be named in `include` at all (as declared: its type embeds records and it is not `includable: false`). */
 export function includableAssociation(field: CompiledField): boolean {
@@ -65,10 +66,10 @@ export function includablePaths(resource: CompiledResource, fields: readonly Com
 
 /** `include` (an enum of the includable paths) and, per path, `include_fields[…]` and a to-many path's page size and order. */
 function includeParameters(context: ParameterContext): QueryParameter[] {
-  const { resource, fields, resolve, queryableOf } = context;
+  const { resource, fields, resolve, queryableOf, guarded = new Set<string>() } = context;
   if (resolve === undefined) return [];
-  // As one actor: a target's fields as the API's include graph reads them for it (`queryableFields`), else as declared.
-  const selectable = (target: CompiledResource) => (queryableOf ? queryableOf(target, 'show').read : target.fieldsOn('show'));
+  // As one actor: a target's fields as the API's include graph reads them for it (`queryableFields`), else as declared; a public target's, without its associations to guarded resources.
+  const selectable = (target: CompiledResource) => (queryableOf ? queryableOf(target, 'show').read : target.fieldsOn('show')).filter((field) => !publicTargetOmits(guarded, target, field));
   const sortableOf = (target: CompiledResource) => (queryableOf ? queryableOf(target, 'index').sort : target.fieldsOn('index')).filter((f) => f.sortable);
   const paths = includablePaths(resource, fields, resolve, selectable);
   if (paths.length === 0) return [];

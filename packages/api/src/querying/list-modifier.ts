@@ -37,6 +37,8 @@ export interface ParameterContext extends ListSettings {
   readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined;
   /** The fields a request may use on another resource (`include`'s targets): as one actor (its OpenAPI document), else as declared. */
   readonly queryableOf?: ((resource: CompiledResource, view: View) => QueryableFields) | undefined;
+  /** The resources the mount's gate guards (Edition B): a public target's included records leave their associations out (`publicTargetOmits`). */
+  readonly guarded?: ReadonlySet<string> | undefined;
 }
 
 /** What a modifier reads one request from. */

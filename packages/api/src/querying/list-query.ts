@@ -67,11 +67,11 @@ export function recordParameters(context: ParameterContext, modifiers: readonly 
  * actor's access to another resource (`include`'s targets); `modifiers` are the route's
  * (default `LIST_MODIFIERS`).
  */
-export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly access?: FieldAccess | undefined; readonly accessOf?: ((resource: CompiledResource) => FieldAccess) | undefined; readonly modifiers?: readonly ListModifier[] | undefined; readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined }): QueryParameter[] {
-  const { config, defaults, viewFields, access, accessOf, modifiers = LIST_MODIFIERS, resolve } = mount;
+export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly access?: FieldAccess | undefined; readonly accessOf?: ((resource: CompiledResource) => FieldAccess) | undefined; readonly guarded?: ReadonlySet<string> | undefined; readonly modifiers?: readonly ListModifier[] | undefined; readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined }): QueryParameter[] {
+  const { config, defaults, viewFields, access, accessOf, guarded, modifiers = LIST_MODIFIERS, resolve } = mount;
   // Another resource's fields (include's targets) as the same actor uses them, as the API's include graph asks them.
   const queryableOf = accessOf === undefined ? undefined : (target: CompiledResource, view: View) => queryableFields({ resource: target, view, access: accessOf(target) });
-  const context = (view: View) => ({ config, defaults, resource, fields: viewFields(view), queryable: queryableFields({ resource, view, access }), resolve, queryableOf });
+  const context = (view: View) => ({ config, defaults, resource, fields: viewFields(view), queryable: queryableFields({ resource, view, access }), resolve, queryableOf, guarded });
   // Bounded here, once: the route's querystring and the OpenAPI document state the same schemas.
   if (action === 'index' || action === 'related') return listParameters(context('index'), modifiers).map(boundedParameter);
   if (action === 'show') return recordParameters(context('show'), modifiers).map(boundedParameter);
