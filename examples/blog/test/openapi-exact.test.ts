@@ -83,6 +83,15 @@ describeOnEachDatabase('the OpenAPI document says what the server does (issue po
     expect(cursor.headers.link).toMatch(/rel="next"/);
   });
 
+  it('"page ≥ 1" and at most the server\'s bound: the document\'s `page` maximum is the last page the server reads (1000000000); one more is its 400', async () => {
+    const page = (await served()).paths[`${V1}/comments`].get.parameters.find((p: Json) => p.name === 'page');
+    expect(page.schema.maximum).toBe(1_000_000_000);
+    expect((await demo().app.inject({ url: `${V1}/comments?page=${page.schema.maximum}`, headers: ADMIN })).statusCode).toBe(200);
+    const over = await demo().app.inject({ url: `${V1}/comments?page=${page.schema.maximum + 1}`, headers: ADMIN });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().error).toBe('page must be a positive integer (at most 1000000000), instead got "1000000001"');
+  });
+
   it('"the default order without sort_by described": the document names it, and the server answers in it', async () => {
     const document = await served();
     const sortBy = document.paths[`${V1}/blog_posts`].get.parameters.find((p: Json) => p.name === 'sort_by');
