@@ -51,6 +51,47 @@ describeOnEachDatabase('the OpenAPI document says what the server does (issue po
     expect(page.json().pagination.per_page).toBe(100);
   });
 
+  it('"a body the document calls valid is accepted": a text field\'s `format` is the write schema\'s `pattern`, and what the pattern refuses the server refuses with 422', async () => {
+    const { schemas } = (await served()).components;
+    const email = schemas.UserCreate.properties.email;
+    // The demo's users.email: `format: /^[^@\s]+@[^@\s]+$/`, no flags.
+    expect(email).toEqual({ type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' });
+    expect(schemas.UserUpdate.properties.email.pattern).toBe(email.pattern);
+    const valid = new Ajv2020({ strict: false }).compile(email);
+    expect(valid('ada@example.com')).toBe(true);
+    expect(valid('not an email')).toBe(false);
+    const refused = await send('POST', `${V1}/users`, { user: { name: 'No Mail', email: 'not an email' } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.email).toContain('is invalid');
+  });
+
+  it('docs/querying.md: "The answer carries a `Link` header" (cursor pages) and "The answer says its cost: `Include-Cost: <n>`": both are declared on the answers that can carry them', async () => {
+    const document = await served();
+    const operations = Object.values(document.paths as Record<string, Record<string, Json>>).flatMap((item) => Object.values(item));
+    const success = (operation: Json) => Object.entries(operation.responses as Record<string, Json>).find(([code]) => code.startsWith('2'))![1];
+    // Every operation with an `include` parameter declares Include-Cost on its success; every one with `pagination` declares Link.
+    const including = operations.filter((operation) => (operation.parameters ?? []).some((p: Json) => p.name === 'include'));
+    const paging = operations.filter((operation) => (operation.parameters ?? []).some((p: Json) => p.name === 'pagination'));
+    expect(including.length).toBeGreaterThan(0);
+    expect(paging.length).toBeGreaterThan(0);
+    for (const operation of including) expect(success(operation).headers?.['Include-Cost'], operation.operationId).toBeDefined();
+    for (const operation of paging) expect(success(operation).headers?.Link, operation.operationId).toBeDefined();
+    // The server sends them there.
+    const included = await demo().app.inject({ url: `${V1}/blog_posts/1?include=author`, headers: ADMIN });
+    expect(included.headers['include-cost']).toBeDefined();
+    const cursor = await demo().app.inject({ url: `${V1}/blog_posts?pagination=cursor&per_page=1`, headers: ADMIN });
+    expect(cursor.headers.link).toMatch(/rel="next"/);
+  });
+
+  it('"page ≥ 1" and at most the server\'s bound: the document\'s `page` maximum is the last page the server reads (1000000000); one more is its 400', async () => {
+    const page = (await served()).paths[`${V1}/comments`].get.parameters.find((p: Json) => p.name === 'page');
+    expect(page.schema.maximum).toBe(1_000_000_000);
+    expect((await demo().app.inject({ url: `${V1}/comments?page=${page.schema.maximum}`, headers: ADMIN })).statusCode).toBe(200);
+    const over = await demo().app.inject({ url: `${V1}/comments?page=${page.schema.maximum + 1}`, headers: ADMIN });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().error).toBe('page must be a positive integer (at most 1000000000), instead got "1000000001"');
+  });
+
   it('"the default order without sort_by described": the document names it, and the server answers in it', async () => {
     const document = await served();
     const sortBy = document.paths[`${V1}/blog_posts`].get.parameters.find((p: Json) => p.name === 'sort_by');

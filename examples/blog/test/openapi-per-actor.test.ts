@@ -29,6 +29,37 @@ const sortable = (document: Document, path: string) => {
   return sortBy.schema.enum ?? sortBy.schema.items?.enum ?? [];
 };
 
+/** A one-file multipart upload to `POST /api/uploads`, as a credential sends it. */
+const UPLOAD_BOUNDARY = 'panel-openapi-upload';
+const uploadRequest = (headers: Record<string, string>) => ({
+  method: 'POST' as const,
+  url: '/api/uploads',
+  headers: { ...headers, 'content-type': `multipart/form-data; boundary=${UPLOAD_BOUNDARY}` },
+  payload: Buffer.from(`--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${UPLOAD_BOUNDARY}--\r\n`),
+});
+const listsUpload = (document: Document) => document.paths['/api/uploads']?.post !== undefined;
+
+/**
+ * Each `include_fields[<path>]` and `include_sort_by[<path>]` enum of a list operation, beside
+ * what the server names as accepted when it refuses a name (its 400 lists them).
+ */
+async function includeEnumsAndServer(app: FastifyInstance, document: Document, path: string, headers: Record<string, string>) {
+  const parameters = document.paths[path]!.get!.parameters!;
+  const compared: { parameter: string; documented: string[]; accepted: string[] }[] = [];
+  for (const parameter of parameters) {
+    const match = /^include_(fields|sort_by)\[(.+)\]$/.exec(parameter.name);
+    if (!match) continue;
+    const documented = [...(parameter.schema.items?.enum ?? parameter.schema.enum ?? [])].sort();
+    const answer = await app.inject({ url: `${path}?include=${match[2]}&${encodeURIComponent(parameter.name)}=not_a_field`, headers });
+    expect(answer.statusCode, answer.body).toBe(400);
+    const message = answer.body;
+    const listed = match[1] === 'fields' ? /\(fields: ([^)]*)\)/.exec(message)?.[1] : /must be one of ([^"]*?), instead got/.exec(message)?.[1];
+    expect(listed, message).toBeDefined();
+    compared.push({ parameter: parameter.name, documented, accepted: listed!.split(', ').filter((name) => name !== '').sort() });
+  }
+  return compared;
+}
+
 describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (API keys, field rules)', (demo) => {
   const documentFor = async (headers: Record<string, string> = {}) => {
     const response = await demo().app.inject({ url: DOCUMENT, headers });
@@ -136,6 +167,24 @@ describeOnEachDatabase('the OpenAPI document as one actor sees it, Edition A (AP
     expect(routes).toBeGreaterThan(3 * controllers);
   });
 
+  it('"The upload route is in every version\'s OpenAPI document": an actor who may write a file field sees `POST /api/uploads`, and the server takes its upload', async () => {
+    for (const headers of [ADMIN, READER]) {
+      const { document } = await documentFor(headers);
+      const answer = await demo().app.inject(uploadRequest(headers));
+      expect(answer.statusCode === 201, answer.body).toBe(listsUpload(document));
+    }
+    expect(listsUpload((await documentFor(ADMIN)).document)).toBe(true);
+  });
+
+  it('"`sort_by`, `filter[...]`, `fields`, `include`: the fields this actor may use": each `include_fields[…]` and `include_sort_by[…]` enum is exactly what the server accepts from this actor', async () => {
+    for (const headers of [READER, ADMIN]) {
+      const { document } = await documentFor(headers);
+      const compared = await includeEnumsAndServer(demo().app, document, `${V1}/blog_posts`, headers);
+      expect(compared.map((entry) => entry.parameter)).toEqual(expect.arrayContaining(['include_fields[author]', 'include_sort_by[author.blog_posts]']));
+      for (const entry of compared) expect(entry.documented, entry.parameter).toEqual(entry.accepted);
+    }
+  });
+
   it('a credential the API refuses answers the API\'s 401, not a document', async () => {
     await expectTheApisRefusal(demo().app, { authorization: 'ApiKey not-a-key' });
   });
@@ -179,6 +228,37 @@ describeOnEachDatabase(
       expect(reader.BlogPost_show!.properties.comments).toBeDefined();
       const record = (await demo().app.inject({ url: `${V1}/blog_posts/6`, headers: bearer('writer') })).json().record as Record<string, unknown>;
       expect(Object.keys(record).sort()).toEqual(Object.keys(writer.BlogPost_show!.properties).sort());
+    });
+
+    it('"The upload route is in every version\'s OpenAPI document" for a token that may write a file field; a token that may write none gets 403 from the server and no upload route', async () => {
+      for (const name of ['all', 'writer', 'reader', 'nogrants']) {
+        const document = await documentFor(bearer(name));
+        const answer = await demo().app.inject(uploadRequest(bearer(name)));
+        expect([201, 403]).toContain(answer.statusCode);
+        expect(listsUpload(document), name).toBe(answer.statusCode === 201);
+      }
+      expect(listsUpload(await documentFor(bearer('writer')))).toBe(true);
+      expect(listsUpload(await documentFor(bearer('reader')))).toBe(false);
+    });
+
+    it('"`include`: the fields this actor may use": a token\'s `include_fields[…]` and `include_sort_by[…]` enums are exactly what the server accepts from it', async () => {
+      for (const name of ['reader', 'all']) {
+        const document = await documentFor(bearer(name));
+        const compared = await includeEnumsAndServer(demo().app, document, `${V1}/blog_posts`, bearer(name));
+        expect(compared.length, name).toBeGreaterThan(0);
+        for (const entry of compared) expect(entry.documented, `${name} ${entry.parameter}`).toEqual(entry.accepted);
+      }
+    });
+
+    it('"every included record serialized by the target\'s own serializer for this actor": under a gated parent, a public target\'s include enums are what its show has for the token (no gated association), as the server accepts them', async () => {
+      const document = await documentFor(bearer('all'));
+      const compared = await includeEnumsAndServer(demo().app, document, `${V1}/products`, bearer('all'));
+      const fields = compared.find((entry) => entry.parameter === 'include_fields[product_category]');
+      expect(fields?.documented).toEqual(['id', 'name']);
+      for (const entry of compared) expect(entry.documented, entry.parameter).toEqual(entry.accepted);
+      const include = document.paths[`${V1}/products`]!.get!.parameters!.find((parameter) => parameter.name === 'include')!;
+      expect(include.schema.items?.enum).not.toContain('product_category.products');
+      expect((await demo().app.inject({ url: `${V1}/products?include=product_category.products`, headers: bearer('all') })).statusCode).toBe(400);
     });
 
     it('a token the API refuses answers the API\'s 401', async () => {

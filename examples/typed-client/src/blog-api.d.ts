@@ -1526,6 +1526,10 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    /** @description On a cursor page (`pagination=cursor`): the next and previous pages, `<…&after=…>; rel="next", <…&before=…>; rel="prev"` (RFC 8288), when there are any. */
+                    Link?: string;
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -1688,6 +1692,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -1873,6 +1879,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -2053,6 +2061,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -2421,6 +2431,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -2901,6 +2913,10 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    /** @description On a cursor page (`pagination=cursor`): the next and previous pages, `<…&after=…>; rel="next", <…&before=…>; rel="prev"` (RFC 8288), when there are any. */
+                    Link?: string;
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -3059,6 +3075,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -3247,6 +3265,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -3423,6 +3443,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -3798,6 +3820,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -4260,6 +4284,10 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    /** @description On a cursor page (`pagination=cursor`): the next and previous pages, `<…&after=…>; rel="next", <…&before=…>; rel="prev"` (RFC 8288), when there are any. */
+                    Link?: string;
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -4383,6 +4411,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -4538,6 +4568,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -4679,6 +4711,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -5008,6 +5042,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -5498,6 +5534,10 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    /** @description On a cursor page (`pagination=cursor`): the next and previous pages, `<…&after=…>; rel="next", <…&before=…>; rel="prev"` (RFC 8288), when there are any. */
+                    Link?: string;
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -5619,6 +5659,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -5774,6 +5816,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -5913,6 +5957,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -6253,6 +6299,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -6703,6 +6751,10 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    /** @description On a cursor page (`pagination=cursor`): the next and previous pages, `<…&after=…>; rel="next", <…&before=…>; rel="prev"` (RFC 8288), when there are any. */
+                    Link?: string;
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -6829,6 +6881,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -6986,6 +7040,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -7130,6 +7186,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -7462,6 +7520,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -7918,6 +7978,10 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    /** @description On a cursor page (`pagination=cursor`): the next and previous pages, `<…&after=…>; rel="next", <…&before=…>; rel="prev"` (RFC 8288), when there are any. */
+                    Link?: string;
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -8057,6 +8121,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -8228,6 +8294,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -8385,6 +8453,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -8730,6 +8800,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -9209,6 +9281,10 @@ export interface operations {
             200: {
                 headers: {
                     "Panel-Total-Count": components["headers"]["PanelTotalCount"];
+                    /** @description On a cursor page (`pagination=cursor`): the next and previous pages, `<…&after=…>; rel="next", <…&before=…>; rel="prev"` (RFC 8288), when there are any. */
+                    Link?: string;
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -9355,6 +9431,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -9541,6 +9619,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
                     RateLimit: components["headers"]["RateLimitRequired"];
@@ -9705,6 +9785,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];
@@ -10068,6 +10150,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description With `include`: the most records the included paths may embed for this answer (its cost against the budget). */
+                    "Include-Cost"?: number;
                     ETag: components["headers"]["ETagRequired"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyRequired"];

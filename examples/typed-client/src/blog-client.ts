@@ -21,7 +21,8 @@ export type Sparse<Record extends { id: unknown }, Field extends keyof Record> =
  * const posts = await blog.listPublishedPosts();
  */
 export function blogClient(baseUrl: string, apiKey: string) {
-  const client = createClient<paths>({ baseUrl, headers: { authorization: `ApiKey ${apiKey}` } });
+  // A policy's refusal is a documented 302 (Edition A): surfaced as that answer, never followed into the panel's HTML.
+  const client = createClient<paths>({ baseUrl, headers: { authorization: `ApiKey ${apiKey}` }, redirect: 'manual' });
   return {
     client,
     /** The first page of published posts, newest first. */

@@ -110,4 +110,14 @@ describe('the typed client (openapi-typescript + openapi-fetch) against the demo
     expect(response.status).toBe(401);
     expect(error).toEqual({ error: 'Unauthorized' });
   });
+
+  it('"302 with Location (a policy denial, Edition A)": a refused delete surfaces as the documented 302, not as the panel\'s HTML parsed as JSON', async () => {
+    // UserPolicy: destroy by admins only; the reader key is refused by the policy.
+    const { data, response } = await blogClient(baseUrl, 'demo-reader-key').client.DELETE('/api/resources/v1/users/{id}', { params: { path: { id: 2 } } });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/panel');
+    expect(data).toBeUndefined();
+    // Nothing was deleted.
+    expect((await blogClient(baseUrl, 'demo-admin-key').client.GET('/api/resources/v1/users/{id}', { params: { path: { id: 2 } } })).response.status).toBe(200);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Resource, compileResources, field, parseWriteValues, type ParsedWrite } from '@panel/core';
+import { Resource, compileResources, field, parseWriteValues, writeSchema, type ParsedWrite } from '@panel/core';
 
 /** One field of each type the write-values suite leaves out, and the field rules. */
 class ProductResource extends Resource {
@@ -219,5 +219,26 @@ describe('textarea and markdown: long text', () => {
     expect(edit({ summary: '  ', body: 'Line one\nLine two' }).values).toEqual({ summary: '  ', body: 'Line one\nLine two' });
     expect(edit({ body: '   ' }).errors).toEqual({ body: ["can't be blank"] });
     expect(errorsOf({ summary: 5 })).toEqual({ summary: ['must be a string'] });
+  });
+});
+
+describe('a format in the write schema: "a body the document calls valid is accepted"', () => {
+  class CodeResource extends Resource {
+    fields() {
+      return [field.id(), field.text('sku', { format: /^[A-Z]{3}-\d+$/g }), field.textarea('note', { format: /^\S/ }), field.text('nickname', { format: /^[a-z]+$/i })];
+    }
+  }
+  const code = compileResources([CodeResource]).get('Code')!;
+  const properties = (writeSchema(code, 'new') as { properties: Record<string, Record<string, unknown>> }).properties;
+
+  it('a format without flags (or only `g`, which the server drops) is the `pattern`, as JSON Schema matches it: unanchored, no flags', () => {
+    expect(properties.sku).toMatchObject({ pattern: '^[A-Z]{3}-\\d+$' });
+    expect(properties.note).toMatchObject({ pattern: '^\\S' });
+  });
+
+  it('a format whose flags change what matches (`i`) has no flagless pattern: it is described, never given a pattern that refuses what the server takes', () => {
+    expect(properties.nickname!.pattern).toBeUndefined();
+    expect(properties.nickname!.description).toBe('Must match the regular expression /^[a-z]+$/i (checked by the server).');
+    expect(create({ nickname: 'ADA' }).errors).toEqual({});
   });
 });

@@ -3,6 +3,7 @@ import type { RequestContext } from '../pipeline/request-context.js';
 import { includableAssociation } from '../querying/include-modifier.js';
 import type { IncludeGraph } from '../querying/include-params.js';
 import type { QueryableFields } from '../querying/queryable-fields.js';
+import { publicTargetOmits } from './request-gate.js';
 
 /**
  * The resource graph as one request's actor sees it, for `include`: every answer comes from
@@ -32,12 +33,14 @@ export function includeGraphOf(context: RequestContext): IncludeGraph {
     // A public route's actor is closed to what the gate guards (`publicActor`): a public parent never opens a gated target.
     return actor.mayRead?.(panel.resource(field.target!)) ?? true;
   };
+  // A record of a public target is its show as this actor gets it: no association to what the gate guards.
+  const shown = (resource: CompiledResource, view: View) => queryable(resource, view).read.filter((field) => !publicTargetOmits(route.guarded, resource, field));
   return {
-    includable: (resource, view) => queryable(resource, view).read.filter(reachable),
-    selectable: (resource) => queryable(resource, 'show').read,
+    includable: (resource, view) => shown(resource, view).filter(reachable),
+    selectable: (resource) => shown(resource, 'show'),
     defaults: (resource) => {
-      const onShow = new Set(queryable(resource, 'show').read);
-      return queryable(resource, 'index').read.filter((field) => onShow.has(field));
+      const onShow = new Set(shown(resource, 'show'));
+      return shown(resource, 'index').filter((field) => onShow.has(field));
     },
     sortable: (resource) => queryable(resource, 'index').sort,
     resource: (name) => panel.resource(name),

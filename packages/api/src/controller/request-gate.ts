@@ -60,6 +60,16 @@ export function publicActor(guarded: ReadonlySet<string>): RequestActor {
   };
 }
 
+/**
+ * Whether `resource`'s own show leaves `field` out for every actor: a resource no gate guards
+ * (a public controller's) on a mount whose gate guards others answers through `publicActor`,
+ * which omits its associations to the guarded resources. An included record of it is its show
+ * as the actor gets it, so it leaves them out too, under any parent.
+ */
+export function publicTargetOmits(guarded: ReadonlySet<string>, resource: CompiledResource, field: CompiledField): boolean {
+  return guarded.size > 0 && !guarded.has(resource.name) && field.kind.association !== undefined && field.target !== undefined && guarded.has(field.target);
+}
+
 /** What a gate decides a request may do, once its authentication ran. */
 export interface PermitInput {
   readonly request: FastifyRequest;

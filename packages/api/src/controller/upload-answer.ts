@@ -45,7 +45,7 @@ async function onePart<T>(reading: Promise<T>): Promise<T> {
 }
 
 /** The file fields the actor may write, on any resource (on a new record or a stored one): what its uploads may be attached to. */
-async function uploadableFields(panel: Panel, fieldAccess: (resource: CompiledResource) => FieldAccess): Promise<CompiledField[]> {
+export async function uploadableFields(panel: Panel, fieldAccess: (resource: CompiledResource) => FieldAccess): Promise<CompiledField[]> {
   const fields: CompiledField[] = [];
   for (const resource of panel.resources.values()) {
     if (!resource.fields.some((field) => field.kind.attachments !== undefined)) continue;

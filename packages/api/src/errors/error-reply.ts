@@ -231,7 +231,10 @@ export function apiErrorHandler(context: ErrorReplyContext) {
     if (answer.status === 503) {
       // An outage is not a bug: one line with the driver's code and message (which may name the fix), no stack, however many requests it refuses.
       const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-      request.log.warn({ code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code, detail: cause?.message }, 'Panel API request refused: the database is unavailable');
+      const details = { code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code, detail: cause?.message };
+      // Refused settings (no such database, a wrong password) will not pass by themselves: an error for the operator, not a warning.
+      if (details.reason === 'configuration') request.log.error(details, 'Panel API request refused: the database refused the connection settings (check the database URL and credentials)');
+      else request.log.warn(details, 'Panel API request refused: the database is unavailable');
     } else if (answer.status >= 500) {
       request.log.error({ err: error }, 'Panel API request failed');
       if (inDevelopment()) console.error(causeLine(request, error));

@@ -113,7 +113,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
         options: options.openapi,
         build: (version, actor) =>
           buildOpenApiDocument({ panel, mountPath, version, routes: table, customRoutes, healthPath: options.healthPath, defaults: options.defaults, listModifiers: options.listModifiers, gated, gateSchemes: extensions.securitySchemes, options: options.openapi, httpSemantics: { rateLimit: options.rateLimit !== false, requireIfMatch: options.requireIfMatch }, actor }),
-        actorOf: (version, request, reply) => documentActor(request, reply, table.filter((route) => routeVersion(route) === version)),
+        actorOf: (version, request, reply) => documentActor(request, reply, table.filter((route) => routeVersion(route) === version || route.action === 'upload')),
         carriesCredentials: carriesCredentials([...Object.values(extensions.securitySchemes), ...Object.values(options.openapi.securitySchemes ?? {})], panel),
       });
     },

@@ -101,9 +101,9 @@ export function buildOpenApiDocument(input: OpenApiDocumentInput): OpenApiObject
   // The version's routes, and the mount's upload route (outside the versions: the writes of every version name its ids).
   const routes = input.routes.filter((route) => (route.path.startsWith(`/resources/${version}/`) || route.action === 'upload') && (actor === undefined || actor.calls(route)));
   const served = servedCollections(input.routes, version);
-  const context: OperationContext = { ...input, security, requireIfMatch: input.httpSemantics?.requireIfMatch, resolve: (name) => (served.has(name) && (actor === undefined || actor.reads(name)) ? input.panel.resource(name) : undefined) };
   // A route no gate guards (a public controller's) never reaches a target the gate guards (`include`).
   const guarded = gatedCollections(input.routes, version, input.gated ? true : undefined);
+  const context: OperationContext = { ...input, security, guarded, requireIfMatch: input.httpSemantics?.requireIfMatch, resolve: (name) => (served.has(name) && (actor === undefined || actor.reads(name)) ? input.panel.resource(name) : undefined) };
   const publicContext: OperationContext = { ...context, resolve: (name) => (guarded.has(name) ? undefined : context.resolve!(name)) };
   const paths: Record<string, Record<string, OpenApiObject>> = {};
   const pathItem = (path: string): Record<string, OpenApiObject> => {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Current, isPanelError, noticingRecord, type PolicyAction, type CompiledField, type CompiledResource, type FieldAccess, type View } from '@panel/core';
+import { Current, isPanelError, noticingRecord, uploadLimit, type PolicyAction, type CompiledField, type CompiledResource, type FieldAccess, type View } from '@panel/core';
 import { fieldAccessFor } from '../controller/record-access.js';
+import { uploadableFields } from '../controller/upload-answer.js';
 import { RequestContext, type ControllerClass, type RouteRuntime, type Stage, type StageName } from '../pipeline/request-context.js';
 import type { ActionName } from '../controller/callback-chain.js';
 import type { DrawnRoute, RouteEntry } from '../routing/draw-routes.js';
@@ -17,6 +18,8 @@ export interface DocumentActor {
   reads(resourceName: string): boolean;
   /** Which fields the actor reads on a resource it `reads` or may call a route of (`fieldAccess`, as its requests compile it). */
   access(resource: CompiledResource): FieldAccess;
+  /** Which fields the actor reads on `resource` as a request to `from`'s routes asks them (`include`'s targets: the include graph of that request). */
+  accessThrough(from: CompiledResource, resource: CompiledResource): FieldAccess;
   /** The fields of `view` the actor reads that a rule shows on some records only (readable, not queryable). */
   perRecord(resource: CompiledResource, view: View): ReadonlySet<CompiledField>;
   /**
@@ -46,7 +49,7 @@ function identifyingStages(runtime: RouteRuntime): readonly Stage[] {
 const REFUSALS = ['PANEL_API_ERR_UNAUTHENTICATED', 'PANEL_API_ERR_FORBIDDEN', 'PANEL_ERR_NOT_AUTHORIZED'] as const;
 const isRefusal = (error: unknown) => REFUSALS.some((code) => isPanelError(error, code));
 
-/** The policy methods a route asks (a batch, any of its operations'; an upload, none: the write that attaches it asks). */
+/** The policy methods a route asks (a batch, any of its operations'; an upload, none: the write that attaches it asks; the upload itself is refused, 403, to an actor who may write no file field). */
 const POLICY_ACTIONS: Readonly<Record<ActionName, readonly PolicyAction[]>> = {
   index: ['index'],
   show: ['show'],
@@ -159,6 +162,7 @@ async function ask(route: DrawnRoute, request: FastifyRequest, reply: FastifyRep
       }
       const allowed = await Promise.all(POLICY_ACTIONS[route.action].map((action) => policyAllows(context, action)));
       if (allowed.length > 0 && !allowed.includes(true)) return { context, refused: 'policy' };
+      if (route.action === 'upload' && uploadLimit(await uploadableFields(context.panel, (resource) => fieldAccessFor(context, resource))) === 0) return { context, refused: 'no file field' };
       return { context };
     } catch (error) {
       if (isRefusal(error)) return { context, refused: error };
@@ -220,16 +224,18 @@ export async function documentActor(request: FastifyRequest, reply: FastifyReply
       return [resource.name, ...(['index', 'show'] as const).flatMap((view) => [names(fields.readable(view)), names(fields.queryable(view))]), names(writable.get(`${resource.name} new`)!), names(writable.get(`${resource.name} edit`)!)].join('|');
     }),
   ].join('\n');
-  const access = (resource: CompiledResource) => {
-    const kept = contexts.get(resource);
-    if (!kept) throw new Error(`documentActor: no route of ${resource.name} is open to this actor`);
+  const accessThrough = (from: CompiledResource, resource: CompiledResource) => {
+    const kept = contexts.get(from);
+    if (!kept) throw new Error(`documentActor: no route of ${from.name} is open to this actor`);
     return fieldAccessFor(kept.context, resource);
   };
+  const access = (resource: CompiledResource) => accessThrough(resource, resource);
   return {
     signature,
     calls,
     reads: (name) => reading.has(name),
     access,
+    accessThrough,
     perRecord: (resource, view) => {
       const queryable = new Set(access(resource).queryable(view));
       return new Set(access(resource).readable(view).filter((field) => !queryable.has(field)));

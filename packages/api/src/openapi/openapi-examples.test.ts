@@ -22,4 +22,10 @@ describe('exampleOf ("examples for … request bodies (from the resource\'s fiel
     expect(exampleOf({ type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['code'] })).toBeUndefined();
     expect(exampleOf({ type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' }, name: { type: 'string' } } }, 'x')).toEqual({ name: 'Example name' });
   });
+
+  it('a string with a `pattern` gets the example it would get anyway only when that example matches the pattern (an email field\'s format), so it is never a wrong one', () => {
+    expect(exampleOf({ type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' }, 'email')).toBe('pat@example.com');
+    expect(exampleOf({ type: 'string', pattern: '^Example' }, 'title')).toBe('Example title');
+    expect(exampleOf({ type: 'integer', pattern: '^1$' })).toBeUndefined();
+  });
 });

@@ -25,11 +25,21 @@ function exampleString(schema: JsonSchema, name: string): string {
   return text.slice(0, Math.max(min, Math.min(max, text.length)));
 }
 
+/** Whether `text` matches a schema's `pattern` as a validator matches it (ECMA-262, unanchored); a pattern this runtime cannot compile matches nothing. */
+function matchesPattern(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(text);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * An example value that the schema accepts, from its keywords alone: the first non-null
  * `enum` value, a date for `format: date`, the lower bound of a number, one item of an array,
- * every property of an object. Undefined when the schema says too little to make one (a
- * `pattern`, an `anyOf`), so that no example is better than a wrong one: contract tools
+ * every property of an object; a string with a `pattern` only when the string made matches it.
+ * Undefined when the schema says too little to make one (a `pattern` the made string does not
+ * match, an `anyOf`), so that no example is better than a wrong one: contract tools
  * (Spectral's `oas3-valid-media-example`) check examples against their schema.
  */
 export function exampleOf(schema: JsonSchema, name = 'value'): unknown {
@@ -37,10 +47,13 @@ export function exampleOf(schema: JsonSchema, name = 'value'): unknown {
   // A schema that gives its own examples (the files to remove: none, since a document knows no attached file).
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if (Array.isArray(schema.enum)) return schema.enum.find((value) => value !== null);
-  if (schema.pattern !== undefined || schema.anyOf !== undefined || schema.oneOf !== undefined) return undefined;
+  if (schema.anyOf !== undefined || schema.oneOf !== undefined) return undefined;
+  if (schema.pattern !== undefined && mainType(schema) !== 'string') return undefined;
   switch (mainType(schema)) {
-    case 'string':
-      return exampleString(schema, name);
+    case 'string': {
+      const text = exampleString(schema, name);
+      return schema.pattern === undefined || matchesPattern(String(schema.pattern), text) ? text : undefined;
+    }
     case 'integer':
       return Math.ceil(inBounds(schema, 1));
     case 'number':

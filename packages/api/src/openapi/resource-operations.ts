@@ -22,6 +22,8 @@ export interface OperationContext {
   readonly listModifiers?: readonly ListModifier[] | undefined;
   /** A gated mount (an extension's gate: Edition B): an authenticated route may answer 403, an association may be left out. */
   readonly gated?: boolean | undefined;
+  /** The resources of this version the mount's gate guards (Edition B): `publicTargetOmits`. */
+  readonly guarded?: ReadonlySet<string> | undefined;
   /** A resource this version serves, by name (undefined for one it does not): `include`'s targets. */
   readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined;
   /** The security requirements of an authenticated route. */
@@ -37,6 +39,17 @@ const json = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } });
 /** The header an index page carries when its total is not an exact count (`TOTAL_COUNT_HEADER`). */
 const TOTAL_COUNT = { 'Panel-Total-Count': { $ref: '#/components/headers/PanelTotalCount' } };
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 1 } } };
+
+/** The header a cursor page carries (`cursor-pages.ts`), and the one an answer with `include` carries (`INCLUDE_COST_HEADER`). */
+const LINK = { description: 'On a cursor page (`pagination=cursor`): the next and previous pages, `<…&after=…>; rel="next", <…&before=…>; rel="prev"` (RFC 8288), when there are any.', schema: { type: 'string' } };
+const INCLUDE_COST = { description: 'With `include`: the most records the included paths may embed for this answer (its cost against the budget).', schema: { type: 'integer', minimum: 0 } };
+
+/** A success answer with the headers its query parameters may make the server send: `Link` where `pagination` is taken, `Include-Cost` where `include` is. */
+function withQueryHeaders(answer: OpenApiObject, parameters: readonly OpenApiObject[]): OpenApiObject {
+  const takes = (name: string) => parameters.some((parameter) => parameter.name === name);
+  const headers = { ...(answer.headers as OpenApiObject | undefined), ...(takes('pagination') ? { Link: LINK } : {}), ...(takes('include') ? { 'Include-Cost': INCLUDE_COST } : {}) };
+  return Object.keys(headers).length === 0 ? answer : { ...answer, headers };
+}
 
 /** The answers of the error registry (`error-reply.ts`), by status. */
 const ANSWERS: Readonly<Record<number, OpenApiObject>> = {
@@ -186,8 +199,9 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const parameters = [
     ...(member ? [idParameter(resource)] : []),
     // The view's fields as declared (the document's sort_by enum, without an actor), or as one actor reads them.
-    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => (context.actor ? context.actor.access(listed).readable(view) : listed.fieldsOn(view)), access: context.actor?.access(listed), modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
+    ...actionParameters(route.action, listed, { config: context.panel.config, defaults: context.defaults, viewFields: (view) => (context.actor ? context.actor.access(listed).readable(view) : listed.fieldsOn(view)), access: context.actor?.access(listed), accessOf: context.actor ? (target) => context.actor!.accessThrough(listed, target) : undefined, guarded: context.guarded, modifiers: routeModifiers(route, context.listModifiers), resolve: context.resolve }).map(queryParameter),
   ];
+  responses[status] = withQueryHeaders(answer, parameters);
   const writeView = route.action === 'create' ? 'new' : 'edit';
   return {
     operationId: operationId(route, resource),

@@ -126,6 +126,7 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
     showColumns: !panel.authorization && ROW_READERS.every((method) => keepsDefault(controller, method)) ? 'view' : 'all',
     served: input.served,
+    guarded: input.guarded,
     // A public route of a gated mount: closed to what the gate guards (a public parent never opens a gated target).
     actor: gate === undefined && input.guarded.size > 0 ? publicActor(input.guarded) : POLICY_ACTOR,
     traverses: input.traverses,

@@ -154,6 +154,8 @@ export interface RouteRuntime {
   readonly defaultHidesAssociation: boolean;
   /** The resources this route's version serves, each with its collection's path under the mount (`include`'s targets and `next` links). */
   readonly served: ReadonlyMap<string, string>;
+  /** The resources of this route's version the mount's gate guards (empty without a gate): a public target's show leaves their associations out (`publicTargetOmits`). */
+  readonly guarded: ReadonlySet<string>;
   /** The request's actor until a gate permits one: the policy actor, or on a public route of a gated mount one closed to the guarded resources (`publicActor`). */
   readonly actor: RequestActor;
   /** Whether the mount serves traversal (Edition B): an included list's `next` is then its traversal URL. */

@@ -3,6 +3,7 @@ import { includeRequest, isIncludeKey, MAX_INCLUDE_PER_PAGE } from './include-pa
 import type { ListModifier, ListRequestContext, ParameterContext, QueryParameter } from './list-modifier.js';
 import { PER_PAGE_COOKIE, pageRequest } from './page-modifier.js';
 import { shown } from './query-values.js';
+import { publicTargetOmits } from '../controller/request-gate.js';
 
 /** Whether an association field may be named in `include` at all (as declared: its type embeds records and it is not `includable: false`). */
 export function includableAssociation(field: CompiledField): boolean {
@@ -48,22 +49,29 @@ export const includeModifier: ListModifier = {
   },
 };
 
-/** The includable paths from `resource`'s fields `fields`, as declared (no actor), down to the resource's `maxDepth`; `resolve` answers undefined for a target the API does not serve. */
-export function includablePaths(resource: CompiledResource, fields: readonly CompiledField[], resolve: (name: string) => CompiledResource | undefined, depth = resource.include.maxDepth, prefix = ''): { path: string; field: CompiledField; target: CompiledResource }[] {
+/**
+ * The includable paths from `resource`'s fields `fields`, down to the resource's `maxDepth`;
+ * `resolve` answers undefined for a target the API does not serve; `showFields` gives a
+ * target's show fields a nested path may follow (as declared, or those one actor reads).
+ */
+export function includablePaths(resource: CompiledResource, fields: readonly CompiledField[], resolve: (name: string) => CompiledResource | undefined, showFields: (target: CompiledResource) => readonly CompiledField[] = (target) => target.fieldsOn('show'), depth = resource.include.maxDepth, prefix = ''): { path: string; field: CompiledField; target: CompiledResource }[] {
   if (depth < 1) return [];
   return fields.filter(includableAssociation).flatMap((field) => {
     const target = resolve(field.target!);
     if (target === undefined) return [];
     const path = `${prefix}${field.name}`;
-    return [{ path, field, target }, ...includablePaths(target, target.fieldsOn('show'), resolve, depth - 1, `${path}.`)];
+    return [{ path, field, target }, ...includablePaths(target, showFields(target), resolve, showFields, depth - 1, `${path}.`)];
   });
 }
 
 /** `include` (an enum of the includable paths) and, per path, `include_fields[…]` and a to-many path's page size and order. */
 function includeParameters(context: ParameterContext): QueryParameter[] {
-  const { resource, fields, resolve } = context;
+  const { resource, fields, resolve, queryableOf, guarded = new Set<string>() } = context;
   if (resolve === undefined) return [];
-  const paths = includablePaths(resource, fields, resolve);
+  // As one actor: a target's fields as the API's include graph reads them for it (`queryableFields`), else as declared; a public target's, without its associations to guarded resources.
+  const selectable = (target: CompiledResource) => (queryableOf ? queryableOf(target, 'show').read : target.fieldsOn('show')).filter((field) => !publicTargetOmits(guarded, target, field));
+  const sortableOf = (target: CompiledResource) => (queryableOf ? queryableOf(target, 'index').sort : target.fieldsOn('index')).filter((f) => f.sortable);
+  const paths = includablePaths(resource, fields, resolve, selectable);
   if (paths.length === 0) return [];
   const parameters: QueryParameter[] = [
     {
@@ -75,10 +83,10 @@ function includeParameters(context: ParameterContext): QueryParameter[] {
     },
   ];
   for (const { path, field, target } of paths) {
-    const names = target.fieldsOn('show').map((f) => f.name);
+    const names = selectable(target).map((f) => f.name);
     parameters.push({ name: `include_fields[${path}]`, description: `The fields of each embedded ${target.naming.routeKey} record of \`${path}\` (default: its index fields).`, style: 'form', explode: false, schema: { type: 'array', items: { type: 'string', enum: names }, minItems: 1 } });
     if (field.kind.association!.include!.kind !== 'many') continue;
-    const sortable = target.fieldsOn('index').filter((f) => f.sortable).map((f) => f.name);
+    const sortable = sortableOf(target).map((f) => f.name);
     parameters.push({ name: `include_per_page[${path}]`, description: `Records of \`${path}\` per parent (then \`has_more\` and \`next\`).`, schema: { type: 'integer', minimum: 1, maximum: MAX_INCLUDE_PER_PAGE, default: resource.include.perPage } });
     if (sortable.length > 0) parameters.push({ name: `include_sort_by[${path}]`, description: `The order of \`${path}\` (then the id).`, schema: { type: 'string', enum: sortable } satisfies JsonSchema });
     parameters.push({ name: `include_sort_direction[${path}]`, description: `The direction of \`include_sort_by[${path}]\`.`, schema: { type: 'string', enum: ['asc', 'desc'] } });

@@ -35,6 +35,10 @@ export interface ParameterContext extends ListSettings {
   readonly queryable: QueryableFields;
   /** A resource the API serves in this version, by name (association targets: `include`'s paths); undefined for one it does not serve, and no function where no association's target is described. */
   readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined;
+  /** The fields a request may use on another resource (`include`'s targets): as one actor (its OpenAPI document), else as declared. */
+  readonly queryableOf?: ((resource: CompiledResource, view: View) => QueryableFields) | undefined;
+  /** The resources the mount's gate guards (Edition B): a public target's included records leave their associations out (`publicTargetOmits`). */
+  readonly guarded?: ReadonlySet<string> | undefined;
 }
 
 /** What a modifier reads one request from. */

@@ -63,12 +63,15 @@ export function recordParameters(context: ParameterContext, modifiers: readonly 
  * actor may use them (`access`: its OpenAPI document): a list's (index, and a traversal's of
  * its target `resource`), one record's (show), none for writes. The route's
  * `schema.querystring` and its OpenAPI operation are both made from this; `viewFields` gives a
- * view's fields (the resource's own `fieldsOn`, or those the actor reads); `modifiers` are the
- * route's (default `LIST_MODIFIERS`).
+ * view's fields (the resource's own `fieldsOn`, or those the actor reads); `accessOf`, the
+ * actor's access to another resource (`include`'s targets); `modifiers` are the route's
+ * (default `LIST_MODIFIERS`).
  */
-export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly access?: FieldAccess | undefined; readonly modifiers?: readonly ListModifier[] | undefined; readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined }): QueryParameter[] {
-  const { config, defaults, viewFields, access, modifiers = LIST_MODIFIERS, resolve } = mount;
-  const context = (view: View) => ({ config, defaults, resource, fields: viewFields(view), queryable: queryableFields({ resource, view, access }), resolve });
+export function actionParameters(action: ActionName, resource: CompiledResource, mount: ListSettings & { readonly viewFields: (view: View) => readonly CompiledField[]; readonly access?: FieldAccess | undefined; readonly accessOf?: ((resource: CompiledResource) => FieldAccess) | undefined; readonly guarded?: ReadonlySet<string> | undefined; readonly modifiers?: readonly ListModifier[] | undefined; readonly resolve?: ((name: string) => CompiledResource | undefined) | undefined }): QueryParameter[] {
+  const { config, defaults, viewFields, access, accessOf, guarded, modifiers = LIST_MODIFIERS, resolve } = mount;
+  // Another resource's fields (include's targets) as the same actor uses them, as the API's include graph asks them.
+  const queryableOf = accessOf === undefined ? undefined : (target: CompiledResource, view: View) => queryableFields({ resource: target, view, access: accessOf(target) });
+  const context = (view: View) => ({ config, defaults, resource, fields: viewFields(view), queryable: queryableFields({ resource, view, access }), resolve, queryableOf, guarded });
   // Bounded here, once: the route's querystring and the OpenAPI document state the same schemas.
   if (action === 'index' || action === 'related') return listParameters(context('index'), modifiers).map(boundedParameter);
   if (action === 'show') return recordParameters(context('show'), modifiers).map(boundedParameter);

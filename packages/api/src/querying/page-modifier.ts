@@ -16,6 +16,7 @@ export interface Pagination {
   has_prev_page: boolean;
 }
 
+/** The largest `page` (and `per_page`) the server reads: the document states it as `page`'s maximum. */
 const MAX_PAGE = 1_000_000_000;
 
 /** Reads one positive whole number from the query string, or says what is wrong. */
@@ -80,7 +81,7 @@ export const pageModifier: ListModifier = {
   parameters({ config, defaults }) {
     const defaultPerPage = Math.min(Number(defaults.per_page ?? config.perPage), config.maxPerPage);
     return [
-      { name: 'page', schema: { type: 'integer', minimum: 1, default: Number(defaults.page ?? 1) } },
+      { name: 'page', schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: Number(defaults.page ?? 1) } },
       // No `maximum`: a validating client would refuse what the server accepts (and clamps).
       { name: 'per_page', description: `Records per page. A larger value than ${config.maxPerPage} is not refused: the server clamps it to ${config.maxPerPage} (\`pagination.per_page\` says what was used).`, schema: { type: 'integer', minimum: 1, default: defaultPerPage } },
     ];

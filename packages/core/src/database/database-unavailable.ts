@@ -31,13 +31,19 @@ const MESSAGES: readonly [RegExp, DatabaseUnavailableReason][] = [
  * The PostgreSQL SQLSTATEs that say "the server cannot serve this now", not "this statement is
  * wrong": class 08 (connection exception), 57P01–57P05 (admin shutdown, crash shutdown, cannot
  * connect now, database dropped, idle session timeout), 57014 (statement cancelled by
- * `statement_timeout`), 53300 (too many connections).
+ * `statement_timeout`), 53300 (too many connections), 55000 only as a connection's refusal (a
+ * database `ALLOW_CONNECTIONS false`: its `routine` is `CheckMyDatabase`; elsewhere 55000 is a
+ * statement's own error, such as `lastval` not yet defined). 3D000 (no such database), 28000
+ * and 28P01 (authentication refused) come only from connecting: the settings, not the
+ * statement, are wrong, so they are `configuration`.
  */
-function reasonOfSqlState(code: string): DatabaseUnavailableReason | undefined {
+function reasonOfSqlState(code: string, error: { routine?: unknown; message?: unknown }): DatabaseUnavailableReason | undefined {
   if (code.startsWith('08')) return 'connection';
   if (/^57P0[1-5]$/.test(code)) return 'connection';
   if (code === '57014') return 'timeout';
   if (code === '53300') return 'capacity';
+  if (code === '55000' && (error.routine === 'CheckMyDatabase' || (typeof error.message === 'string' && /is not currently accepting connections/.test(error.message)))) return 'connection';
+  if (code === '3D000' || code === '28000' || code === '28P01') return 'configuration';
   return undefined;
 }
 
@@ -56,7 +62,7 @@ export function databaseUnavailableReason(error: unknown): DatabaseUnavailableRe
     // (`openDatabase({ preparedStatements })`): every connection prepares it again, so a retry
     // works; the records layer's own transactions retry at once (`retryAfterStalePlan`).
     if (isStalePlan(error)) return 'connection';
-    if (/^[0-9A-Z]{5}$/.test(code)) return reasonOfSqlState(code);
+    if (/^[0-9A-Z]{5}$/.test(code)) return reasonOfSqlState(code, error as { routine?: unknown; message?: unknown });
   }
   const message = (error as { message?: unknown }).message;
   if (typeof message === 'string') {

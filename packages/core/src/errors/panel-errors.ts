@@ -112,9 +112,11 @@ export class BatchRefusedError extends PanelError {
  * Why the database could not answer: `connection` (refused, reset, lost, shutting down, not
  * accepting connections), `timeout` (connecting, waiting for a pooled connection, a statement
  * cancelled by `statement_timeout`, no answer within the query timeout), `capacity` (too many
- * connections), `closed` (the database was closed by the app).
+ * connections), `closed` (the database was closed by the app), `configuration` (the server
+ * refused the connection's settings: no such database, authentication failed; a fix of the
+ * settings, not time, usually ends it, and the API logs it as an error).
  */
-export type DatabaseUnavailableReason = 'connection' | 'timeout' | 'capacity' | 'closed';
+export type DatabaseUnavailableReason = 'connection' | 'timeout' | 'capacity' | 'closed' | 'configuration';
 
 /**
  * The database cannot answer now; the same request may work once it is back. The API answers
