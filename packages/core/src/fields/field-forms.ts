@@ -1,6 +1,7 @@
 import type { CompiledField, FieldDisplay, FieldForm, FormControl } from '../resources/compiled-types.js';
 import { fileControlHint } from '../uploads/file-rules.js';
 import { keyOfField } from './key-values.js';
+import { splitTags, tagsText } from './tags-text.js';
 
 export type { FieldDisplay, FieldForm, FormControl };
 
@@ -199,11 +200,10 @@ export const PASSWORD_FORM = formOf({
 /** A list of strings: one text input, comma-separated; shown as a list. */
 export const TAGS_FORM = formOf({
   display: (value: unknown) => (Array.isArray(value) && value.length > 0 ? { kind: 'list', items: value.map(String) } : EMPTY),
-  control: () => ({ kind: 'text', hint: 'Separate them with commas.' }),
-  formValue: (value: unknown) => [Array.isArray(value) ? value.join(', ') : ''],
+  control: () => ({ kind: 'text', hint: 'Separate them with commas; write \\, for a comma inside a tag.' }),
+  formValue: (value: unknown) => [Array.isArray(value) ? tagsText(value.map(String)) : ''],
   fromForm: (posted: readonly string[]) =>
-    last(posted)
-      .split(',')
+    splitTags(last(posted))
       .map((tag) => tag.trim())
       .filter((tag) => tag !== ''),
 });

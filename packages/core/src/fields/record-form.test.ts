@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CompiledField } from '../resources/compiled-types.js';
 import { recordKeyOf } from '../resources/record-key.js';
-import { LONG_TEXT_FORM, RECORD_FORM } from './field-forms.js';
+import { LONG_TEXT_FORM, RECORD_FORM, TAGS_FORM } from './field-forms.js';
 
 const fromForm = RECORD_FORM.fromForm!;
 
@@ -38,5 +38,22 @@ describe('a text area\'s posted line breaks are LF', () => {
     expect(textFromForm(['a\r\nb\rc\nd'], field)).toBe('a\nb\nc\nd');
     expect(textFromForm(['\r\n\r\n  kept  \r'], field)).toBe('\n\n  kept  \n');
     expect(textFromForm([''], field)).toBe('');
+  });
+});
+
+// The tags' comma-separated text: a value the API stores must come back from the form unchanged.
+describe('TAGS_FORM: a comma or a backslash inside a tag round-trips through the comma-separated text', () => {
+  const field = {} as CompiledField;
+  const shown = (tags: string[]) => TAGS_FORM.formValue!(tags, field)[0]!;
+  const read = (text: string) => TAGS_FORM.fromForm!([text], field);
+
+  it('every tag the records layer keeps (quotes, commas, braces, backslashes) reads back as itself', () => {
+    for (const tags of [['a,b', '{c}', 'say "hi"', 'back\\slash', 'NULL'], [',', '\\', '\\,', 'x,,y'], ['plain', 'two words']]) {
+      expect(read(shown(tags)), JSON.stringify(tags)).toEqual(tags);
+    }
+  });
+
+  it('typed by hand: commas separate, "\\," is a comma and "\\\\" a backslash, a backslash before another character is itself; tags trimmed, empty ones dropped', () => {
+    expect(read(' a , b\\,c ,, back\\slash, d\\\\ ')).toEqual(['a', 'b,c', 'back\\slash', 'd\\']);
   });
 });

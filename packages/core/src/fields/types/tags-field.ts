@@ -8,9 +8,9 @@ export const TAGS_LIMITS = Object.freeze({ maxTags: 100, maxLength: 100 });
 
 /**
  * A list of strings in a `text[]` column, answered as a JSON array; written as an array of
- * strings, each trimmed (duplicates kept once, in order); never sorted. A tag holds no comma:
- * the screens show the tags as one comma-separated text, and this rule is what lets a value
- * round-trip through that form unchanged. An empty array is blank for `required`.
+ * strings, each trimmed (duplicates kept once, in order); never sorted. A tag may hold any
+ * character but NUL, a comma included: the screens' comma-separated text escapes it (`\\,`,
+ * `TAGS_FORM`). An empty array is blank for `required`.
  */
 export const tagsField = defineFieldType({
   name: 'tags',
@@ -28,7 +28,6 @@ export const tagsField = defineFieldType({
     const maxLength = field.definition.options.maxLength ?? TAGS_LIMITS.maxLength;
     const trimmed = (value as string[]).map((tag) => tag.trim());
     if (trimmed.some((tag) => tag === '' || tag.includes('\u0000'))) return { ok: false, message: 'must not contain a blank tag' };
-    if (trimmed.some((tag) => tag.includes(','))) return { ok: false, message: 'must not contain a comma in a tag' };
     const tags = [...new Set(trimmed)];
     if (tags.length > maxTags) return { ok: false, message: `has too many tags (maximum is ${maxTags})` };
     if (tags.some((tag) => [...tag].length > maxLength)) return { ok: false, message: `has a tag that is too long (maximum is ${maxLength} characters)` };
