@@ -78,6 +78,17 @@ export function filterControls(filterable: ReadonlyMap<string, CompiledField>, p
   return controls;
 }
 
+/**
+ * What the filters form must carry as hidden fields: the query's search, order and page size,
+ * and every filter no control of the form shows (`filter[title][starts_with]`, an `in` list, the
+ * `filter[title]=x` shorthand…), so that applying the form changes what its controls say and
+ * keeps the rest; a filter goes only by its own remove link.
+ */
+export function filtersFormHidden(pairs: QueryPairs, controls: readonly FilterControl[]): { name: string; value: string }[] {
+  const shown = new Set(controls.flatMap((control) => [control.text?.name, control.choice?.name, control.range?.from.name, control.range?.to.name].filter((name) => name !== undefined)));
+  return pairs.filter(([name]) => ['q', 'sort_by', 'sort_direction', 'per_page'].includes(name) || (name.startsWith('filter[') && !shown.has(name))).map(([name, value]) => ({ name, value }));
+}
+
 /** The filters of the query, each with a link to the same list without it (and back on page 1). */
 export function appliedFilters(pairs: QueryPairs, path: string): AppliedFilter[] {
   const applied: AppliedFilter[] = [];

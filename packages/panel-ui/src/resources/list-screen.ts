@@ -4,7 +4,7 @@ import type { ScreenActor } from './screen-actor.js';
 import type { ResourceScreensContext } from './screen-request.js';
 import { withQuery, type QueryPairs } from './resource-paths.js';
 import { shownValue, type ShownValue } from './shown-value.js';
-import { appliedFilters, filterControls } from './list-filters.js';
+import { appliedFilters, filterControls, filtersFormHidden, type FilterControl } from './list-filters.js';
 
 /** What a list screen (a resource's index, or an association's list) is made from. */
 export interface ListScreenInput {
@@ -100,6 +100,8 @@ export async function listScreen(input: ListScreenInput): Promise<ListScreen> {
   const from = result.rows.length === 0 ? 0 : (page.page - 1) * page.perPage + 1;
   const to = from === 0 ? 0 : from + result.rows.length - 1;
   const plural = resource.naming.routeKey.replace(/_/g, ' ');
+  // "1 blog post", "2 blog posts": the count's own noun.
+  const noun = (count: number) => (count === 1 ? resource.naming.humanName.toLowerCase() : plural);
   const about = result.totalCountSource === 'estimate' ? 'about ' : '';
   // A page after the last of a list that has records is no empty list: it says so and links back.
   // The last page is the one before this at most, should an estimated count run past the rows.
@@ -110,8 +112,8 @@ export async function listScreen(input: ListScreenInput): Promise<ListScreen> {
   const keep = (names: readonly string[]) => pairs.filter(([name]) => names.includes(name) || name.startsWith('filter['));
   const model = {
     resultLine: pastEnd
-      ? `Page ${page.page} is past the end of ${about}${result.totalCount} ${plural}.`
-      : result.rows.length === 0 ? `0 of ${about}${result.totalCount} ${plural}` : `${from}–${to} of ${about}${result.totalCount} ${plural}`,
+      ? `Page ${page.page} is past the end of ${about}${result.totalCount} ${noun(result.totalCount)}.`
+      : result.rows.length === 0 ? `0 of ${about}${result.totalCount} ${noun(result.totalCount)}` : `${from}–${to} of ${about}${result.totalCount} ${noun(result.totalCount)}`,
     headers,
     rows,
     hasRows: rows.length > 0,
@@ -124,12 +126,17 @@ export async function listScreen(input: ListScreenInput): Promise<ListScreen> {
     } : undefined,
     perPage: { choices: perPageChoices(config, page.perPage), hidden: keep(['q', 'sort_by', 'sort_direction']).map(([name, value]) => ({ name, value })) },
     search: queryable.search.length > 0 ? { value: typeof query.q === 'string' ? query.q : '', label: `Search ${plural}`, hidden: keep(['sort_by', 'sort_direction', 'per_page']).map(([name, value]) => ({ name, value })) } : undefined,
-    filters: queryable.filter.size > 0 ? { controls: filterControls(queryable.filter, pairs, context.panel.resources), hidden: pairs.filter(([name]) => ['q', 'sort_by', 'sort_direction', 'per_page'].includes(name)).map(([name, value]) => ({ name, value })) } : undefined,
+    filters: queryable.filter.size > 0 ? filtersForm(filterControls(queryable.filter, pairs, context.panel.resources), pairs) : undefined,
     applied: appliedFilters(pairs, path),
     filtered: pairs.some(([name]) => name === 'q' || name.startsWith('filter[')),
     path,
   };
   return { model, perPage: page.perPage, perPageFromQuery: page.perPageFromQuery };
+}
+
+/** The filters form: its controls, and as hidden fields what it must keep (`filtersFormHidden`). */
+function filtersForm(controls: FilterControl[], pairs: QueryPairs) {
+  return { controls, hidden: filtersFormHidden(pairs, controls) };
 }
 
 /** The cookie that keeps the screens' last rows-per-page choice (the API's name, under the screens' path). */
