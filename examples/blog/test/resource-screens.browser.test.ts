@@ -316,6 +316,44 @@ for (const edition of ['A', 'B'] as const) {
       expect(found).toEqual({});
     }, 60_000);
 
+    it('a title with a right-to-left override (U+202E) stays inside its <bdi>: the delete page\'s warning after it reads left to right; 0 axe violations on the screens that name it at 1280 and 320 px', async () => {
+      const { context, page } = await signIn('ada@example.com');
+      await page.goto('/panel/resources/blog_posts/4/edit');
+      const title = page.getByLabel('Title (required)');
+      const original = await title.inputValue();
+      const save = async (value: string) => {
+        await page.goto('/panel/resources/blog_posts/4/edit');
+        await title.fill(value);
+        await page.getByRole('button', { name: 'Save changes' }).click();
+        await page.waitForURL(/\/blog_posts\/4$/);
+      };
+      await save('Invoice \u202Efdp.exe');
+      const found: Record<string, string[]> = {};
+      try {
+        await page.goto('/panel/resources/blog_posts/4/delete');
+        // The text after the name: with the override running on, its last character would be drawn left of its first.
+        const order = await page.evaluate<{ first: number; last: number }>(`(() => {
+          const text = [...document.querySelector('main p:not(.breadcrumbs)').childNodes].find((node) => node.nodeType === 3 && node.textContent.includes('It cannot be undone'));
+          const at = (index) => { const range = document.createRange(); range.setStart(text, index); range.setEnd(text, index + 1); return range.getBoundingClientRect().left; };
+          return { first: at(text.textContent.indexOf('It')), last: at(text.textContent.length - 1) };
+        })()`);
+        expect(order.first).toBeLessThan(order.last);
+        for (const width of [1280, 320]) {
+          await page.setViewportSize({ width, height: 800 });
+          for (const url of ['/panel/resources/blog_posts/4', '/panel/resources/blog_posts/4/edit', '/panel/resources/blog_posts/4/delete', '/panel/resources/blog_posts/4/comments', '/panel/resources/blog_posts?q=Invoice']) {
+            await page.goto(url);
+            const problems = [...(await axeViolations(page)), ...((await page.evaluate<number>(SIDEWAYS)) > 0 ? ['scrolls sideways'] : [])];
+            if (problems.length > 0) found[`${width}px ${url}`] = problems;
+          }
+        }
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await save(original);
+        await context.close();
+      }
+      expect(found).toEqual({});
+    }, 60_000);
+
     it.runIf(edition === 'A')('takes the README\'s picture: Ada on the Blog posts index (search, a filter, sorted, a notice), 1280 × 800', async () => {
       const { context, page } = await signIn('ada@example.com');
       await context.addCookies([{ name: 'panel_notice', value: encodeURIComponent('Blog post saved.'), url: `${base}/panel` }]);

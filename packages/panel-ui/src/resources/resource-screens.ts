@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writePanelSession } from '@panel/api';
 import { humanize, isPanelError, NotAuthorizedError, operations, type CompiledField, type CompiledResource, type ErrorMessages, type PasswordChange } from '@panel/core';
 import { setNotice, type PanelViewer } from '../shell/panel-viewer.js';
+import { isolatedText } from '../shell/bidi-isolation.js';
 import { seeOther, sendPage } from '../screens/screen-context.js';
 import { listScreen, SCREENS_PER_PAGE_COOKIE } from './list-screen.js';
 import { withoutEmptyControls } from './list-filters.js';
@@ -72,9 +73,11 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     const shown = await listScreen({ context, actor: screen.actor, resource, query: request.query, pairs, cookiePerPage: request.cookies[SCREENS_PER_PAGE_COOKIE], path, narrow: parent?.narrow });
     if (shown.perPageFromQuery) reply.setCookie(SCREENS_PER_PAGE_COOKIE, String(shown.perPage), { path: paths.base, httpOnly: true, sameSite: 'lax' });
     const may = await screen.actor.may(resource, 'create');
-    const heading = parent ? `${humanize(resource.naming.routeKey)} of ${parent.label}` : humanize(resource.naming.routeKey);
+    // The template prints "of <parent>" with the parent's name isolated; the <title> isolates it with FSI … PDI.
+    const heading = humanize(resource.naming.routeKey);
+    const title = parent ? `${heading} of ${isolatedText(parent.label)}` : heading;
     const model = { ...shown.model, heading, parentHref: parent?.href, parentLabel: parent?.label, newHref: may && !parent ? paths.newRecord(resource.naming.routeKey) : undefined, newLabel: `New ${resource.naming.humanName.toLowerCase()}` };
-    return sendPage(context, request, reply, screen.viewer, 200, 'resourceIndex', { title: heading, resource: parent?.routeKey ?? resource.naming.routeKey }, model);
+    return sendPage(context, request, reply, screen.viewer, 200, 'resourceIndex', { title, resource: parent?.routeKey ?? resource.naming.routeKey }, model);
   };
 
   app.get(`${paths.base}/:route_key`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
@@ -85,7 +88,7 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   app.get(`${paths.base}/:route_key/:id`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
     const { label, model } = await showScreen(context, screen.actor, resource, idOf(request, resource));
-    return sendPage(context, request, reply, screen.viewer, 200, 'resourceShow', { title: `${label} · ${humanize(resource.naming.routeKey)}`, resource: resource.naming.routeKey }, model);
+    return sendPage(context, request, reply, screen.viewer, 200, 'resourceShow', { title: `${isolatedText(label)} · ${humanize(resource.naming.routeKey)}`, resource: resource.naming.routeKey }, model);
   }));
 
   app.get(`${paths.base}/:route_key/:id/:association`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) => {
@@ -108,7 +111,8 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     const form = await formModel({ context, actor, resource, view: row ? 'edit' : 'new', row, typed, errors, confirmed: panel.sessions!.isRecentlyConfirmed(viewer.session) });
     const routeKey = resource.naming.routeKey;
     const label = row ? recordLabel(resource, row) : undefined;
-    const heading = row ? `Edit “${label}”` : `New ${resource.naming.humanName.toLowerCase()}`;
+    // An edit form's heading is "Edit “<label>”" (the template isolates the label); the <title> isolates it with FSI … PDI.
+    const heading = label !== undefined ? `Edit “${isolatedText(label)}”` : `New ${resource.naming.humanName.toLowerCase()}`;
     const model = {
       ...form,
       heading,
@@ -215,7 +219,7 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     const routeKey = resource.naming.routeKey;
     const label = recordLabel(resource, row);
     const model = { errors, recordLabel: label, humanName: resource.naming.humanName.toLowerCase(), action: paths.remove(routeKey, id), recordHref: paths.record(routeKey, id), indexHref: paths.index(routeKey), indexLabel: humanize(routeKey) };
-    return sendPage(context, request, reply, viewer, status, 'resourceDelete', { title: `${errors.length > 0 ? 'Error: ' : ''}Delete “${label}”`, resource: routeKey }, model);
+    return sendPage(context, request, reply, viewer, status, 'resourceDelete', { title: `${errors.length > 0 ? 'Error: ' : ''}Delete “${isolatedText(label)}”`, resource: routeKey }, model);
   };
 
   app.get(`${paths.base}/:route_key/:id/delete`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) =>

@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import { LAYOUT_TEMPLATE } from '../templates/layout-template.js';
+import { isolatedHtml } from './bidi-isolation.js';
 
 /** What the shell shows around every screen. */
 export interface ShellModel {
@@ -35,7 +36,8 @@ export interface ScreenModel {
 
 /**
  * Renders the screens with Handlebars, escaping every `{{value}}` (only the already-rendered
- * screen is inserted raw into the layout). The templates are compiled once, in an environment
+ * screen is inserted raw into the layout; `{{isolated value}}` escapes it too, inside `<bdi>`).
+ * The templates are compiled once, in an environment
  * of their own, so that the app's own Handlebars helpers and partials cannot change them.
  */
 export class PageRenderer {
@@ -45,6 +47,7 @@ export class PageRenderer {
 
   constructor(screens: Readonly<Record<string, string>>, partials: Readonly<Record<string, string>> = {}) {
     this.#handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+    this.#handlebars.registerHelper('isolated', isolatedHtml);
     this.#layout = this.#compile(LAYOUT_TEMPLATE);
     this.addScreens(screens, partials);
   }

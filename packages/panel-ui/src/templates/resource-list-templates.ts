@@ -1,5 +1,5 @@
 /** One shown value (`ShownValue`): a link, text with line breaks, a list, files, JSON, or "—" for none. */
-export const VALUE_PARTIAL = `{{#if href}}<a href="{{href}}">{{text}}</a>{{else if multiline}}<span class="multiline">{{multiline}}</span>{{else if list}}<ul class="inline-list">{{#each list}}<li>{{this}}</li>{{/each}}</ul>{{else if files}}<ul class="files">{{#each files}}<li>{{#if image}}<img src="{{url}}" alt="" class="thumb"> {{/if}}<a href="{{url}}">{{filename}}</a></li>{{/each}}</ul>{{else if json}}<pre class="json">{{json}}</pre>{{else if empty}}<span aria-hidden="true">—</span><span class="visually-hidden">none</span>{{else}}{{text}}{{/if}}`;
+export const VALUE_PARTIAL = `{{#if href}}<a href="{{href}}">{{isolated text}}</a>{{else if multiline}}<span class="multiline">{{isolated multiline}}</span>{{else if list}}<ul class="inline-list">{{#each list}}<li>{{isolated this}}</li>{{/each}}</ul>{{else if files}}<ul class="files">{{#each files}}<li>{{#if image}}<img src="{{url}}" alt="" class="thumb"> {{/if}}<a href="{{url}}">{{isolated filename}}</a></li>{{/each}}</ul>{{else if json}}<pre class="json">{{json}}</pre>{{else if empty}}<span aria-hidden="true">—</span><span class="visually-hidden">none</span>{{else}}{{isolated text}}{{/if}}`;
 
 /** A table of records: a caption, sortable column headers, the title cell as the row's header. */
 export const RECORDS_TABLE_PARTIAL = `<div class="table-scroll" role="region" aria-labelledby="{{tableId}}-caption" tabindex="0">
@@ -14,8 +14,8 @@ export const RECORDS_TABLE_PARTIAL = `<div class="table-scroll" role="region" ar
 </div>`;
 
 /** A resource's index, and an association's list: search, filters, the table, pagination, rows per page. */
-export const RESOURCE_INDEX_TEMPLATE = `{{#if parentHref}}<p class="breadcrumbs"><a href="{{parentHref}}">{{parentLabel}}</a></p>{{/if}}
-<h1>{{heading}}</h1>
+export const RESOURCE_INDEX_TEMPLATE = `{{#if parentHref}}<p class="breadcrumbs"><a href="{{parentHref}}">{{isolated parentLabel}}</a></p>{{/if}}
+<h1>{{heading}}{{#if parentLabel}} of {{isolated parentLabel}}{{/if}}</h1>
 <div class="list-tools">
   {{#if search}}<form method="get" action="{{path}}" role="search" class="search">
     <label for="search-q">{{search.label}}</label>

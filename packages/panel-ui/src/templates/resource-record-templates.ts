@@ -1,7 +1,7 @@
 /** One record: its fields in a list of terms, Edit and Delete when allowed, a panel per association. */
 export const RESOURCE_SHOW_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHref}}">{{indexLabel}}</a></p>
-<h1>{{heading}}</h1>
-{{#if editHref}}<p class="record-actions"><a class="button" href="{{editHref}}">Edit<span class="visually-hidden"> {{heading}}</span></a>{{#if deleteHref}} <a class="button danger" href="{{deleteHref}}">Delete<span class="visually-hidden"> {{heading}}</span></a>{{/if}}</p>{{else if deleteHref}}<p class="record-actions"><a class="button danger" href="{{deleteHref}}">Delete<span class="visually-hidden"> {{heading}}</span></a></p>{{/if}}
+<h1>{{isolated heading}}</h1>
+{{#if editHref}}<p class="record-actions"><a class="button" href="{{editHref}}">Edit<span class="visually-hidden"> {{isolated heading}}</span></a>{{#if deleteHref}} <a class="button danger" href="{{deleteHref}}">Delete<span class="visually-hidden"> {{isolated heading}}</span></a>{{/if}}</p>{{else if deleteHref}}<p class="record-actions"><a class="button danger" href="{{deleteHref}}">Delete<span class="visually-hidden"> {{isolated heading}}</span></a></p>{{/if}}
 <dl class="record">
 {{#each terms}}  <dt>{{label}}</dt><dd>{{> value value}}</dd>
 {{/each}}</dl>
@@ -26,7 +26,7 @@ export const CONTROL_PARTIALS: Readonly<Record<string, string>> = {
   controlTextarea: `${LABEL}<textarea id="{{id}}" name="{{name}}" rows="5"${DESCRIBED}>{{value}}</textarea>`,
   controlSelect: `${LABEL}<select id="{{id}}" name="{{name}}"${DESCRIBED}>{{#each options}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}</select>`,
   controlCheckbox: `${CONTROL_ERRORS}<div class="checkbox"><input type="hidden" name="{{name}}" value="false"><input type="checkbox" id="{{id}}" name="{{name}}" value="true"{{#if checked}} checked{{/if}}${DESCRIBED}><label for="{{id}}">{{label}}</label></div>`,
-  controlFile: `${LABEL}{{#if current}}<div class="hint">Attached now: {{> value current}}</div>{{/if}}{{#each pending}}<div class="checkbox"><input type="checkbox" id="{{../id}}-pending-{{@index}}" name="{{../name}}" value="{{id}}" checked><label for="{{../id}}-pending-{{@index}}">{{filename}} will be attached when you save (untick to leave it out)</label></div>{{/each}}<input type="file" id="{{id}}" name="{{name}}"{{#if multiple}} multiple{{/if}}${DESCRIBED}>`,
+  controlFile: `${LABEL}{{#if current}}<div class="hint">Attached now: {{> value current}}</div>{{/if}}{{#each pending}}<div class="checkbox"><input type="checkbox" id="{{../id}}-pending-{{@index}}" name="{{../name}}" value="{{id}}" checked><label for="{{../id}}-pending-{{@index}}">{{isolated filename}} will be attached when you save (untick to leave it out)</label></div>{{/each}}<input type="file" id="{{id}}" name="{{name}}"{{#if multiple}} multiple{{/if}}${DESCRIBED}>`,
 };
 
 /**
@@ -34,8 +34,8 @@ export const CONTROL_PARTIALS: Readonly<Record<string, string>> = {
  * cancel; and, for a `confirm: true` field the user may not change yet, a second submit button
  * after Save (Enter still saves) that posts what was typed to keep it while they confirm.
  */
-export const RESOURCE_FORM_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHref}}">{{indexLabel}}</a>{{#if recordHref}} › <a href="{{recordHref}}">{{recordLabel}}</a>{{/if}}</p>
-<h1>{{heading}}</h1>
+export const RESOURCE_FORM_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHref}}">{{indexLabel}}</a>{{#if recordHref}} › <a href="{{recordHref}}">{{isolated recordLabel}}</a>{{/if}}</p>
+<h1>{{#if recordLabel}}Edit “{{isolated recordLabel}}”{{else}}{{heading}}{{/if}}</h1>
 {{#if hasErrors}}<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" autofocus>
   <h2 id="error-summary-title">There is a problem</h2>
   <ul>{{#each summary}}<li>{{#if href}}<a href="{{href}}">{{text}}</a>{{else}}{{text}}{{/if}}</li>{{/each}}</ul>
@@ -53,13 +53,13 @@ export const RESOURCE_FORM_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHr
 `;
 
 /** The confirmation before a delete, naming the record; a refusal's messages after a failed one. */
-export const RESOURCE_DELETE_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHref}}">{{indexLabel}}</a> › <a href="{{recordHref}}">{{recordLabel}}</a></p>
-<h1>Delete “{{recordLabel}}”?</h1>
+export const RESOURCE_DELETE_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHref}}">{{indexLabel}}</a> › <a href="{{recordHref}}">{{isolated recordLabel}}</a></p>
+<h1>Delete “{{isolated recordLabel}}”?</h1>
 {{#if errors.length}}<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" autofocus>
   <h2 id="error-summary-title">It was not deleted</h2>
   <ul>{{#each errors}}<li>{{this}}</li>{{/each}}</ul>
 </div>{{/if}}
-<p>This deletes the {{humanName}} “{{recordLabel}}”. It cannot be undone.</p>
+<p>This deletes the {{humanName}} “{{isolated recordLabel}}”. It cannot be undone.</p>
 <form method="post" action="{{action}}">
   <input type="hidden" name="csrf_token" value="{{csrfToken}}">
   <div class="form-actions"><button class="danger">Delete {{humanName}}</button> <a class="button" href="{{recordHref}}">Cancel</a></div>
