@@ -5,7 +5,8 @@
 // `serializeRecords`, `serializeFieldValue`), since either may read any column.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PanelDatabase } from '@panel/core';
+import { Resource, field, type PanelDatabase } from '@panel/core';
+import AuthorResource from './fixtures/library/app/panel/resources/author.js';
 import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 import { AUTHORIZED, buildLibraryApp, prepareLibrary } from './library-app.js';
 
@@ -68,6 +69,30 @@ for (const kind of testDatabaseKinds()) {
         expect(response.statusCode).toBe(200);
         expect(statements.some((statement) => /"r"\.\*/.test(statement))).toBe(true);
       } finally {
+        await app.close();
+      }
+    });
+
+    it('"The record a rule sees is the row as the records layer loaded it: on show … every column of the table" (docs/authorization.md): a visible rule deciding on a column no field shows still hides the field on show', async () => {
+      /** Books whose title is hidden when their `notes` column (no field) says so. */
+      class RuledBookResource extends Resource {
+        static override resourceName = 'Book';
+        static override table = 'books';
+        override fields() {
+          return [field.id(), field.text('title', { visible: ({ record }) => (record as { notes?: unknown } | null)?.notes !== 'secret title' }), field.integer('owner_id'), field.belongsTo('author')];
+        }
+      }
+      await sql`update books set notes = 'secret title' where id = 2`.execute(database.db);
+      const { app } = await buildLibraryApp(database, { resources: [AuthorResource, RuledBookResource] });
+      try {
+        const { response, statements } = await statementsOf(app, '/api/resources/v1/books/2', { 'x-user-id': '1' });
+        expect(response.statusCode).toBe(200);
+        expect(response.json().record).not.toHaveProperty('title');
+        expect(statements[0]).toMatch(/"r"\.\*/);
+        const other = await app.inject({ method: 'GET', url: '/api/resources/v1/books/1', headers: { 'x-user-id': '1' } });
+        expect(other.json().record.title).toBe('The Dispossessed');
+      } finally {
+        await sql`update books set notes = 'kept for the owner' where id = 2`.execute(database.db);
         await app.close();
       }
     });

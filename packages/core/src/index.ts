@@ -49,7 +49,7 @@ export { ROW_ALIAS, type RecordsQuery, type ScopeFunction } from './records/reco
 export { parseWriteValues, unpermittedKeys, UNPERMITTED_KEY_MESSAGE, MAX_RECORD_ID, type ParsedWrite } from './records/write-values.js';
 export { SESSION_USERS_TABLE, type PasswordChange } from './operations/password-change.js';
 export { noticingRecord } from './authorization/record-probe.js';
-export { fieldAccess, isSensitiveField, channelMayWrite, type FieldAccess, type FieldAccessInput, type FieldWriteAction } from './authorization/field-access.js';
+export { fieldAccess, isSensitiveField, channelMayWrite, viewHasNoFieldRules, type FieldAccess, type FieldAccessInput, type FieldWriteAction } from './authorization/field-access.js';
 export { Current } from './current/current.js';
 export { createPanel, type Panel, type CreatePanelOptions } from './panel/panel.js';
 export { isCatalogChangedDuringSetup, isOtherSchemaDropped, runMigrations, type Migration, type RunMigrationsOptions } from './database/run-migrations.js';

@@ -1,4 +1,4 @@
-import { associatedResources } from '@panel/core';
+import { associatedResources, viewHasNoFieldRules } from '@panel/core';
 import type { CursorCodec } from '../querying/cursor-codec.js';
 import { beforeActionChain } from '../controller/before-action-chain.js';
 import type { ActionName } from '../controller/callback-chain.js';
@@ -124,7 +124,8 @@ export function assembleRoute(input: RouteInput, traversing = false): RouteRunti
     traversing,
     defaultHidesAssociation: keepsDefault(controller, 'hidesAssociation'),
     defaultFieldValues: keepsDefault(controller, 'serializeFieldValue'),
-    showColumns: !panel.authorization && ROW_READERS.every((method) => keepsDefault(controller, method)) ? 'view' : 'all',
+    // A `visible` rule may read any column of the record on show (docs/authorization.md), so a view with one reads them all.
+    showColumns: !panel.authorization && ROW_READERS.every((method) => keepsDefault(controller, method)) && viewHasNoFieldRules(input.resource, 'show') ? 'view' : 'all',
     served: input.served,
     guarded: input.guarded,
     // A public route of a gated mount: closed to what the gate guards (a public parent never opens a gated target).

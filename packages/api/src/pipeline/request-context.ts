@@ -166,8 +166,9 @@ export interface RouteRuntime {
   readonly defaultFieldValues: boolean;
   /**
    * The columns show reads: the view's when nothing but its serializers reads the row (no
-   * policies, and the controller keeps `authorize`, `serializeRecord`, `serializeRecords` and
-   * `serializeFieldValue`), else every column (a policy or an override may read any).
+   * policies, no `visible` rule on the view's fields, and the controller keeps `authorize`,
+   * `serializeRecord`, `serializeRecords` and `serializeFieldValue`), else every column (a
+   * policy, a rule or an override may read any).
    */
   readonly showColumns: 'view' | 'all';
   /**

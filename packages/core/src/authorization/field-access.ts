@@ -101,6 +101,15 @@ function isReadonly(field: CompiledField, user: unknown, record: Readonly<Record
 const sharedByResource = new WeakMap<CompiledResource, Map<View, ViewAccess | null>>();
 
 /**
+ * Whether what an actor reads on `view` depends on nothing but the view: no field of it has a
+ * `visible` rule, so no rule reads the user or the record (then a show may load the view's
+ * columns alone: a rule could decide on any column).
+ */
+export function viewHasNoFieldRules(resource: CompiledResource, view: View): boolean {
+  return sharedViewAccess(resource, view) !== null;
+}
+
+/**
  * A view's access when it depends on no user (no field of the view has a `visible` rule):
  * compiled once per resource and view and shared by every request; null when it does depend.
  */
