@@ -61,7 +61,7 @@ export { DEFAULT_UPLOAD_EXPIRY_SECONDS, DEFAULT_MAX_UPLOAD_BYTES, type UploadOpt
 export { uploadLimit, fileProblem, fieldMaxBytes, fieldAccept, INVALID_UPLOAD_MESSAGE } from './uploads/file-rules.js';
 export { isUploadId } from './uploads/upload-id.js';
 export { sniffContentType, SNIFF_BYTES } from './uploads/sniff-content-type.js';
-export { acceptsType } from './uploads/accepted-type.js';
+export { acceptsType, formatBytes } from './uploads/accepted-type.js';
 export { UPLOADS_TABLE } from './uploads/upload-tables.js';
 export { removeKey, type FileChange } from './uploads/file-changes.js';
 export { diskStorage, type DiskStorageOptions, type DiskStorageService } from './storage/disk-storage.js';

@@ -1,14 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrorHandler } from '@panel/api';
+import { formatBytes } from '@panel/core';
 import { panelViewer } from '../shell/panel-viewer.js';
 import { sendProblem, type ResourceScreensContext } from './screen-request.js';
-
-/** A byte count as people read it: `1 MiB`, `64 KiB`, else bytes. */
-function sizeText(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes.toLocaleString('en')} bytes`;
-}
 
 /** The options `formSizeLimit` gives a route: its body limit and its error handler. */
 export interface FormSizeLimitOptions {
@@ -38,7 +32,7 @@ export function formSizeLimit(context: ResourceScreensContext): FormSizeLimitOpt
       return sendProblem(context, request, reply, viewer, {
         status: 413,
         title: 'The form is too large',
-        message: `The form is larger than the ${sizeText(limit)} the panel accepts, so nothing was saved. Go back and shorten what you typed.`,
+        message: `The form is larger than the ${formatBytes(limit)} the panel accepts, so nothing was saved. Go back and shorten what you typed.`,
       });
     },
   };

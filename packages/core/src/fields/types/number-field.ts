@@ -6,17 +6,16 @@ import { PanelConfigError } from '../../errors/panel-errors.js';
 import { fieldScale } from '../../resources/column-scales.js';
 import { decimalPlaces } from '../decimal-places.js';
 
-/** What a decimal with more places than `scale` is told. */
-function scaleMessage(scale: number): string {
-  if (scale === 0) return 'must be a whole number';
-  return `must have at most ${scale} decimal ${scale === 1 ? 'place' : 'places'}`;
+/** What a decimal of `scale` places may be, in words: "a whole number", "at most 2 decimal places". */
+function placesText(scale: number): string {
+  return scale === 0 ? 'a whole number' : `at most ${scale} decimal ${scale === 1 ? 'place' : 'places'}`;
 }
 
+/** What a decimal with more places than `scale` is told. */
+const scaleMessage = (scale: number) => (scale === 0 ? 'must be a whole number' : `must have ${placesText(scale)}`);
+
 /** What the JSON Schema of a decimal with a declared `scale` says of it. */
-function scaleDescription(scale: number): string {
-  if (scale === 0) return 'A whole number.';
-  return `At most ${scale} decimal ${scale === 1 ? 'place' : 'places'}.`;
-}
+const scaleDescription = (scale: number) => `${placesText(scale).replace(/^./, (first) => first.toUpperCase())}.`;
 
 /** An `integer` or `numeric` column (`field.integer`, `field.decimal`), a JSON number either way. */
 export const numberField = defineFieldType({
