@@ -93,6 +93,7 @@ export {
   type OpenedSession,
 } from './session/session-codec.js';
 export { PanelSessions } from './session/panel-sessions.js';
+export { secretKeyObject } from './session/secret-key-object.js';
 export { normalizeSessionOptions, type SessionOptions, type SessionOptionsInput, type SecureCookies } from './session/session-options.js';
 export { SessionRevocations, type SessionUserId } from './session/session-revocations.js';
 export { SignInThrottle, SIGN_IN_BACKOFF_SECONDS, SIGN_IN_KNOWN_CLIENT_SECONDS, type SignInAttempt, type SignInVerdict, type SignInThrottleOptions } from './session/sign-in-throttle.js';

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { secretKeyObject } from '@panel/core';
 import { randomBase62, uint32ToBase62 } from './base62.js';
 import { crc32 } from './crc32.js';
 
@@ -50,7 +51,7 @@ export function parseToken(secret: string): string | undefined {
 
 /** The stored form of a token: HMAC-SHA256 keyed with the pepper, as 64 hex characters. */
 export function tokenDigest(secret: string, pepper: string): string {
-  return createHmac('sha256', pepper).update(secret, 'utf8').digest('hex');
+  return createHmac('sha256', secretKeyObject(pepper)).update(secret, 'utf8').digest('hex');
 }
 
 /** Compares two hex digests in constant time (same length by construction). */

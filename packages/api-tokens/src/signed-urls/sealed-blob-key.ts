@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -7,8 +7,9 @@ const MAX_SEALED_LENGTH = 256;
 
 /** What seals blob keys under one signing key: the cipher's key, the nonces' key, and the seals made. */
 interface Sealer {
-  readonly cipherKey: Buffer;
-  readonly nonceKey: Buffer;
+  /** Made `KeyObject`s once (core's `secretKeyObject` says why). */
+  readonly cipherKey: KeyObject;
+  readonly nonceKey: KeyObject;
   /** Blob key → its sealed form, oldest first (at most `MAX_KEPT_SEALS`; a dropped one is sealed again, to the same value). */
   readonly seals: Map<string, string>;
 }
@@ -24,8 +25,8 @@ function sealerOf(signingKey: Buffer): Sealer {
   let sealer = sealers.get(signingKey);
   if (sealer === undefined) {
     sealer = {
-      cipherKey: createHmac('sha256', signingKey).update('panel-api sealed blob keys v1').digest(),
-      nonceKey: createHmac('sha256', signingKey).update('panel-api sealed blob key nonces v1').digest(),
+      cipherKey: createSecretKey(createHmac('sha256', signingKey).update('panel-api sealed blob keys v1').digest()),
+      nonceKey: createSecretKey(createHmac('sha256', signingKey).update('panel-api sealed blob key nonces v1').digest()),
       seals: new Map(),
     };
     sealers.set(signingKey, sealer);

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { secretKeyObject } from '@panel/core';
 
 /** What a signed file URL carries besides its path: when it expires and the signature. */
 export interface FileSignature {
@@ -29,7 +30,7 @@ export function revealKey(pepper: string): Buffer {
 }
 
 function mac(key: Buffer, blobKey: string, filename: string, expires: number): Buffer {
-  return createHmac('sha256', key).update(`${blobKey}\n${filename}\n${expires}`, 'utf8').digest();
+  return createHmac('sha256', secretKeyObject(key)).update(`${blobKey}\n${filename}\n${expires}`, 'utf8').digest();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createCipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { KeysetPosition } from '@panel/core';
 
 /** Which side of its place a cursor asks for: the page after it (`next_cursor`) or before it (`prev_cursor`). */
@@ -22,10 +22,10 @@ const SIGNATURE_BYTES = 20;
 /** The payload is padded to a multiple of this many bytes, so a cursor's length does not tell a value's (a timestamp's fraction digits, a short title). */
 const PADDED_TO = 64;
 
-/** The keys one secret key gives: one encrypts, one signs (never the same key for both). */
+/** The keys one secret key gives: one encrypts, one signs (never the same key for both); made `KeyObject`s once (core's `secretKeyObject` says why). */
 interface CursorKey {
-  readonly encrypt: Buffer;
-  readonly sign: Buffer;
+  readonly encrypt: KeyObject;
+  readonly sign: KeyObject;
 }
 
 /**
@@ -86,8 +86,8 @@ function decoded(text: string): Buffer | undefined {
   return bytes.toString('base64url') === text ? bytes : undefined;
 }
 
-function subkey(key: Buffer, info: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', key, FORMAT, info, 32));
+function subkey(key: Buffer, info: string): KeyObject {
+  return createSecretKey(Buffer.from(hkdfSync('sha256', key, FORMAT, info, 32)));
 }
 
 function signature(key: CursorKey, plain: Buffer, binding: string): Buffer {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { PanelConfigError } from '../errors/panel-errors.js';
 
 /** What the panel keeps in its session cookie. */
@@ -64,14 +64,15 @@ const HEADER_BYTES = 1 + KEY_ID_BYTES;
 const MAX_COOKIE_LENGTH = 4096;
 
 interface SealingKey {
-  readonly key: Buffer;
+  /** Made a `KeyObject` once (`secretKeyObject` says why). */
+  readonly key: KeyObject;
   readonly id: Buffer;
 }
 
 /** Derives the cipher key and its public id from a secret (HKDF-SHA256, one label per use). */
 function sealingKey(secret: string): SealingKey {
   const derive = (label: string, length: number) => Buffer.from(hkdfSync('sha256', secret, 'panel-session', `panel-session v${SESSION_FORMAT_VERSION} ${label}`, length));
-  return { key: derive('aes-256-gcm key', 32), id: derive('key id', KEY_ID_BYTES) };
+  return { key: createSecretKey(derive('aes-256-gcm key', 32)), id: derive('key id', KEY_ID_BYTES) };
 }
 
 /**
