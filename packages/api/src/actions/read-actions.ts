@@ -79,10 +79,14 @@ export async function indexAction(context: RequestContext): Promise<unknown> {
     await embedIncluded(context, query.include, cursored.rows, records);
     return controller.render(200, { records, pagination: cursored.pagination });
   }
-  const { rows, totalCount, totalCountSource } = await operations.list({ ...controller.operationInput(), ...listInput(query, panel.config) });
+  // The records are serialized, and what `include` embeds loaded, while the count is still being read.
+  let records: Record<string, unknown>[] = [];
+  const withRows = async (rows: RecordRow[]) => {
+    records = controller.serializeRecords(rows, 'index');
+    await embedIncluded(context, query.include, rows, records);
+  };
+  const { totalCount, totalCountSource } = await operations.list({ ...controller.operationInput(), ...listInput(query, panel.config), withRows });
   if (totalCountSource) reply.header(TOTAL_COUNT_HEADER, totalCountSource);
-  const records = controller.serializeRecords(rows, 'index');
-  await embedIncluded(context, query.include, rows, records);
   return controller.render(200, { records, pagination: pagination(page.page, page.perPage, totalCount) });
 }
 

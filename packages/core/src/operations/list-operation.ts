@@ -1,6 +1,7 @@
 import type { KeysetPage, RecordsPage, RecordsSort } from '../records/records-repository.js';
 import type { KeysetPosition } from '../records/keyset-order.js';
 import type { ScopeFunction } from '../records/records-query.js';
+import type { RecordRow } from '../records/record-row.js';
 import { operationContext, type OperationInput } from './operation-input.js';
 
 /** What `list` takes besides the resource and actor. */
@@ -15,6 +16,12 @@ export interface ListInput extends OperationInput {
   readonly where?: ScopeFunction | undefined;
   /** A sparse fieldset: the index view's field names to load; default every field of the view. */
   readonly fields?: ReadonlySet<string> | undefined;
+  /**
+   * Work on the page's rows that needs no total (serializing them, loading what `include`
+   * embeds), run as soon as they arrive, while the count is still being read; `list` resolves
+   * once both are done.
+   */
+  readonly withRows?: ((rows: RecordRow[]) => Promise<void> | void) | undefined;
 }
 
 /** One page of records on the index view, with what the pagination envelope needs. */
@@ -35,7 +42,7 @@ export async function list(input: ListInput): Promise<ListResult> {
   const page = input.page ?? 1;
   const perPage = Math.min(input.perPage ?? panel.config.perPage, panel.config.maxPerPage);
   await authorize('index');
-  const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope, where: input.where, readable, fields: input.fields });
+  const result = await panel.records.list({ resource, view: 'index', page, perPage, sort: input.sort, scope, where: input.where, readable, fields: input.fields, withRows: input.withRows });
   return { ...result, page, perPage };
 }
 

@@ -48,6 +48,12 @@ export interface ListRecordsInput {
   readable?: ReadableRecords | undefined;
   /** A sparse fieldset: the view's field names to load (the others' subqueries are not run). */
   fields?: ReadonlySet<string> | undefined;
+  /**
+   * Work on the page's rows that needs no total (serializing them, loading what `include`
+   * embeds): started as soon as the rows arrive, while the count is still being read, so that
+   * its statements and its CPU do not wait for the count. The list resolves once both are done.
+   */
+  withRows?: ((rows: RecordRow[]) => Promise<void> | void) | undefined;
 }
 
 /** What `RecordsRepository.find` takes. */
@@ -97,8 +103,13 @@ export async function listRecords(layer: RecordsLayer, input: ListRecordsInput):
   };
   const key = shape && `${resource.name}\u0000${view}\u0000${order.column} ${order.direction}\u0000${strategy.strategy}\u0000${shape.key}`;
   const statements = (key !== undefined && layer.statements.statements({ bucket: LIST_SHAPES, max: MAX_LIST_SHAPES, key, values }, build)) || build(values);
-  const [rows, counted] = await Promise.all([db.executeQuery(statements.page).then((result) => result.rows as RecordRow[]), layer.counts.count({ table: resource.table, statements, strategy })]);
-  resolveFileUrls(layer, rows, resource, view, fields);
+  const pageRows = db.executeQuery(statements.page).then(async (result) => {
+    const rows = result.rows as RecordRow[];
+    resolveFileUrls(layer, rows, resource, view, fields);
+    await input.withRows?.(rows);
+    return rows;
+  });
+  const [rows, counted] = await Promise.all([pageRows, layer.counts.count({ table: resource.table, statements, strategy })]);
   if (counted.source === undefined) return { rows, totalCount: counted.count };
   const seen = (page - 1) * perPage + rows.length;
   if (rows.length < perPage && (rows.length > 0 || page === 1)) return { rows, totalCount: seen };
