@@ -26,12 +26,14 @@ import { operations, secretsEqual, type KeysetPosition, type PanelDatabase } fro
 import { demoKeys } from '@panel/example-blog/src/demo-keys.js';
 import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
 import { meanMicros, withPostgresSchema } from '../micro/micro-bench.js';
+import { runOnNode } from '../cli/node-version.js';
 
-const HELP = `npm run bench:related-reads -- [--rows N] [--rounds N] [--only include|cursor]
+const HELP = `npm run bench:related-reads -- [--rows N] [--rounds N] [--only include|cursor] [--node 22|24]
 
   --rows N     posts for the cursor part (default 1000000)
   --rounds N   alternating rounds per comparison (default 6)
   --only PART  run only the include part or only the cursor part
+  --node N     the whole bench on Node N (22 or 24, installed on first use)
   --help       this text
 
 PostgreSQL at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).`;
@@ -197,6 +199,9 @@ if (process.argv.includes('--help')) {
   console.log(HELP);
   process.exit(0);
 }
+// `--node 24`: the whole bench again on that Node (cli/node-version.ts).
+const onOtherNode = runOnNode(import.meta.url, process.argv.slice(2));
+if (onOtherNode !== undefined) process.exit(onOtherNode);
 const rows = Number(option('rows', '1000000'));
 const rounds = Number(option('rounds', '6'));
 const only = option('only', '');
@@ -209,4 +214,4 @@ const table = await withPostgresSchema('panel_related_reads_bench', async (datab
   }
 });
 console.table(table);
-console.log(`Load average at start ${loadAtStart.map((n) => n.toFixed(2)).join(' ')}, at the end ${loadavg().map((n) => n.toFixed(2)).join(' ')} (${availableParallelism()} cores).`);
+console.log(`Node ${process.version}. Load average at start ${loadAtStart.map((n) => n.toFixed(2)).join(' ')}, at the end ${loadavg().map((n) => n.toFixed(2)).join(' ')} (${availableParallelism()} cores).`);

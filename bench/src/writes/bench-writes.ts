@@ -13,7 +13,8 @@
  * - An upload of 5 MiB through `POST /api/uploads` (multipart, sent in 64 KiB chunks): the
  *   throughput and the process's peak RSS over its baseline (streamed: far under the file's size).
  *
- * Prints the load average: figures taken on a busy machine are not figures.
+ * Prints the load average: figures taken on a busy machine are not figures. `-- --node 22|24`
+ * runs the whole bench on that Node (installed on first use).
  */
 import { request } from 'node:http';
 import Fastify from 'fastify';
@@ -25,6 +26,7 @@ import { diskStorage } from '@panel/core';
 import { buildDemoApp } from '@panel/example-blog/src/build-app.js';
 import { openTestDatabase } from '@panel/test-support';
 import type { PanelDatabase } from '@panel/core';
+import { runOnNode } from '../cli/node-version.js';
 
 const ADMIN = 'ApiKey demo-admin-key';
 const ROUNDS = Number(process.env.BENCH_WRITES_ROUNDS ?? 5);
@@ -175,7 +177,7 @@ async function main(): Promise<void> {
     });
     clearInterval(sampler);
     console.log(`upload of 5 MiB (multipart, 64 KiB chunks): ${uploadMs.toFixed(1)} ms, ${(size / MIB / (uploadMs / 1000)).toFixed(1)} MiB/s; peak RSS ${(peak / MIB).toFixed(1)} MiB, ${((peak - baseline) / MIB).toFixed(1)} MiB over the ${(baseline / MIB).toFixed(1)} MiB before it (the file: 5 MiB)`);
-    console.log(`load average (1, 5, 15 min): ${loadavg().map((value) => value.toFixed(2)).join(', ')}`);
+    console.log(`Node ${process.version}; load average (1, 5, 15 min): ${loadavg().map((value) => value.toFixed(2)).join(', ')}`);
   } finally {
     await hand.close();
     await demo.app.close();
@@ -184,4 +186,7 @@ async function main(): Promise<void> {
   }
 }
 
+// `--node 24`: the whole bench again on that Node (cli/node-version.ts).
+const onOtherNode = runOnNode(import.meta.url, process.argv.slice(2));
+if (onOtherNode !== undefined) process.exit(onOtherNode);
 await main();
