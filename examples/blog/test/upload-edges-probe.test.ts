@@ -1,8 +1,9 @@
 // Edges of uploads found by probing the demo over HTTP (a spoofed filename, an upload id named
-// twice), each a rule of "Writes beyond one record" that a test here quotes.
+// twice, the panel's form refusing a chosen file), each a rule of "Writes beyond one record" or of
+// the screens' design that a test here quotes.
 import { expect, it } from 'vitest';
 import { ADMIN, describeOnEachDatabase } from './demo-app-support.js';
-import { PEOPLE, signInAs } from './resource-screens-support.js';
+import { PEOPLE, mainText, signInAs, type ScreenBrowser } from './resource-screens-support.js';
 import { solidPng } from '../db/seed-files.js';
 
 const V1 = '/api/resources/v1';
@@ -27,6 +28,12 @@ describeOnEachDatabase('uploads: edges found by probing the demo', (demo) => {
   };
   const patch = (id: number, attributes: Record<string, unknown>) =>
     demo().app.inject({ method: 'PATCH', url: `${V1}/blog_posts/${id}`, headers: { ...ADMIN, 'content-type': 'application/json' }, payload: { blog_post: attributes } });
+  const postForm = (browser: ScreenBrowser, url: string, parts: readonly Part[]) => {
+    const body = multipart([{ name: 'csrf_token', value: browser.csrf }, ...parts]);
+    return demo().app.inject({ method: 'POST', url, headers: { cookie: browser.cookie, origin: 'http://localhost:80', 'content-type': body.contentType }, payload: body.payload });
+  };
+  const pendingCount = async () => Number((await demo().database.db.selectFrom('panel_uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const pendingIds = (html: string) => [...html.matchAll(/value="(up_[A-Za-z0-9_-]{43})" checked>/g)].map((match) => match[1]!);
 
   it('"filenames are sanitized" as Active Storage does, which replaces bidi controls: "invoice\\u202Efdp.exe" is stored as "invoice-fdp.exe", by the API and on the show page', async () => {
     const response = await upload('invoice\u202Efdp.exe');
@@ -52,5 +59,28 @@ describeOnEachDatabase('uploads: edges found by probing the demo', (demo) => {
     expect((await demo().app.inject({ url: `${V1}/blog_posts/44`, headers: ADMIN })).json().record.attachments).toEqual(before);
     // The refused write used nothing: the id still attaches once.
     expect((await patch(44, { attachments: [id] })).statusCode).toBe(200);
+  });
+
+  it('a file refused for its type is "not kept": the form says so and does not put it back ticked, while the other chosen files stay pending; saving again succeeds', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const before = await pendingCount();
+    const answer = await postForm(ada, '/panel/resources/blog_posts/31', [
+      { name: 'record[title]', value: 'Fake cover refused' },
+      { name: 'record[cover]', value: '<html><body>not a picture</body></html>', filename: 'fake.png', type: 'image/png' },
+      { name: 'record[attachments]', value: 'kept notes', filename: 'kept-notes.txt', type: 'text/plain' },
+    ]);
+    expect(answer.statusCode).toBe(422);
+    const text = mainText(answer.body);
+    expect(text).toContain('Cover has a type that is not accepted (image/png, image/jpeg, image/gif, image/webp)');
+    expect(text).toContain('the file was not kept');
+    expect(text).not.toContain('fake.png will be attached when you save');
+    expect(text).toContain('kept-notes.txt will be attached when you save');
+    const kept = pendingIds(answer.body);
+    expect(kept).toHaveLength(1);
+    expect(await pendingCount()).toBe(before + 1);
+    // Sent again as the form now stands: saved.
+    const again = await ada.post('/panel/resources/blog_posts/31', [['record[title]', 'Fake cover refused'], ['record[attachments]', kept[0]!]]);
+    expect(again.statusCode).toBe(303);
+    expect((await demo().app.inject({ url: `${V1}/blog_posts/31`, headers: ADMIN })).json().record.attachments.map((file: { filename: string }) => file.filename)).toContain('kept-notes.txt');
   });
 });

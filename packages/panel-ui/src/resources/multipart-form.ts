@@ -10,6 +10,9 @@ const LIMITS = { parts: 500, fields: 400, files: 20, fieldSize: 64 * 1024 };
 /** What reading a multipart form gives: the form, with each received file's upload id under its control's name, and those ids; or a refusal. */
 export type MultipartForm = { readonly form: FormBody; readonly received: readonly string[] } | { readonly refused: 'csrf' };
 
+/** A chosen file's message once the file is left out of the form shown again: the user learns to choose it (or another) again. */
+export const notKept = (problem: string): string => `${problem} (the file was not kept)`;
+
 /** What `readMultipartForm` takes besides the panel and the request. */
 export interface MultipartFormInput {
   /** The session's CSRF token, which the first part must carry. */
