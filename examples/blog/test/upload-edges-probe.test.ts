@@ -61,6 +61,30 @@ describeOnEachDatabase('uploads: edges found by probing the demo', (demo) => {
     expect((await patch(44, { attachments: [id] })).statusCode).toBe(200);
   });
 
+  it('"a file chosen in a form lost on a validation error" is a failure to avoid: a chosen file whose filename is blank or over 255 characters answers the form again (422, HTML), typed values and the other chosen files kept, the problem said on its field', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    for (const filename of ['z'.repeat(256), '   ']) {
+      const before = await pendingCount();
+      const answer = await postForm(ada, '/panel/resources/blog_posts/35', [
+        { name: 'record[title]', value: 'Typed before the refusal' },
+        { name: 'record[cover]', value: solidPng(2, 2, [1, 2, 3]), filename: 'good-cover.png', type: 'image/png' },
+        { name: 'record[attachments]', value: 'notes', filename, type: 'text/plain' },
+      ]);
+      expect(answer.statusCode, JSON.stringify(filename)).toBe(422);
+      expect(answer.headers['content-type']).toContain('text/html');
+      expect(answer.body).toContain('value="Typed before the refusal"');
+      const text = mainText(answer.body);
+      expect(text).toMatch(/Attachments could not be taken: (filename must be at most 255 characters, instead got 256|filename must name a file, such as &quot;cover\.png&quot;, instead got &quot; &quot;) \(the file was not kept\)/);
+      expect(text).toContain('the file was not kept');
+      expect(answer.body).toMatch(/id="record-attachments"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="record-attachments"/);
+      // The valid cover stays pending, the refused file was never stored.
+      expect(text).toContain('good-cover.png will be attached when you save');
+      expect(pendingIds(answer.body)).toHaveLength(1);
+      expect(await pendingCount()).toBe(before + 1);
+      expect((await demo().app.inject({ url: `${V1}/blog_posts/35`, headers: ADMIN })).json().record.title).not.toBe('Typed before the refusal');
+    }
+  });
+
   it('a file refused for its type is "not kept": the form says so and does not put it back ticked, while the other chosen files stay pending; saving again succeeds', async () => {
     const ada = await signInAs(demo(), PEOPLE.ada);
     const before = await pendingCount();
@@ -82,5 +106,35 @@ describeOnEachDatabase('uploads: edges found by probing the demo', (demo) => {
     const again = await ada.post('/panel/resources/blog_posts/31', [['record[title]', 'Fake cover refused'], ['record[attachments]', kept[0]!]]);
     expect(again.statusCode).toBe(303);
     expect((await demo().app.inject({ url: `${V1}/blog_posts/31`, headers: ADMIN })).json().record.attachments.map((file: { filename: string }) => file.filename)).toContain('kept-notes.txt');
+  });
+
+  it('a file over its field\'s maxBytes, in a form within the form\'s limit, is the field\'s 422 as through the API ("is too large (maximum is 2 MiB)"), the form kept with every typed value and the other chosen files', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const big = Buffer.concat([solidPng(2, 2, [4, 5, 6]), Buffer.alloc(3 * 1024 * 1024)]);
+    const before = await pendingCount();
+    const answer = await postForm(ada, '/panel/resources/blog_posts/33', [
+      { name: 'record[title]', value: 'Typed with a big cover' },
+      { name: 'record[cover]', value: big, filename: 'big.png', type: 'image/png' },
+      { name: 'record[attachments]', value: 'small notes', filename: 'small-notes.txt', type: 'text/plain' },
+    ]);
+    expect(answer.statusCode).toBe(422);
+    expect(answer.headers['content-type']).toContain('text/html');
+    expect(answer.body).toContain('value="Typed with a big cover"');
+    const text = mainText(answer.body);
+    expect(text).toContain('Cover is too large (maximum is 2 MiB)');
+    expect(text).toContain('the file was not kept');
+    expect(text).not.toContain('big.png will be attached');
+    expect(text).toContain('small-notes.txt will be attached when you save');
+    expect(await pendingCount()).toBe(before + 1);
+    // A file past the largest any file field takes (attachments: 10 MiB) is still the 413 page, as the API's upload endpoint refuses it, and keeps nothing.
+    const huge = await postForm(ada, '/panel/resources/blog_posts/33', [
+      { name: 'record[title]', value: 'Typed with a huge file' },
+      { name: 'record[attachments]', value: 'small notes', filename: 'first-notes.txt', type: 'text/plain' },
+      { name: 'record[attachments]', value: Buffer.alloc(10 * 1024 * 1024 + 2), filename: 'huge.bin', type: 'application/octet-stream' },
+    ]);
+    expect(huge.statusCode).toBe(413);
+    expect(huge.headers['content-type']).toContain('text/html');
+    expect(mainText(huge.body)).toContain('The file is too large');
+    expect(await pendingCount()).toBe(before + 1);
   });
 });

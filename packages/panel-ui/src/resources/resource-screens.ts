@@ -12,7 +12,7 @@ import { FormDrafts } from './form-drafts.js';
 import { formSizeLimit } from './form-size-limit.js';
 import { formField } from '../forms/form-body.js';
 import { recordLabel, showScreen } from './show-screen.js';
-import { ConfirmationNeededError, notFound, recordIdOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
+import { ConfirmationNeededError, notFound, recordIdOf, refusedFilesOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
 import { withoutRefusedFiles } from './refused-files.js';
 import type { ScreenActor } from './screen-actor.js';
 
@@ -170,6 +170,8 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     const attributes = postedAttributes(resource, typed);
     const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer), passwordChanged: passwordChanged(request, reply, screen.viewer) };
     try {
+      const refusedFiles = refusedFilesOf(request); // a chosen file refused as it was read: the form again, nothing written
+      if (refusedFiles) return await sendForm(request, reply, screen, resource, id, typed, refusedFiles, 422);
       const row = id === null ? await operations.create(input) : await operations.update({ ...input, id });
       notice(reply, `${resource.naming.humanName} ${id === null ? 'created' : 'saved'}.`);
       return seeOther(reply, paths.record(resource.naming.routeKey, row[resource.primaryKey] as RecordId));
