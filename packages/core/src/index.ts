@@ -58,7 +58,7 @@ export { IDEMPOTENCY_KEYS_TABLE, RATE_LIMITS_TABLE, TOKEN_RATE_LIMITS_TABLE } fr
 export type { StorageService, UploadInput, DirectUploadInput as StorageDirectUploadInput, DirectUploadTarget } from './storage/storage-service.js';
 export { PanelUploads, type Upload, type DirectUploadAnswer, type ReceiveUploadInput, type DirectUploadInput, type PendingUpload, type PanelUploadsOptions } from './uploads/uploads-service.js';
 export { DEFAULT_UPLOAD_EXPIRY_SECONDS, DEFAULT_MAX_UPLOAD_BYTES, type UploadOptionsInput, type UploadOptions } from './uploads/upload-options.js';
-export { uploadLimit, fileProblem, fieldMaxBytes, fieldAccept, INVALID_UPLOAD_MESSAGE } from './uploads/file-rules.js';
+export { uploadLimit, fileProblem, receivedFileProblem, fieldMaxBytes, fieldAccept, INVALID_UPLOAD_MESSAGE } from './uploads/file-rules.js';
 export { isUploadId } from './uploads/upload-id.js';
 export { sniffContentType, SNIFF_BYTES } from './uploads/sniff-content-type.js';
 export { acceptsType, formatBytes } from './uploads/accepted-type.js';

@@ -196,6 +196,13 @@ describe('file names, media types and blob keys of attachments', () => {
     expect(sanitizeFilename('a\u0000b\nc<d>e|f?g*h"i')).toBe('a-b-c-d-e-f-g-h-i');
   });
 
+  it('sanitizeFilename replaces the bidi controls as Active Storage\'s Filename#sanitized does, so "invoice\\u202Efdp.exe" cannot pass for "invoiceexe.pdf"', () => {
+    expect(sanitizeFilename('invoice\u202Efdp.exe')).toBe('invoice-fdp.exe');
+    for (const control of ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C']) {
+      expect(sanitizeFilename(`a${control}b.txt`), JSON.stringify(control)).toBe('a-b.txt');
+    }
+  });
+
   it('sanitizeFilename normalizes to NFC, so one name typed two ways is one name', () => {
     expect(sanitizeFilename('re\u0301sume\u0301.txt')).toBe('résumé.txt');
   });

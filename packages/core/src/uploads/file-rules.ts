@@ -1,4 +1,5 @@
 import type { CompiledField } from '../resources/compiled-types.js';
+import { isPanelError } from '../errors/panel-errors.js';
 import { acceptsType, essence, formatBytes } from './accepted-type.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './upload-options.js';
 
@@ -25,10 +26,27 @@ export function uploadLimit(fields: readonly CompiledField[]): number {
 
 /** What a file field says of one upload: the message that refuses it (too large, a type not accepted), or undefined. */
 export function fileProblem(field: CompiledField, file: { readonly byteSize: number; readonly contentType: string }): string | undefined {
-  const maxBytes = fieldMaxBytes(field);
-  if (file.byteSize > maxBytes) return `is too large (maximum is ${formatBytes(maxBytes)})`;
+  if (file.byteSize > fieldMaxBytes(field)) return tooLargeMessage(field);
   const accept = fieldAccept(field);
   if (accept && !acceptsType(accept, file.contentType)) return `has a type that is not accepted (${accept.map(essence).join(', ')})`;
+  return undefined;
+}
+
+/** The message of a file over a file field's `maxBytes`: `is too large (maximum is 2 MiB)`. */
+function tooLargeMessage(field: CompiledField): string {
+  return `is too large (maximum is ${formatBytes(fieldMaxBytes(field))})`;
+}
+
+/**
+ * What a file field says of a file that `panel.uploads.receive` refused as it read it (a form
+ * that streams each chosen file under its field's `maxBytes`): over `maxBytes`, the field's own
+ * `is too large (maximum is 2 MiB)`, as a write naming a larger upload gets; a filename or type
+ * the upload cannot take (`UploadRefusedError`), `could not be taken: <why>`. Undefined for any
+ * other error (the storage, the database, a malformed body), which is no problem of the file.
+ */
+export function receivedFileProblem(field: CompiledField, error: unknown): string | undefined {
+  if (isPanelError(error, 'PANEL_ERR_UPLOAD_TOO_LARGE')) return tooLargeMessage(field);
+  if (isPanelError(error, 'PANEL_ERR_UPLOAD_REFUSED')) return `could not be taken: ${error.message.replace(/\.$/, '')}`;
   return undefined;
 }
 

@@ -1,14 +1,22 @@
+import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { fieldMaxBytes, secretsEqual, textProblem, type CompiledField, type Panel } from '@panel/core';
+import { fieldMaxBytes, receivedFileProblem, uploadLimit, UploadTooLargeError, secretsEqual, textProblem, type CompiledField, type ErrorMessages, type Panel } from '@panel/core';
 import { BadRequestError, multipartParts, readFilePart } from '@panel/api';
 import type { FormBody } from '../forms/form-body.js';
 
 /** The most parts one form sends (its fields and files), and the longest field value. */
 const LIMITS = { parts: 500, fields: 400, files: 20, fieldSize: 64 * 1024 };
 
-/** What reading a multipart form gives: the form, with each received file's upload id under its control's name, and those ids; or a refusal. */
-export type MultipartForm = { readonly form: FormBody; readonly received: readonly string[] } | { readonly refused: 'csrf' };
+/**
+ * What reading a multipart form gives: the form, with each received file's upload id under its
+ * control's name, and those ids, and the messages of the chosen files the upload service refused
+ * as it read them (by field name; none kept), when there were some; or a refusal.
+ */
+export type MultipartForm = { readonly form: FormBody; readonly received: readonly string[]; readonly refusedFiles: ErrorMessages | undefined } | { readonly refused: 'csrf' };
+
+/** A chosen file's message once the file is left out of the form shown again: the user learns to choose it (or another) again. */
+export const notKept = (problem: string): string => `${problem} (the file was not kept)`;
 
 /** What `readMultipartForm` takes besides the panel and the request. */
 export interface MultipartFormInput {
@@ -35,20 +43,27 @@ export interface MultipartFormInput {
  * id takes its place in the form, as the pending upload a write then attaches. An empty file
  * part (no file chosen) is read past without storing anything; so is a file under any other
  * name, and one for a field the user may not write (a forged control changes nothing). A field
- * value with text the database cannot store is a 400 naming it. When reading fails after files
- * were received (a later file too large, a bad field), they are removed before the error goes on.
+ * value with text the database cannot store is a 400 naming it. A chosen file the upload
+ * service refuses as it reads it (over its field's `maxBytes`, a filename it cannot take) is read
+ * past and kept nowhere; its field's message is in `refusedFiles`, and the other parts are read
+ * on. A file past the largest `maxBytes` of any file field is `UploadTooLargeError` (the 413
+ * page). When reading fails after files were received (that, a bad field), they are removed
+ * before the error goes on.
  */
 export async function readMultipartForm(panel: Panel, request: FastifyRequest, input: MultipartFormInput): Promise<MultipartForm> {
   const form: FormBody = {};
   const received: string[] = [];
+  const refusedFiles: Record<string, string[]> = {};
   const add = (name: string, value: string) => {
     const list = form[name];
     form[name] = list === undefined ? value : Array.isArray(list) ? [...list, value] : [list, value];
   };
   let fileFields = new Map<string, CompiledField>();
   let first = true;
+  // Each file is judged against its field's maxBytes by the upload service (the field's 422); the parser cuts a file only past the largest of them.
+  const largest = uploadLimit([...panel.resources.values()].flatMap((resource) => resource.fields));
   try {
-    for await (const part of multipartParts(request.parts({ limits: LIMITS }))) {
+    for await (const part of multipartParts(request.parts({ limits: { ...LIMITS, fileSize: largest + 1 } }))) {
       if (first) {
         first = false;
         const token = part.type === 'field' && part.fieldname === 'csrf_token' && typeof part.value === 'string' ? part.value : '';
@@ -72,15 +87,38 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
         part.file.resume();
         continue;
       }
-      const upload = await readFilePart(part.file, () => panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes: fieldMaxBytes(field) }));
-      received.push(upload.id);
-      add(`record[${field.writeKey}]`, upload.id);
+      try {
+        const upload = await readFilePart(part.file, () => panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, stream: partStream(part.file), maxBytes: fieldMaxBytes(field) }));
+        received.push(upload.id);
+        add(`record[${field.writeKey}]`, upload.id);
+      } catch (error) {
+        // Too large for its field, or a filename the upload cannot take: the form comes back with that field's message, the rest kept.
+        const problem = receivedFileProblem(field, error);
+        if (problem === undefined) throw error;
+        part.file.unpipe();
+        part.file.resume();
+        refusedFiles[field.name] = [...(refusedFiles[field.name] ?? []), notKept(problem)];
+      }
     }
   } catch (error) {
     await discardUploads(panel, input.owner, received);
-    throw error;
+    // A file past the largest any file field takes: the 413 page, as the API's upload endpoint refuses a body past its limit.
+    throw (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE' ? new UploadTooLargeError(largest) : error;
   }
-  return { form, received };
+  return { form, received, refusedFiles: Object.keys(refusedFiles).length > 0 ? refusedFiles : undefined };
+}
+
+/**
+ * A file part's bytes through a stream of their own, for the upload service: a refusal in the
+ * middle of the file (too large) destroys that stream, not the part's, which is then read past,
+ * so that the parser goes on to the next part (a destroyed part ends the parsing). The parser's
+ * own failures (a part cut short) and its mark of a part truncated at its size limit pass on.
+ */
+function partStream(file: Readable & { readonly truncated?: boolean }): Readable {
+  const stream = new PassThrough();
+  file.on('error', (error) => stream.destroy(error));
+  Object.defineProperty(stream, 'truncated', { get: () => file.truncated });
+  return file.pipe(stream);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writePanelSession } from '@panel/api';
-import { humanize, isPanelError, NotAuthorizedError, operations, type CompiledField, type CompiledResource, type ErrorMessages, type PasswordChange } from '@panel/core';
+import { humanize, isPanelError, NotAuthorizedError, operations, type CompiledField, type CompiledResource, type ErrorMessages, type PasswordChange, type RecordId, type RecordRow } from '@panel/core';
 import { setNotice, type PanelViewer } from '../shell/panel-viewer.js';
 import { isolatedText } from '../shell/bidi-isolation.js';
 import { seeOther, sendPage } from '../screens/screen-context.js';
@@ -12,9 +12,9 @@ import { FormDrafts } from './form-drafts.js';
 import { formSizeLimit } from './form-size-limit.js';
 import { formField } from '../forms/form-body.js';
 import { recordLabel, showScreen } from './show-screen.js';
-import { ConfirmationNeededError, notFound, recordIdOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
+import { ConfirmationNeededError, notFound, recordIdOf, refusedFilesOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
+import { withoutRefusedFiles } from './refused-files.js';
 import type { ScreenActor } from './screen-actor.js';
-import type { RecordId, RecordRow } from '@panel/core';
 
 type ScreenRoute = { Params: { route_key: string; id?: string; association?: string }; Querystring: Record<string, unknown> };
 type ScreenRequest = FastifyRequest<ScreenRoute>;
@@ -170,6 +170,8 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
     const attributes = postedAttributes(resource, typed);
     const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer), passwordChanged: passwordChanged(request, reply, screen.viewer) };
     try {
+      const refusedFiles = refusedFilesOf(request); // a chosen file refused as it was read: the form again, nothing written
+      if (refusedFiles) return await sendForm(request, reply, screen, resource, id, typed, refusedFiles, 422);
       const row = id === null ? await operations.create(input) : await operations.update({ ...input, id });
       notice(reply, `${resource.naming.humanName} ${id === null ? 'created' : 'saved'}.`);
       return seeOther(reply, paths.record(resource.naming.routeKey, row[resource.primaryKey] as RecordId));
@@ -178,7 +180,8 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
       if (error instanceof ConfirmationNeededError) return confirmFirst(reply, screen, resource, id, typed, true);
       const errors = invalidErrors(error);
       if (!errors) throw error;
-      return sendForm(request, reply, screen, resource, id, typed, errors, 422);
+      const shown = await withoutRefusedFiles({ panel, owner: screen.actor.uploader, resource, typed, errors });
+      return sendForm(request, reply, screen, resource, id, shown.typed, shown.errors, 422);
     }
   };
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isPanelError, RecordNotFoundError, secretsEqual, type CompiledField, type CompiledResource, type RecordId } from '@panel/core';
+import { isPanelError, RecordNotFoundError, secretsEqual, type CompiledField, type CompiledResource, type ErrorMessages, type RecordId } from '@panel/core';
 import { BadRequestError, isSameOriginRequest } from '@panel/api';
 import { formField, formProblem } from '../forms/form-body.js';
 import { panelViewer, type PanelViewer } from '../shell/panel-viewer.js';
@@ -90,6 +90,7 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
         if ('refused' in read) return await expired();
         request.body = read.form;
         received = read.received;
+        if (read.refusedFiles) refusedFilesByRequest.set(request, read.refusedFiles);
         reply.removeHeader('connection');
       }
       const problem = formProblem(request.body);
@@ -107,6 +108,17 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
       return sendProblem(context, request, reply, viewer, problem);
     }
   };
+}
+
+const refusedFilesByRequest = new WeakMap<FastifyRequest, ErrorMessages>();
+
+/**
+ * The messages of the files a multipart form chose that the upload service refused as it read
+ * them (too large for their field, a filename it cannot take), by field name; undefined when
+ * none was. A write shows the form again with them (422) instead of saving without those files.
+ */
+export function refusedFilesOf(request: FastifyRequest): ErrorMessages | undefined {
+  return refusedFilesByRequest.get(request);
 }
 
 /** The resource of a `:route_key`, or a `RecordNotFoundError` (the 404 page) for one the panel does not have. */

@@ -33,7 +33,8 @@ function parseUploadIds(value: unknown, many: boolean): ParsedValue {
   if (!Array.isArray(value)) return { ok: false, message: 'must be a list of upload ids' };
   if (value.length > MAX_FILES_PER_WRITE) return { ok: false, message: `is too long (maximum is ${MAX_FILES_PER_WRITE} files)` };
   if (!value.every(isUploadId)) return { ok: false, message: UPLOAD_ID_MESSAGE };
-  return { ok: true, value: [...new Set(value)] };
+  // Not de-duplicated: an id is single-use, so its second use is refused as any used id is.
+  return { ok: true, value };
 }
 
 const UPLOAD_ID_SCHEMA = { type: 'string', pattern: '^up_[A-Za-z0-9_-]{43}$', description: 'The id of an upload (POST <mount>/uploads), used once.' } as const;
