@@ -94,8 +94,13 @@ async function runBatch(input: BatchInput, context: OperationContext, operations
 /**
  * The batch one operation after the other, each under a savepoint of the transaction: the
  * operations' own code path (hooks, files, transaction checks), and a conflict's exact place.
+ * Every update and delete target is locked first, in one statement and in primary-key order
+ * (as the bulk path locks them): two batches naming the same rows in opposite orders wait for
+ * each other instead of deadlocking.
  */
 async function oneByOne(input: BatchInput, context: OperationContext, operations: readonly BatchOperationInput[], atomic: boolean, trx: Transaction<any>): Promise<BatchResult> {
+  const targets = operations.flatMap((operation) => (operation.op === 'create' ? [] : [operation.id]));
+  await context.panel.records.within(trx).bulk.lock(context.resource, targets);
   const outcomes: BatchOutcome[] = [];
   for (const [index, operation] of operations.entries()) {
     await sql`savepoint panel_batch_operation`.execute(trx);
