@@ -1,7 +1,4 @@
 import { sql, type Transaction } from 'kysely';
-import type { RecordKey } from '../resources/record-key.js';
-import { BatchRefusedError } from '../errors/panel-errors.js';
-import { characters } from '../validation/characters.js';
 import { deferPurges } from '../records/deferred-purges.js';
 import { idKey } from '../records/bulk-records.js';
 import { create } from './create-operation.js';
@@ -9,16 +6,9 @@ import { destroy } from './destroy-operation.js';
 import { update } from './update-operation.js';
 import { operationContext, type OperationContext } from './operation-input.js';
 import { bulkBatch, bulkEligible, BULK_FALLBACK } from './batch-bulk.js';
+import { checkBatchOperations } from './batch-checks.js';
 import { BatchOperationRefusal, checkIfMatch, placed, refusalOf, requireIfMatch, settle } from './batch-outcomes.js';
-import {
-  DEFAULT_MAX_BATCH_OPERATIONS,
-  MAX_BATCH_OPERATIONS,
-  type BatchInput,
-  type BatchOperationInput,
-  type BatchOutcome,
-  type BatchOutcomeKind,
-  type BatchResult,
-} from './batch-types.js';
+import type { BatchInput, BatchOperationInput, BatchOutcome, BatchOutcomeKind, BatchResult } from './batch-types.js';
 
 /**
  * Runs several creates, updates and deletes of one resource as one request (the API's
@@ -40,7 +30,7 @@ import {
  */
 export async function batch(input: BatchInput): Promise<BatchResult> {
   const context = operationContext(input);
-  const operations = checkBatch(input, context.resource.key);
+  const operations = checkBatchOperations(input, context.resource.key);
   const atomic = input.atomic !== false;
   if (input.transaction) {
     // In the caller's transaction (a keyed request): the batch is undone to its savepoint when it fails.
@@ -141,38 +131,3 @@ async function runOne(input: BatchInput, context: OperationContext, operation: B
   if (!(await records.bulk.inScope(resource, [id], scope)).has(idKey(id))) throw new BatchOperationRefusal({ status: 'forbidden' });
   return { status: operation.op === 'create' ? 'created' : 'updated', record };
 }
-
-/** The operations of a batch, checked: their number, their shape, no id or ref twice. */
-function checkBatch(input: BatchInput, key: RecordKey): readonly BatchOperationInput[] {
-  const max = input.maxOperations ?? DEFAULT_MAX_BATCH_OPERATIONS;
-  if (!Number.isInteger(max) || max < 1 || max > MAX_BATCH_OPERATIONS) throw new TypeError(`operations.batch: maxOperations must be a whole number from 1 to ${MAX_BATCH_OPERATIONS}, instead got ${JSON.stringify(max)}.`);
-  const { operations } = input;
-  if (!Array.isArray(operations) || operations.length === 0) throw new BatchRefusedError('operations must be a non-empty list of operations');
-  if (operations.length > max) throw new BatchRefusedError(`A batch holds at most ${max} operations, instead got ${operations.length}`);
-  const ids = new Set<string>();
-  const refs = new Set<string>();
-  const checked: BatchOperationInput[] = [];
-  for (const [index, operation] of operations.entries()) {
-    const at = `operations[${index}]`;
-    if (typeof operation !== 'object' || operation === null) throw new BatchRefusedError(`${at} must be an object`);
-    if (operation.op !== 'create' && operation.op !== 'update' && operation.op !== 'delete') throw new BatchRefusedError(`${at}.op must be create, update or delete`);
-    if (operation.ref !== undefined && (typeof operation.ref !== 'string' || operation.ref.length === 0 || characters(operation.ref) > 64)) throw new BatchRefusedError(`${at}.ref must be a string of 1 to 64 characters`);
-    if (operation.ref !== undefined && refs.has(operation.ref)) throw new BatchRefusedError(`${at}.ref ${JSON.stringify(operation.ref)} is used twice in the batch`);
-    if (operation.ref !== undefined) refs.add(operation.ref);
-    if (operation.op === 'create' && operation.id !== undefined) throw new BatchRefusedError(`${at}: a create takes no id`);
-    if (operation.op !== 'delete' && (typeof operation.data !== 'object' || operation.data === null || Array.isArray(operation.data))) throw new BatchRefusedError(`${at}.data must be an object of attributes`);
-    if (operation.op === 'delete' && operation.data !== undefined) throw new BatchRefusedError(`${at}: a delete takes no data`);
-    if (operation.ifMatch !== undefined && (operation.op === 'create' || typeof operation.ifMatch !== 'string')) throw new BatchRefusedError(`${at}.if_match is taken by update and delete, as a string`);
-    if (operation.op === 'create') {
-      checked.push(operation);
-      continue;
-    }
-    const id = key.fromJson(operation.id);
-    if (id === undefined) throw new BatchRefusedError(`${at}.id must be the id of a record (${key.expected})`);
-    if (ids.has(idKey(id))) throw new BatchRefusedError(`${at}.id ${JSON.stringify(operation.id)} is named twice in the batch`);
-    ids.add(idKey(id));
-    checked.push(id === operation.id ? operation : { ...operation, id });
-  }
-  return checked;
-}
-
