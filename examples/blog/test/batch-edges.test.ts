@@ -20,6 +20,38 @@ describeOnEachDatabase('batch edges through HTTP', (demo, kind) => {
     expect(asked.findIndex((statement) => / for update/.test(statement)), 'the lock comes before any write').toBeLessThan(asked.findIndex((statement) => /^(with|insert|update|delete)/.test(statement)));
   });
 
+  it('"a record outside the scope and a missing id give identical 404s": an id past the column\'s range (2147483648) is its operation\'s 404, as DELETE /blog_posts/2147483648 answers, never a 400', async () => {
+    const single = await demo().app.inject({ method: 'DELETE', url: '/api/resources/v1/blog_posts/2147483648', headers: ADMIN });
+    expect(single.statusCode).toBe(404);
+    const alone = await batch({ operations: [{ op: 'delete', id: 2147483648 }] });
+    expect(alone.statusCode, alone.body).toBe(422);
+    expect(alone.json().results).toEqual([{ index: 0, status: 404, ...single.json() }]);
+    const before = await demo().panel.database.db.selectFrom('blog_posts').select('summary').where('id', '=', 15).executeTakeFirstOrThrow();
+    const atomic = await batch({ operations: [{ op: 'update', id: 15, data: { summary: 'Not applied' } }, { op: 'update', id: 99999999999, data: { summary: 'x' } }] });
+    expect(atomic.statusCode).toBe(422);
+    expect(atomic.json().results).toEqual([{ index: 0, status: 424, error: 'Not applied: the batch was rolled back' }, { index: 1, status: 404, error: 'Not Found' }]);
+    expect(await demo().panel.database.db.selectFrom('blog_posts').select('summary').where('id', '=', 15).executeTakeFirstOrThrow()).toEqual(before);
+    const partial = await batch({ atomic: false, operations: [{ op: 'delete', id: 2147483648, ref: 'past' }, { op: 'update', id: 15, data: { summary: 'Applied' } }] });
+    expect(partial.statusCode).toBe(200);
+    expect(partial.json().results.map((result: { status: number }) => result.status)).toEqual([404, 200]);
+    // Products run in bulk: the same answer on that path.
+    const bulk = await demo().app.inject({ method: 'POST', url: '/api/resources/v1/products/batch', headers: { ...ADMIN, 'content-type': 'application/json' }, payload: { atomic: false, operations: [{ op: 'update', id: 2147483648, data: { price: 1 } }, { op: 'delete', id: 4294967296 }] } });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    expect(bulk.json().results.map((result: { status: number }) => result.status)).toEqual([404, 404]);
+    // Still a 400: a value that is not an id at all, and the same id twice.
+    expect((await batch({ operations: [{ op: 'delete', id: -1 }] })).statusCode).toBe(400);
+    expect((await batch({ operations: [{ op: 'delete', id: 2147483648 }, { op: 'delete', id: 2147483648 }] })).statusCode).toBe(400);
+  });
+
+  it('"a batch never answers with the single endpoint\'s 302": the OpenAPI document lists no 302 among a batch\'s responses', async () => {
+    const document = (await demo().app.inject({ method: 'GET', url: '/api/resources/v1/openapi.json', headers: ADMIN })).json();
+    const batches = Object.values(document.paths as Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>).flatMap((item) => Object.values(item)).filter((operation) => /^batch/.test(operation.operationId ?? ''));
+    expect(batches.map((operation) => operation.operationId)).toContain('batchBlogPosts');
+    for (const operation of batches) expect(Object.keys(operation.responses!), operation.operationId).not.toContain('302');
+    const destroy = document.paths['/blog_posts/{id}']?.delete ?? Object.values(document.paths as Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>).flatMap((item) => Object.values(item)).find((operation) => operation.operationId === 'deleteBlogPost');
+    expect(Object.keys(destroy.responses), 'the single endpoint keeps its 302').toContain('302');
+  });
+
   if (kind !== 'postgres') return;
 
   it('two concurrent batches updating the same posts in opposite orders never deadlock: both answer 200', async () => {

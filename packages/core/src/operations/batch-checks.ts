@@ -1,12 +1,19 @@
-import type { RecordKey } from '../resources/record-key.js';
+import type { RecordId, RecordKey } from '../resources/record-key.js';
 import { BatchRefusedError } from '../errors/panel-errors.js';
 import { characters } from '../validation/characters.js';
 import { idKey } from '../records/bulk-records.js';
 import { DEFAULT_MAX_BATCH_OPERATIONS, MAX_BATCH_OPERATIONS, type BatchInput, type BatchOperationInput } from './batch-types.js';
 
+/** The checked operations whose id is past the key column's range (`RecordKey.beyondRange`): each is its 404, never sent to the database. */
+const NAMES_NO_RECORD = new WeakSet<BatchOperationInput>();
+
+/** Whether a checked operation names an id past the key column's range: no record has it (its 404), and no statement is sent with it. */
+export const namesNoRecord = (operation: BatchOperationInput): boolean => NAMES_NO_RECORD.has(operation);
+
 /**
  * The operations of a batch, checked: their number (at most `maxOperations`), their shape, no id
- * or ref twice; each id read as the resource's key reads it. A batch that cannot run as sent
+ * or ref twice; each id read as the resource's key reads it (one past the key column's range
+ * names no record: its operation is a 404, see `namesNoRecord`). A batch that cannot run as sent
  * throws `BatchRefusedError` (the API's 400) before anything is read or written: `batch` checks
  * with it, and the API checks with it before it spends the batch's rate-limit units.
  *
@@ -37,11 +44,14 @@ export function checkBatchOperations(input: Pick<BatchInput, 'operations' | 'max
       checked.push(operation);
       continue;
     }
-    const id = key.fromJson(operation.id);
+    const beyond = key.beyondRange(operation.id);
+    const id = beyond ? (operation.id as RecordId) : key.fromJson(operation.id);
     if (id === undefined) throw new BatchRefusedError(`${at}.id must be the id of a record (${key.expected})`);
     if (ids.has(idKey(id))) throw new BatchRefusedError(`${at}.id ${JSON.stringify(operation.id)} is named twice in the batch`);
     ids.add(idKey(id));
-    checked.push(id === operation.id ? operation : { ...operation, id });
+    const kept = id === operation.id ? operation : { ...operation, id };
+    if (beyond) NAMES_NO_RECORD.add(kept);
+    checked.push(kept);
   }
   return checked;
 }

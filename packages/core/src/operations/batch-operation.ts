@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { RecordNotFoundError } from '../errors/panel-errors.js';
 import { deferPurges } from '../records/deferred-purges.js';
 import { idKey } from '../records/bulk-records.js';
 import { create } from './create-operation.js';
@@ -6,7 +7,7 @@ import { destroy } from './destroy-operation.js';
 import { update } from './update-operation.js';
 import { operationContext, type OperationContext } from './operation-input.js';
 import { bulkBatch, bulkEligible, BULK_FALLBACK } from './batch-bulk.js';
-import { checkBatchOperations } from './batch-checks.js';
+import { checkBatchOperations, namesNoRecord } from './batch-checks.js';
 import { BatchOperationRefusal, checkIfMatch, placed, refusalOf, requireIfMatch, settle } from './batch-outcomes.js';
 import type { BatchInput, BatchOperationInput, BatchOutcome, BatchOutcomeKind, BatchResult } from './batch-types.js';
 
@@ -89,7 +90,7 @@ async function runBatch(input: BatchInput, context: OperationContext, operations
  * each other instead of deadlocking.
  */
 async function oneByOne(input: BatchInput, context: OperationContext, operations: readonly BatchOperationInput[], atomic: boolean, trx: Transaction<any>): Promise<BatchResult> {
-  const targets = operations.flatMap((operation) => (operation.op === 'create' ? [] : [operation.id]));
+  const targets = operations.flatMap((operation) => (operation.op === 'create' || namesNoRecord(operation) ? [] : [operation.id]));
   await context.panel.records.within(trx).bulk.lock(context.resource, targets);
   const outcomes: BatchOutcome[] = [];
   for (const [index, operation] of operations.entries()) {
@@ -115,6 +116,8 @@ async function runOne(input: BatchInput, context: OperationContext, operation: B
   const { resource, scope } = context;
   const records = context.panel.records.within(trx);
   requireIfMatch(input, operation);
+  // An id past the column's range: no record has it, and no statement is sent with it (as the URL's id answers 404).
+  if (namesNoRecord(operation)) throw new RecordNotFoundError(resource.name, operation.id);
   if (operation.op !== 'create' && operation.ifMatch !== undefined) {
     await records.lockRow({ resource, id: operation.id! }, trx);
     const row = await records.find({ resource, view: 'show', id: operation.id!, scope, readable: context.readable });
