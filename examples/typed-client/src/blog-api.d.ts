@@ -2673,17 +2673,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
-            302: {
-                headers: {
-                    /** @description The panel's root path. */
-                    Location: string;
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
@@ -4073,17 +4062,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
-            302: {
-                headers: {
-                    /** @description The panel's root path. */
-                    Location: string;
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
@@ -5283,17 +5261,6 @@ export interface operations {
                         };
                     };
                 };
-            };
-            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
-            302: {
-                headers: {
-                    /** @description The panel's root path. */
-                    Location: string;
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
@@ -6541,17 +6508,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
-            302: {
-                headers: {
-                    /** @description The panel's root path. */
-                    Location: string;
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
                 headers: {
@@ -7761,17 +7717,6 @@ export interface operations {
                         };
                     };
                 };
-            };
-            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
-            302: {
-                headers: {
-                    /** @description The panel's root path. */
-                    Location: string;
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
@@ -9041,17 +8986,6 @@ export interface operations {
                         };
                     };
                 };
-            };
-            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
-            302: {
-                headers: {
-                    /** @description The panel's root path. */
-                    Location: string;
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {
@@ -10402,17 +10336,6 @@ export interface operations {
                         };
                     };
                 };
-            };
-            /** @description A policy denied the action (Edition A): a redirect to the panel root, with a flash cookie. */
-            302: {
-                headers: {
-                    /** @description The panel's root path. */
-                    Location: string;
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description A query parameter or the body is malformed (the message says which). */
             400: {

@@ -13,6 +13,13 @@ describe('errorReply: one registry of codes and answers', () => {
     expect(errorReply(new ControllerError('boot'))).toEqual({ status: 500, body: { error: 'Internal Server Error' } });
   });
 
+  it('a deadlock (40P01) or a serialization failure (40001) answers as a lock wait cut by statement_timeout does: 503 JSON with Retry-After, never a 500', () => {
+    for (const code of ['40P01', '40001']) {
+      const driver = Object.assign(new Error('deadlock detected'), { code });
+      expect(errorReply(driver), code).toEqual({ status: 503, body: { error: 'Service Unavailable' }, headers: { 'retry-after': '5' } });
+    }
+  });
+
   it('redirects a refused policy check to the root path it is given (the panel\'s rootPath)', () => {
     expect(errorReply(new NotAuthorizedError('destroy', 'Book'), { rootPath: '/admin' })).toMatchObject({ status: 302, location: '/admin', body: undefined });
   });

@@ -110,5 +110,6 @@ export type { CreateInput } from './operations/create-operation.js';
 export type { UpdateInput } from './operations/update-operation.js';
 export type { DestroyInput } from './operations/destroy-operation.js';
 export { DEFAULT_MAX_BATCH_OPERATIONS, MAX_BATCH_OPERATIONS, type BatchInput, type BatchOp, type BatchOperationInput, type BatchOutcome, type BatchOutcomeKind, type BatchResult } from './operations/batch-types.js';
+export { checkBatchOperations } from './operations/batch-checks.js';
 export { textProblem } from './validation/text-problem.js';
 export { checkResourceSchema } from './resources/schema-check.js';

@@ -1,4 +1,4 @@
-import { isPanelError, operations, type ErrorMessages, type RecordId, type RecordRow } from '@panel/core';
+import { checkBatchOperations, isPanelError, operations, type ErrorMessages, type RecordId, type RecordRow } from '@panel/core';
 import type { Transaction } from 'kysely';
 import { recordParams } from './record-params.js';
 import type { RequestContext } from '../pipeline/request-context.js';
@@ -11,6 +11,7 @@ import { answerWithIncluded, writtenInclude } from './written-answer.js';
 import { withStoredFileNames } from './stored-file-names.js';
 import { tagWrittenAnswer } from './written-entity-tag.js';
 import { showEntityTagger } from '../http-semantics/show-entity-tag.js';
+import { spendBatchOperations } from '../pipeline/stages/rate-limit-stage.js';
 
 const invalidErrors = (error: unknown): ErrorMessages | undefined =>
   isPanelError(error, 'PANEL_ERR_RECORD_INVALID') ? (error as unknown as { errors: ErrorMessages }).errors : undefined;
@@ -92,6 +93,9 @@ export async function batchAction(context: RequestContext, maxOperations: number
   const asked = Object.keys(context.request.query ?? {}).filter(isIncludeKey);
   if (asked.length > 0) throw new BadRequestError(`${asked.join(', ')}: a batch's answer embeds no associated records (read them with include on show or the list after the batch)`);
   const { operations: sent, atomic } = batchParams(context.request.body);
+  // A batch that cannot run as sent is its 400 before it spends one unit per operation.
+  const { length } = checkBatchOperations({ operations: sent, maxOperations }, context.resource.key);
+  await spendBatchOperations(context, length);
   const list = sent.map((operation) => (operation.op === 'update' && typeof operation.data === 'object' && operation.data !== null && !Array.isArray(operation.data) ? { ...operation, data: withStoredFileNames(context.actor, context.resource, operation.data) } : operation));
   const requireIfMatch = context.route.requireIfMatch;
   // Under a public show, `if_match` is compared with the tag show gave this client (its steps run once, before the batch's transaction).

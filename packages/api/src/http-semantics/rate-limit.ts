@@ -46,10 +46,11 @@ export function normalizeRateLimitOptions(options: RateLimitOptions | false | un
 /** `@fastify/rate-limit`'s in-process store (an LRU map of counters), which the package does not export by name. */
 const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/LocalStore.js') as new (continueExceeding: boolean, exponentialBackoff: boolean, cache: number) => FastifyRateLimitStore;
 
-/** One credential's budget for this request. */
+/** One credential's budget for this request, and what the store last answered of it. */
 interface Budget {
   readonly key: string;
   readonly max: number;
+  last?: Counted;
 }
 
 /** Where a request keeps the budget it spent from: a property, not a `WeakMap` entry (no table insert on every request). */
@@ -131,19 +132,27 @@ export class ApiRateLimit {
    */
   spend(request: FastifyRequest, reply: FastifyReply, key: string, max = this.options.max, units = 1): void | Promise<void> {
     if ((request as BudgetedRequest)[BUDGET] !== undefined) return undefined;
-    const budget = { key, max };
+    const budget: Budget = { key, max };
     (request as BudgetedRequest)[BUDGET] = budget;
     return this.#spendUnits(reply, budget, units);
   }
 
   /**
    * Spends `units` more of the budget this request already spent from (`spend`): what an
-   * upload's bytes weigh beyond what its declared length was charged. Over the limit: the
-   * headers and the 429, as `spend` answers it.
+   * upload's bytes weigh beyond what its declared length was charged, a batch's operations
+   * beyond the request's unit. Over the limit: the headers and the 429, as `spend` answers it.
+   * `whole`: when the budget, as the store last answered it for this request, has fewer than
+   * `units` left, the 429 comes at once and nothing more is spent (a batch refused for its size
+   * spends what any refused request spends); a concurrent request may still take the units
+   * meanwhile, and then the count stops at the first unit over the limit.
    */
-  spendMore(request: FastifyRequest, reply: FastifyReply, units: number): void | Promise<void> {
+  spendMore(request: FastifyRequest, reply: FastifyReply, units: number, { whole = false }: { whole?: boolean } = {}): void | Promise<void> {
     const budget = (request as BudgetedRequest)[BUDGET];
     if (!budget || units < 1) return undefined;
+    if (whole && budget.last && budget.max - budget.last.current < units) {
+      this.#answer(reply, budget.max, budget.last);
+      throw new TooManyRequestsError(Math.max(1, Math.ceil(budget.last.ttl / 1000)));
+    }
     return this.#spendUnits(reply, budget, units);
   }
 
@@ -154,6 +163,7 @@ export class ApiRateLimit {
    */
   #spendUnits(reply: FastifyReply, budget: Budget, units: number): void | Promise<void> {
     const next = (spent: number, counted: Counted): void | Promise<void> => {
+      budget.last = counted;
       if (spent >= units || counted.current > budget.max) return this.#answer(reply, budget.max, counted);
       const more = increment(this.#store, budget.key, this.#windowMs, budget.max);
       return isPromise(more) ? more.then((c) => next(spent + 1, c)) : next(spent + 1, more);

@@ -182,7 +182,8 @@ export function resourceOperation(route: RouteEntry, context: OperationContext):
   const writes = route.action === 'create' || route.action === 'update' || route.action === 'batch' || route.action === 'upload';
   const statuses = new Set<number>([400, 503]);
   if (authenticated) statuses.add(401);
-  if (!(route.controller.prototype instanceof PublicResourcesController)) statuses.add(302);
+  // A batch answers a policy's refusal in the operation's result (403), never with the single endpoint's 302.
+  if (!(route.controller.prototype instanceof PublicResourcesController) && route.action !== 'batch') statuses.add(302);
   // A write to a `confirm: true` field on the panel-session path may need a recent password confirmation.
   const confirms = writes && resource.fields.some((field) => field.definition.options.confirm === true);
   if ((context.gated && authenticated) || declaresRescues(route.controller) || (target && declaresRescues(target)) || before.includes('requireRecentConfirmation') || confirms) statuses.add(403);

@@ -61,3 +61,16 @@ describe('databaseUnavailableReason: the one place that knows the drivers\' outa
     expect(asDatabaseUnavailable(wrapped)).toBe(wrapped);
   });
 });
+
+describe('a deadlock or a serialization failure: the transaction was rolled back, the same request may work now', () => {
+  it.each([
+    ['40P01 deadlock_detected', driverError('deadlock detected', '40P01')],
+    ['40001 serialization_failure', driverError('could not serialize access due to concurrent update', '40001')],
+  ])('%s → conflict, wrapped in a DatabaseUnavailableError (never a 500)', (_what, error) => {
+    expect(databaseUnavailableReason(error)).toBe('conflict');
+    const wrapped = asDatabaseUnavailable(error);
+    expect(isPanelError(wrapped, 'PANEL_ERR_DATABASE_UNAVAILABLE')).toBe(true);
+    expect((wrapped as DatabaseUnavailableError).reason).toBe('conflict');
+    expect((wrapped as DatabaseUnavailableError).cause).toBe(error);
+  });
+});

@@ -35,13 +35,17 @@ const MESSAGES: readonly [RegExp, DatabaseUnavailableReason][] = [
  * database `ALLOW_CONNECTIONS false`: its `routine` is `CheckMyDatabase`; elsewhere 55000 is a
  * statement's own error, such as `lastval` not yet defined). 3D000 (no such database), 28000
  * and 28P01 (authentication refused) come only from connecting: the settings, not the
- * statement, are wrong, so they are `configuration`.
+ * statement, are wrong, so they are `configuration`. 40P01 (deadlock detected) and 40001
+ * (serialization failure) are `conflict`: PostgreSQL rolled the transaction back to break a
+ * wait on another one's locks, as `statement_timeout` cuts a lock wait short (57014), and the
+ * same request may work now.
  */
 function reasonOfSqlState(code: string, error: { routine?: unknown; message?: unknown }): DatabaseUnavailableReason | undefined {
   if (code.startsWith('08')) return 'connection';
   if (/^57P0[1-5]$/.test(code)) return 'connection';
   if (code === '57014') return 'timeout';
   if (code === '53300') return 'capacity';
+  if (code === '40P01' || code === '40001') return 'conflict';
   if (code === '55000' && (error.routine === 'CheckMyDatabase' || (typeof error.message === 'string' && /is not currently accepting connections/.test(error.message)))) return 'connection';
   if (code === '3D000' || code === '28000' || code === '28P01') return 'configuration';
   return undefined;

@@ -114,9 +114,10 @@ export class BatchRefusedError extends PanelError {
  * cancelled by `statement_timeout`, no answer within the query timeout), `capacity` (too many
  * connections), `closed` (the database was closed by the app), `configuration` (the server
  * refused the connection's settings: no such database, authentication failed; a fix of the
- * settings, not time, usually ends it, and the API logs it as an error).
+ * settings, not time, usually ends it, and the API logs it as an error), `conflict` (a
+ * deadlock or a serialization failure, 40P01 or 40001: PostgreSQL rolled the transaction back).
  */
-export type DatabaseUnavailableReason = 'connection' | 'timeout' | 'capacity' | 'closed' | 'configuration';
+export type DatabaseUnavailableReason = 'connection' | 'timeout' | 'capacity' | 'closed' | 'configuration' | 'conflict';
 
 /**
  * The database cannot answer now; the same request may work once it is back. The API answers

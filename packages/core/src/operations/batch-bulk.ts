@@ -8,6 +8,7 @@ import type { OperationContext } from './operation-input.js';
 import { changesSessionPassword } from './password-change.js';
 import { throwIfInvalid, writeAttributes } from './write-attributes.js';
 import { checkIfMatch, placed, refusalOf, requireIfMatch, settle } from './batch-outcomes.js';
+import { namesNoRecord } from './batch-checks.js';
 import type { BatchInput, BatchOperationInput, BatchOutcome, BatchOutcomeKind, BatchResult } from './batch-types.js';
 import type { RecordId } from '../resources/record-key.js';
 
@@ -58,7 +59,8 @@ export async function bulkBatch(run: {
   const { input, context, operations, atomic, trx } = run;
   const { resource, scope, readable } = context;
   const records = context.panel.records.within(trx).bulk;
-  const targets = operations.filter((operation) => operation.op !== 'create').map((operation) => operation.id!);
+  // An id past the column's range is not sent: no record has it, and `judge` answers its 404.
+  const targets = operations.filter((operation) => operation.op !== 'create' && !namesNoRecord(operation)).map((operation) => operation.id!);
   await records.lock(resource, targets);
   const existing = await records.find({ resource, view: 'show', ids: targets, scope, readable });
 

@@ -1,7 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { RecordKey } from '../resources/record-key.js';
-import { BatchRefusedError } from '../errors/panel-errors.js';
-import { characters } from '../validation/characters.js';
+import { RecordNotFoundError } from '../errors/panel-errors.js';
 import { deferPurges } from '../records/deferred-purges.js';
 import { idKey } from '../records/bulk-records.js';
 import { create } from './create-operation.js';
@@ -9,16 +7,9 @@ import { destroy } from './destroy-operation.js';
 import { update } from './update-operation.js';
 import { operationContext, type OperationContext } from './operation-input.js';
 import { bulkBatch, bulkEligible, BULK_FALLBACK } from './batch-bulk.js';
+import { checkBatchOperations, namesNoRecord } from './batch-checks.js';
 import { BatchOperationRefusal, checkIfMatch, placed, refusalOf, requireIfMatch, settle } from './batch-outcomes.js';
-import {
-  DEFAULT_MAX_BATCH_OPERATIONS,
-  MAX_BATCH_OPERATIONS,
-  type BatchInput,
-  type BatchOperationInput,
-  type BatchOutcome,
-  type BatchOutcomeKind,
-  type BatchResult,
-} from './batch-types.js';
+import type { BatchInput, BatchOperationInput, BatchOutcome, BatchOutcomeKind, BatchResult } from './batch-types.js';
 
 /**
  * Runs several creates, updates and deletes of one resource as one request (the API's
@@ -40,7 +31,7 @@ import {
  */
 export async function batch(input: BatchInput): Promise<BatchResult> {
   const context = operationContext(input);
-  const operations = checkBatch(input, context.resource.key);
+  const operations = checkBatchOperations(input, context.resource.key);
   const atomic = input.atomic !== false;
   if (input.transaction) {
     // In the caller's transaction (a keyed request): the batch is undone to its savepoint when it fails.
@@ -94,8 +85,13 @@ async function runBatch(input: BatchInput, context: OperationContext, operations
 /**
  * The batch one operation after the other, each under a savepoint of the transaction: the
  * operations' own code path (hooks, files, transaction checks), and a conflict's exact place.
+ * Every update and delete target is locked first, in one statement and in primary-key order
+ * (as the bulk path locks them): two batches naming the same rows in opposite orders wait for
+ * each other instead of deadlocking.
  */
 async function oneByOne(input: BatchInput, context: OperationContext, operations: readonly BatchOperationInput[], atomic: boolean, trx: Transaction<any>): Promise<BatchResult> {
+  const targets = operations.flatMap((operation) => (operation.op === 'create' || namesNoRecord(operation) ? [] : [operation.id]));
+  await context.panel.records.within(trx).bulk.lock(context.resource, targets);
   const outcomes: BatchOutcome[] = [];
   for (const [index, operation] of operations.entries()) {
     await sql`savepoint panel_batch_operation`.execute(trx);
@@ -120,6 +116,8 @@ async function runOne(input: BatchInput, context: OperationContext, operation: B
   const { resource, scope } = context;
   const records = context.panel.records.within(trx);
   requireIfMatch(input, operation);
+  // An id past the column's range: no record has it, and no statement is sent with it (as the URL's id answers 404).
+  if (namesNoRecord(operation)) throw new RecordNotFoundError(resource.name, operation.id);
   if (operation.op !== 'create' && operation.ifMatch !== undefined) {
     await records.lockRow({ resource, id: operation.id! }, trx);
     const row = await records.find({ resource, view: 'show', id: operation.id!, scope, readable: context.readable });
@@ -136,38 +134,3 @@ async function runOne(input: BatchInput, context: OperationContext, operation: B
   if (!(await records.bulk.inScope(resource, [id], scope)).has(idKey(id))) throw new BatchOperationRefusal({ status: 'forbidden' });
   return { status: operation.op === 'create' ? 'created' : 'updated', record };
 }
-
-/** The operations of a batch, checked: their number, their shape, no id or ref twice. */
-function checkBatch(input: BatchInput, key: RecordKey): readonly BatchOperationInput[] {
-  const max = input.maxOperations ?? DEFAULT_MAX_BATCH_OPERATIONS;
-  if (!Number.isInteger(max) || max < 1 || max > MAX_BATCH_OPERATIONS) throw new TypeError(`operations.batch: maxOperations must be a whole number from 1 to ${MAX_BATCH_OPERATIONS}, instead got ${JSON.stringify(max)}.`);
-  const { operations } = input;
-  if (!Array.isArray(operations) || operations.length === 0) throw new BatchRefusedError('operations must be a non-empty list of operations');
-  if (operations.length > max) throw new BatchRefusedError(`A batch holds at most ${max} operations, instead got ${operations.length}`);
-  const ids = new Set<string>();
-  const refs = new Set<string>();
-  const checked: BatchOperationInput[] = [];
-  for (const [index, operation] of operations.entries()) {
-    const at = `operations[${index}]`;
-    if (typeof operation !== 'object' || operation === null) throw new BatchRefusedError(`${at} must be an object`);
-    if (operation.op !== 'create' && operation.op !== 'update' && operation.op !== 'delete') throw new BatchRefusedError(`${at}.op must be create, update or delete`);
-    if (operation.ref !== undefined && (typeof operation.ref !== 'string' || operation.ref.length === 0 || characters(operation.ref) > 64)) throw new BatchRefusedError(`${at}.ref must be a string of 1 to 64 characters`);
-    if (operation.ref !== undefined && refs.has(operation.ref)) throw new BatchRefusedError(`${at}.ref ${JSON.stringify(operation.ref)} is used twice in the batch`);
-    if (operation.ref !== undefined) refs.add(operation.ref);
-    if (operation.op === 'create' && operation.id !== undefined) throw new BatchRefusedError(`${at}: a create takes no id`);
-    if (operation.op !== 'delete' && (typeof operation.data !== 'object' || operation.data === null || Array.isArray(operation.data))) throw new BatchRefusedError(`${at}.data must be an object of attributes`);
-    if (operation.op === 'delete' && operation.data !== undefined) throw new BatchRefusedError(`${at}: a delete takes no data`);
-    if (operation.ifMatch !== undefined && (operation.op === 'create' || typeof operation.ifMatch !== 'string')) throw new BatchRefusedError(`${at}.if_match is taken by update and delete, as a string`);
-    if (operation.op === 'create') {
-      checked.push(operation);
-      continue;
-    }
-    const id = key.fromJson(operation.id);
-    if (id === undefined) throw new BatchRefusedError(`${at}.id must be the id of a record (${key.expected})`);
-    if (ids.has(idKey(id))) throw new BatchRefusedError(`${at}.id ${JSON.stringify(operation.id)} is named twice in the batch`);
-    ids.add(idKey(id));
-    checked.push(id === operation.id ? operation : { ...operation, id });
-  }
-  return checked;
-}
-

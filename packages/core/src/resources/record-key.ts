@@ -29,6 +29,12 @@ export interface RecordKey {
   fromText(raw: unknown): RecordId | undefined;
   /** The id a JSON value names (a body's `id`, a `belongs_to` write), or undefined. */
   fromJson(value: unknown): RecordId | undefined;
+  /**
+   * Whether a JSON value has the id's form but is past what the column holds (`2147483648` for
+   * an `integer` key, more than 19 digits for a `bigint` one, a text over the longest): it names
+   * no record, as the same id in a URL answers 404 (a batch operation's 404, not a 400).
+   */
+  beyondRange(value: unknown): boolean;
   /** The id as the API answers it (a `bigint` as a string, whatever the driver returned). */
   toJson(value: unknown): unknown;
   /** What the text or JSON value must be, for a 400's message. */
@@ -46,6 +52,7 @@ function integerKey(column: string): RecordKey {
     type: 'integer',
     fromText: (raw) => (typeof raw === 'string' && /^[1-9]\d{0,9}$/.test(raw) ? fromJson(Number(raw)) : undefined),
     fromJson,
+    beyondRange: (value) => typeof value === 'number' && Number.isInteger(value) && value > MAX_RECORD_ID,
     toJson: (value) => value,
     expected: 'a positive integer',
     schema: { type: 'integer', minimum: 1 },
@@ -60,6 +67,7 @@ function bigintKey(column: string): RecordKey {
     type: 'bigint',
     fromText,
     fromJson: (value) => (typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : fromText(value)),
+    beyondRange: (value) => typeof value === 'string' && /^-?[1-9]\d*$/.test(value) && fromText(value) === undefined,
     toJson: (value) => (value === null || value === undefined ? value : String(value)),
     expected: 'a whole number (a string of digits for a bigint key)',
     schema: { type: 'string', pattern: '^(0|-?[1-9][0-9]{0,18})$', example: '9007199254740993' },
@@ -69,7 +77,7 @@ function bigintKey(column: string): RecordKey {
 
 function uuidKey(column: string): RecordKey {
   const fromText = (raw: unknown) => (typeof raw === 'string' && UUID.test(raw) ? raw.toLowerCase() : undefined);
-  return { column, type: 'uuid', fromText, fromJson: fromText, toJson: (value) => value, expected: 'a UUID', schema: { type: 'string', format: 'uuid' }, cast: 'uuid' };
+  return { column, type: 'uuid', fromText, fromJson: fromText, beyondRange: () => false, toJson: (value) => value, expected: 'a UUID', schema: { type: 'string', format: 'uuid' }, cast: 'uuid' };
 }
 
 function textKey(column: string): RecordKey {
@@ -79,6 +87,7 @@ function textKey(column: string): RecordKey {
     type: 'text',
     fromText,
     fromJson: fromText,
+    beyondRange: (value) => typeof value === 'string' && value.length > MAX_TEXT_KEY_LENGTH && textProblem(value) === undefined,
     toJson: (value) => value,
     expected: `a non-empty text of at most ${MAX_TEXT_KEY_LENGTH} characters`,
     schema: { type: 'string', minLength: 1, maxLength: MAX_TEXT_KEY_LENGTH },

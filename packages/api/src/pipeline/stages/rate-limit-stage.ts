@@ -13,17 +13,23 @@ export function spendRateLimit(context: RequestContext): void | Promise<void> {
   if (!limit) return undefined;
   const key = credentialKey(context, 'address');
   const { credential, action, request } = context;
-  // A batch spends one unit per operation, an upload one per MiB.
-  const units = action === 'batch' ? batchUnits(request.body) : action === 'upload' ? uploadUnits(request) : 1;
+  // An upload spends one unit per MiB; a batch one here, as any request, and its other operations once they are checked (`spendBatchOperations`).
+  const units = action === 'upload' ? uploadUnits(request) : 1;
   // A credential's own limit is looked up first; without one, the budget is spent at once (no promise when the store answers at once).
   if (!credential || !semantics.credentialLimit) return limit.spend(request, context.reply, key, undefined, units);
   return semantics.credentialLimit(credential.id).then((own) => limit.spend(request, context.reply, key, own ?? undefined, units));
 }
 
-/** The units a batch spends: its operations (at least one; the batch's own limit bounds them). */
-function batchUnits(body: unknown): number {
-  const operations = (body as { operations?: unknown } | null)?.operations;
-  return Array.isArray(operations) ? Math.max(1, Math.min(operations.length, 1000)) : 1;
+/**
+ * What a batch spends beyond the request's unit, once its operations are checked and before
+ * anything is written: one unit per operation in all. A batch refused as sent (400) spent the
+ * request's unit only, as any refused request; one the budget cannot pay in full is 429 at once
+ * and spends nothing more. Undefined when the mount has no rate limit or the store answered at once.
+ */
+export function spendBatchOperations(context: RequestContext, count: number): void | Promise<void> {
+  const limit = context.route.semantics?.rateLimit;
+  if (!limit || count <= 1) return undefined;
+  return limit.spendMore(context.request, context.reply, count - 1, { whole: true });
 }
 
 const MIB = 1024 * 1024;

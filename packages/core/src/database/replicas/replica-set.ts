@@ -46,11 +46,13 @@ interface Sample {
 
 /** The SQLSTATEs after which a read that a replica refused is sent to the primary. */
 function replicaRefusal(error: unknown): 'down' | 'statement' | undefined {
-  if (databaseUnavailableReason(error) !== undefined && (error as { code?: unknown })?.code !== '57014') return 'down';
+  const reason = databaseUnavailableReason(error);
+  // 40001 (as a DatabaseUnavailableError of reason `conflict` too): cancelled by a conflict with recovery (the replica replayed a vacuum under the read); the replica is not down.
+  if (reason === 'conflict') return 'statement';
+  if (reason !== undefined && (error as { code?: unknown })?.code !== '57014') return 'down';
   const code = (error as { code?: unknown } | null)?.code;
-  // 25006: a write (a function with side effects) in the replica's read-only transaction;
-  // 40001: cancelled by a conflict with recovery (the replica replayed a vacuum under the read).
-  if (code === '25006' || code === '40001') return 'statement';
+  // 25006: a write (a function with side effects) in the replica's read-only transaction.
+  if (code === '25006') return 'statement';
   return undefined;
 }
 
