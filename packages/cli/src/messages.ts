@@ -30,6 +30,8 @@ export const messages = Object.freeze({
   anonymousResource: () => 'an anonymous resource class has no name to derive the resource name from. Fix: name the class (export default class BookResource extends Resource), or set static resourceName.',
   sameController: (controllerName: string, first: string, second: string) =>
     `${first} and ${second} both give ${controllerName}. Fix: rename one of the resources, or set static resourceName on one.`,
+  baseControllerName: (at: string, name: string, basePath: string) =>
+    `${at}: the resource ${name} would get the base controller's file ${basePath} (BaseResourcesController). Fix: set static resourceName to another name (static resourceName = '${name}Record'), or rename the class.`,
 
   missingController: (controllerName: string, path: string, resourceName: string, resourceAt: string) =>
     `✗ Missing ${controllerName}  ${path} (resource ${resourceName}, ${resourceAt})`,

@@ -82,10 +82,14 @@ function existingModule(tree: FileTree, stem: string): string | undefined {
  * tell, or two resources that would share a controller file (the second would be skipped, or
  * with `--force` overwrite the first).
  */
-function conflicts(resources: readonly ScannedResource[]): string | undefined {
+function conflicts(resources: readonly ScannedResource[], basePath: string): string | undefined {
   const byFile = new Map<string, ScannedResource>();
   for (const resource of resources) {
     const naming = resourceNaming(resource.name);
+    // The base controller's file is not a resource's: writing it would lose one or the other.
+    if (naming.controllerFile === BASE_CONTROLLER_STEM || naming.controllerName === 'BaseResourcesController') {
+      return messages.baseControllerName(`${resource.file}:${resource.line}`, resource.name, basePath);
+    }
     const first = byFile.get(naming.controllerFile);
     if (first) return messages.sameController(naming.controllerName, `${first.file}:${first.line}`, `${resource.file}:${resource.line}`);
     byFile.set(naming.controllerFile, resource);
@@ -188,7 +192,8 @@ export function prepareRun(context: GenerateContext, versions: readonly string[]
     }
     selected = all.filter((r) => context.only!.includes(r.name) || context.only!.includes(r.className));
   }
-  const problem = conflicts(selected);
+  const basePath = `${posix.join(context.controllersDir ?? CONTROLLERS_DIR, context.version, BASE_CONTROLLER_STEM)}.${context.language ?? inferLanguage(resourceScan)}`;
+  const problem = conflicts(selected, basePath);
   if (problem) {
     context.printError(problem);
     return { exitCode: 1 };
