@@ -58,3 +58,19 @@ describe('a resource whose controller would be the base controller', () => {
     expect(await listFiles(root, V1)).toContain(`${V1}/base-resource-records-controller.ts`);
   });
 });
+
+describe('a static resourceName that is not a resource name', () => {
+  // The rule core's createPanel applies: a resource name is a capital letter, then letters and digits.
+  it.each([['../../../evil'], [''], ['blog_post'], ['Blog Post']])('%j: one line naming the file and the fix, exit 1, nothing written (generate and --check)', async (name) => {
+    const root = await appWith('evil.ts', resource('EvilResource', `  static override resourceName = ${JSON.stringify(name)};\n`));
+    for (const argv of [['generate'], ['generate', '--check'], ['generate', '--dry-run']]) {
+      const run = await runPanelApi([...argv, '--root', root]);
+      expect(run.err).toEqual([
+        `app/panel/resources/evil.ts:3: ${JSON.stringify(name)} is not a resource name: a capital letter, then letters and digits, such as BlogPost. Fix: set static resourceName to such a name, or rename the class.`,
+      ]);
+      expect(run.out).toEqual([]);
+      expect(run.exitCode).toBe(1);
+    }
+    expect(await listFiles(root, 'app/controllers')).toEqual([]);
+  });
+});

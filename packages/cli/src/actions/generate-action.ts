@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { posix, resolve } from 'node:path';
-import { resourceNaming } from '@panel/core';
+import { resourceNameProblem, resourceNaming } from '@panel/core';
 import { CONTROLLERS_DIR, RESOURCES_DIR, type Language } from '../config/app-config.js';
 import { renderTemplate } from '../templates/render-template.js';
 import { FileTree } from '../tree/file-tree.js';
@@ -78,13 +78,16 @@ function existingModule(tree: FileTree, stem: string): string | undefined {
 }
 
 /**
- * The first reason the resources cannot be generated: a file or class only running it would
- * tell, or two resources that would share a controller file (the second would be skipped, or
- * with `--force` overwrite the first).
+ * The first reason the resources cannot be generated: a name that is not a resource name, a
+ * resource whose controller would be the base controller, or two resources that would share a
+ * controller file (the second would be skipped, or with `--force` overwrite the first).
  */
 function conflicts(resources: readonly ScannedResource[], basePath: string): string | undefined {
   const byFile = new Map<string, ScannedResource>();
   for (const resource of resources) {
+    // Paths and class names are built from the name: '../../../evil' or '' would leave the version folder or not compile.
+    const nameProblem = resourceNameProblem(resource.name);
+    if (nameProblem) return problemLine({ file: resource.file, line: resource.line, message: nameProblem });
     const naming = resourceNaming(resource.name);
     // The base controller's file is not a resource's: writing it would lose one or the other.
     if (naming.controllerFile === BASE_CONTROLLER_STEM || naming.controllerName === 'BaseResourcesController') {
