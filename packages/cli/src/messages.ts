@@ -74,9 +74,9 @@ export const messages = Object.freeze({
     `No PGlite database at ${folder}: the folder does not exist (init never creates one). Fix: pass the folder your app's PGlite database is in, or a postgres:// URL.`,
   initNotPgliteFolder: (folder: string) =>
     `${folder} is not a PGlite database folder (it holds no PG_VERSION). Fix: pass the folder your app's PGlite database is in, or a postgres:// URL.`,
-  /** The URL's password (and user) never printed. */
+  /** The URL's password (and user) never printed, nor the query string's password, sslpassword, sslkey. */
   initCannotOpen: (database: string, reason: string, url: boolean) =>
-    `Cannot open the database ${database.replace(/\/\/[^@/]*@/, '//…@')}: ${reason.split('\n')[0]!.replace(/\.$/, '')}.` +
+    `Cannot open the database ${database.replace(/\/\/[^@/]*@/, '//…@').replace(/([?&](?:password|sslpassword|sslkey)=)[^&#]*/gi, '$1…')}: ${reason.split('\n')[0]!.replace(/\.$/, '')}.` +
     (url ? ' Fix: check the URL (host, port, user, database name) and that the server is running.' : ''),
 
   initNameCollision: (collisions: readonly { name: string; tables: readonly string[] }[]) => {
