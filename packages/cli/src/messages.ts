@@ -30,6 +30,8 @@ export const messages = Object.freeze({
   anonymousResource: () => 'an anonymous resource class has no name to derive the resource name from. Fix: name the class (export default class BookResource extends Resource), or set static resourceName.',
   sameController: (controllerName: string, first: string, second: string) =>
     `${first} and ${second} both give ${controllerName}. Fix: rename one of the resources, or set static resourceName on one.`,
+  baseControllerName: (at: string, name: string, basePath: string) =>
+    `${at}: the resource ${name} would get the base controller's file ${basePath} (BaseResourcesController). Fix: set static resourceName to another name (static resourceName = '${name}Record'), or rename the class.`,
 
   missingController: (controllerName: string, path: string, resourceName: string, resourceAt: string) =>
     `✗ Missing ${controllerName}  ${path} (resource ${resourceName}, ${resourceAt})`,
@@ -72,9 +74,9 @@ export const messages = Object.freeze({
     `No PGlite database at ${folder}: the folder does not exist (init never creates one). Fix: pass the folder your app's PGlite database is in, or a postgres:// URL.`,
   initNotPgliteFolder: (folder: string) =>
     `${folder} is not a PGlite database folder (it holds no PG_VERSION). Fix: pass the folder your app's PGlite database is in, or a postgres:// URL.`,
-  /** The URL's password (and user) never printed. */
+  /** The URL's password (and user) never printed, nor the query string's password, sslpassword, sslkey. */
   initCannotOpen: (database: string, reason: string, url: boolean) =>
-    `Cannot open the database ${database.replace(/\/\/[^@/]*@/, '//…@')}: ${reason.split('\n')[0]!.replace(/\.$/, '')}.` +
+    `Cannot open the database ${database.replace(/\/\/[^@/]*@/, '//…@').replace(/([?&](?:password|sslpassword|sslkey)=)[^&#]*/gi, '$1…')}: ${reason.split('\n')[0]!.replace(/\.$/, '')}.` +
     (url ? ' Fix: check the URL (host, port, user, database name) and that the server is running.' : ''),
 
   initNameCollision: (collisions: readonly { name: string; tables: readonly string[] }[]) => {

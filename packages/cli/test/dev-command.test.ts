@@ -111,6 +111,31 @@ describe('panel-api dev', { timeout: 120_000 }, () => {
     expect((await dev.until(/^Dev app \d+ on http/, again))[0]).toMatch(/src\/server\.ts changed: starting the server$/);
     expect((await list('authors')).status).toBe(200);
   });
+
+  // docs/generators.md: "A server that exits on its own is one line: its exit, its first error
+  // and the first line of the app's own code in the stack." An error whose first line is a
+  // heading (it ends with ':') is told with the line under it: the problem itself.
+  it.each([
+    ['a syntax error', (good: string) => good.replace('const panel = await createPanel', 'const broken = ;\nconst panel = await createPanel'), /The server stopped \(exit code 1\): Error \[TransformError\]: Transform failed with 1 error: src\/server\.ts:14:\d+: ERROR: Unexpected ";"\. It starts again at the next change\.$/],
+    [
+      'a missing table',
+      (good: string) => good.replaceAll("'publishers'", "'publishers_elsewhere'"),
+      /The server stopped \(exit code 1\): PanelConfigError: The database does not match the resources: Resource Publisher: the table "publishers" does not exist\. Fix: create it \(a migration\), or set static table to the table that holds the records\. It starts again at the next change\.$/,
+    ],
+  ])('a server that stops on %s: the error under its heading line, in the one line', async (_, edit, expected) => {
+    const server = join(root, 'src/server.ts');
+    const good = await readFile(server, 'utf8');
+    const from = dev.lines.length;
+    await writeFile(server, edit(good));
+    try {
+      const printed = await dev.until(/The server stopped/, from);
+      expect(printed.find((text) => text.includes('The server stopped'))).toMatch(expected);
+    } finally {
+      const again = dev.lines.length;
+      await writeFile(server, good);
+      expect((await dev.until(/^Dev app \d+ on http/, again))[0]).toMatch(/src\/server\.ts changed: starting the server$/);
+    }
+  });
 });
 
 describe('panel-api dev, refused', () => {

@@ -19,7 +19,7 @@ export { recordKeyOf, RECORD_KEY_TYPES, MAX_TEXT_KEY_LENGTH, type RecordId, type
 export { DEFAULT_INCLUDE_LIMITS, normalizeIncludeLimits, type IncludeLimits, type IncludeLimitsInput } from './resources/include-limits.js';
 export { recordSchema, writeSchema } from './resources/record-schema.js';
 export { loadResourceClasses, isSourceModule } from './resources/load-resources.js';
-export { resourceNaming, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';
+export { resourceNaming, resourceNameProblem, resourceNameFromClassName, resourceNameFromAssociation, underscore, camelize, humanize, type ResourceNaming } from './naming/resource-naming.js';
 export { normalizePanelConfig, DEFAULT_ROOT_PATH, type PanelConfig, type PanelConfigInput, type License, type LicenseFeature } from './config/panel-config.js';
 export { PanelError, PanelConfigError, RecordNotFoundError, RecordInvalidError, NotAuthorizedError, FileNotFoundError, StorageError, UploadTooLargeError, UploadRefusedError, BatchRefusedError, DatabaseUnavailableError, PgliteFolderInUseError, isPanelError, type PanelErrorCode, type DatabaseUnavailableReason, type ErrorMessages } from './errors/panel-errors.js';
 export { ERROR_CODES, isErrorCode, type ErrorCode } from './errors/error-codes.js';

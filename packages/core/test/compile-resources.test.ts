@@ -68,6 +68,20 @@ describe('compileResources: mistakes fail at startup with a message naming the f
     expect(compileError([Book, Other]).message).toMatch(/^Two resources are named Book\./);
   });
 
+  // docs/resources.md: a resource name is a capital letter, then letters and digits (`BlogPost`);
+  // routes, controller files and class names are derived from it.
+  it.each([['../../../evil'], [''], ['blog_post'], ['Blog Post'], ['2faCode']])('refuses the resource name %j, naming the class and the fix', (name) => {
+    const Evil = resourceClass('EvilResource', () => [field.id()], { resourceName: name });
+    expect(compileError([Author, Evil]).message).toBe(
+      `Resource class EvilResource: ${JSON.stringify(name)} is not a resource name: a capital letter, then letters and digits, such as BlogPost. Fix: set static resourceName to such a name, or rename the class.`,
+    );
+  });
+
+  it('refuses a class name that gives no resource name', () => {
+    const Lower = resourceClass('bookResource', () => [field.id()]);
+    expect(compileError([Lower]).message).toMatch(/^Resource class bookResource: "book" is not a resource name/);
+  });
+
   it('refuses fields() that does not return an array', () => {
     const Broken = resourceClass('BrokenResource', () => undefined as unknown as FieldDefinition[]);
     expect(compileError([Broken]).message).toBe('Resource Broken: fields() must return an array of field definitions.');

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { posix, resolve } from 'node:path';
-import { resourceNaming } from '@panel/core';
+import { resourceNameProblem, resourceNaming } from '@panel/core';
 import { CONTROLLERS_DIR, RESOURCES_DIR, type Language } from '../config/app-config.js';
 import { renderTemplate } from '../templates/render-template.js';
 import { FileTree } from '../tree/file-tree.js';
@@ -78,14 +78,21 @@ function existingModule(tree: FileTree, stem: string): string | undefined {
 }
 
 /**
- * The first reason the resources cannot be generated: a file or class only running it would
- * tell, or two resources that would share a controller file (the second would be skipped, or
- * with `--force` overwrite the first).
+ * The first reason the resources cannot be generated: a name that is not a resource name, a
+ * resource whose controller would be the base controller, or two resources that would share a
+ * controller file (the second would be skipped, or with `--force` overwrite the first).
  */
-function conflicts(resources: readonly ScannedResource[]): string | undefined {
+function conflicts(resources: readonly ScannedResource[], basePath: string): string | undefined {
   const byFile = new Map<string, ScannedResource>();
   for (const resource of resources) {
+    // Paths and class names are built from the name: '../../../evil' or '' would leave the version folder or not compile.
+    const nameProblem = resourceNameProblem(resource.name);
+    if (nameProblem) return problemLine({ file: resource.file, line: resource.line, message: nameProblem });
     const naming = resourceNaming(resource.name);
+    // The base controller's file is not a resource's: writing it would lose one or the other.
+    if (naming.controllerFile === BASE_CONTROLLER_STEM || naming.controllerName === 'BaseResourcesController') {
+      return messages.baseControllerName(`${resource.file}:${resource.line}`, resource.name, basePath);
+    }
     const first = byFile.get(naming.controllerFile);
     if (first) return messages.sameController(naming.controllerName, `${first.file}:${first.line}`, `${resource.file}:${resource.line}`);
     byFile.set(naming.controllerFile, resource);
@@ -188,7 +195,8 @@ export function prepareRun(context: GenerateContext, versions: readonly string[]
     }
     selected = all.filter((r) => context.only!.includes(r.name) || context.only!.includes(r.className));
   }
-  const problem = conflicts(selected);
+  const basePath = `${posix.join(context.controllersDir ?? CONTROLLERS_DIR, context.version, BASE_CONTROLLER_STEM)}.${context.language ?? inferLanguage(resourceScan)}`;
+  const problem = conflicts(selected, basePath);
   if (problem) {
     context.printError(problem);
     return { exitCode: 1 };

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { readCatalog, type CatalogTable } from '../introspect/catalog.js';
 import { readJsonShapes, type JsonShape } from '../introspect/json-shapes.js';
 import { inferResources, type InferredResource, type NotServed } from '../introspect/infer-resources.js';
-import { INIT_MARK, renderResource } from '../introspect/render-resource.js';
+import { initMarkTable, printable, renderResource } from '../introspect/render-resource.js';
 import { resourceDrift } from '../introspect/resource-drift.js';
 import { databaseSource, type DatabaseSource } from '../introspect/database-source.js';
 import { messages } from '../messages.js';
@@ -87,7 +87,7 @@ function initFiles(dir: string): Map<string, { file: string; text: string }> {
   for (const name of readdirSync(dir)) {
     if (!/\.(ts|js|mts|mjs)$/.test(name)) continue;
     const text = readFileSync(join(dir, name), 'utf8');
-    const table = text.startsWith(INIT_MARK) ? /^[^\n]*?"([^"]+)"/.exec(text)?.[1] : undefined;
+    const table = initMarkTable(text);
     if (table !== undefined) found.set(table, { file: name, text });
   }
   return found;
@@ -156,18 +156,18 @@ export async function initAction(context: InitContext): Promise<number> {
     const file = target(resource);
     const author = written.has(resource.table) ? undefined : authors.get(resource.table);
     const kept = written.get(resource.table)?.file ?? (existsSync(file) ? `${resource.stem}.${language}` : undefined);
-    if (author !== undefined && kept === undefined) print(`kept     ${author.file} (a resource of yours serves the table ${resource.table}; init never overwrites a resource)`);
+    if (author !== undefined && kept === undefined) print(`kept     ${author.file} (a resource of yours serves the table ${printable(resource.table)}; init never overwrites a resource)`);
     else if (kept !== undefined) print(`kept     ${join(app.resourcesDir, kept)} (exists; init never overwrites a resource)`);
     else {
       writeFileSync(file, renderResource(resource, language));
       print(`create   ${join(app.resourcesDir, `${resource.stem}.${language}`)}`);
     }
     const key = `${resource.primaryKey} ${resource.primaryKeyType}`;
-    print(`  ${resource.name} (table ${resource.table}, key ${key}${resource.title ? `, label ${resource.title}` : ''})`);
+    print(`  ${resource.name} (table ${printable(resource.table)}, key ${key}${resource.title ? `, label ${resource.title}` : ''})`);
     for (const f of resource.fields) print(`    ${f.inferred}: ${f.source}`);
-    for (const o of resource.leftOut) print(`    ${o.column}: left out, ${o.reason}`);
+    for (const o of resource.leftOut) print(`    ${printable(o.column)}: left out, ${o.reason}`);
   }
-  for (const n of plan.notServed) print(`not served  ${n.table}: ${n.reason}`);
+  for (const n of plan.notServed) print(`not served  ${printable(n.table)}: ${n.reason}`);
   const generated = await generateAction({ appRoot: app.appRoot, resourcesDir: app.resourcesDir, controllersDir: app.controllersDir, language: app.language, version: context.version, force: false, dryRun: false, withBase: true, print, printError });
   if (generated.exitCode !== 0) return generated.exitCode;
   return openApiAction({ app, version: context.version, at: 'api', out: undefined, check: false, print, printError });

@@ -1,4 +1,6 @@
-import { resourceNameFromAssociation, resourceNaming } from '@panel/core';
+import { resourceNaming } from '@panel/core';
+import { resourceNameOfTable, tableNameProblem } from './table-names.js';
+import { codeString } from '../text/quoting.js';
 import type { CatalogColumn, CatalogTable } from './catalog.js';
 import type { JsonShape } from './json-shapes.js';
 
@@ -76,7 +78,7 @@ function columnField(column: CatalogColumn, required: boolean, shape: JsonShape 
     const all = [...options, ...more];
     return all.length > 0 ? `, { ${all.join(', ')} }` : '';
   };
-  const name = `'${column.name}'`;
+  const name = codeString(column.name);
   if (typtype === 'e') return { call: `field.select(${name}${opts([`options: ${JSON.stringify(column.enumValues ?? [])}`])})`, kind: 'select' };
   if (column.element !== null) {
     return ['text', 'varchar', 'citext', 'bpchar'].includes(column.element) ? { call: `field.tags(${name}${opts()})`, kind: 'tags' } : { reason: `an array of ${column.element}, which no field type holds` };
@@ -119,11 +121,6 @@ function columnField(column: CatalogColumn, required: boolean, shape: JsonShape 
   }
 }
 
-/** The resource name of a table: `invoice_line` → `InvoiceLine`, `books` → `Book`. */
-export function resourceNameOfTable(table: string): string {
-  return resourceNameFromAssociation(table);
-}
-
 /**
  * The resources `init` writes for the tables of a schema: one per table with a single-column
  * primary key of a served type; the others (composite or no key, views) listed with the
@@ -146,7 +143,13 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
       const key = table.columns.find((c) => c.attnum === table.primaryKey![0])!;
       if (!FIELD_NAME.test(key.name)) notServed.push({ table: table.name, reason: `its primary key ${JSON.stringify(key.name)}: ${NOT_A_FIELD_NAME}` });
       else if (KEY_TYPES[key.typname] === undefined) notServed.push({ table: table.name, reason: `its primary key ${key.name} is ${key.type}: keys are integer, bigint, uuid or text` });
-      else served.set(table.name, { table, key, name: options.names?.get(table.name) ?? resourceNameOfTable(table.name) });
+      else {
+        // Class and file names come from the resource name: a table that gives none (or the base controller's) is not served.
+        const name = options.names?.get(table.name) ?? resourceNameOfTable(table.name);
+        const problem = tableNameProblem(table.name, name);
+        if (problem !== undefined) notServed.push({ table: table.name, reason: problem });
+        else served.set(table.name, { table, key, name: name! });
+      }
     }
   }
   const byName = new Map<string, string[]>();
@@ -190,7 +193,7 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
         const base = column.name.endsWith('_id') ? column.name.slice(0, -3) : !taken.has(targetKey) ? targetKey : `${column.name}_record`;
         const fieldName = taken.has(base) ? `${base}_record` : base;
         taken.add(fieldName);
-        const options = [`resource: '${association.targetName}'`, ...(fieldName === column.name.slice(0, -3) ? [] : [`foreignKey: '${column.name}'`]), ...(required ? ['required: true'] : [])];
+        const options = [`resource: ${codeString(association.targetName)}`, ...(fieldName === column.name.slice(0, -3) ? [] : [`foreignKey: ${codeString(column.name)}`]), ...(required ? ['required: true'] : [])];
         fields.push({ source: `field.belongsTo('${fieldName}', { ${options.join(', ')} })`, column: column.name, inferred: `${column.type} foreign key → ${association.target} → belongs_to` });
         continue;
       }
@@ -210,7 +213,7 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
         if (taken.has(fieldName)) fieldName = `${fieldName}_by_${column.name.replace(/_id$/, '')}`;
         taken.add(fieldName);
         const builder = unique ? 'hasOne' : 'hasMany';
-        fields.push({ source: `field.${builder}('${fieldName}', { resource: '${other.name}', foreignKey: '${column.name}' })`, column: `${other.table.name}.${column.name}`, inferred: `foreign key ${other.table.name}.${column.name} → ${unique ? 'has_one' : 'has_many'}` });
+        fields.push({ source: `field.${builder}(${codeString(fieldName)}, { resource: ${codeString(other.name)}, foreignKey: ${codeString(column.name)} })`, column: `${other.table.name}.${column.name}`, inferred: `foreign key ${other.table.name}.${column.name} → ${unique ? 'has_one' : 'has_many'}` });
       }
     }
     const columns = new Set(table.columns.map((c) => c.name));

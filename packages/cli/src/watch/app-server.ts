@@ -22,15 +22,34 @@ export function serverCommand(appRoot: string, entry: string | undefined, comman
   return /\.m?ts$/.test(file) ? [process.execPath, '--import', 'tsx', file] : [process.execPath, file];
 }
 
+/** The lines of an error's message under its first line, before the stack: at most this many are told. */
+const PROBLEM_LINES = 5;
+
+/**
+ * An error's first line, and when it is a heading (`Transform failed with 1 error:`, `The database
+ * does not match the resources:`) the non-empty lines under it up to the stack, on one line, with
+ * paths in the app relative to it: `… error: src/server.ts:15:18: ERROR: Unexpected ";"`.
+ */
+function withProblem(first: string, after: readonly string[], root: string): string {
+  if (!first.trimEnd().endsWith(':')) return first;
+  const problem: string[] = [];
+  for (const line of after) {
+    if (/^\s+at /.test(line) || (line.trim() === '' && problem.length > 0) || problem.length === PROBLEM_LINES) break;
+    if (line.trim() !== '') problem.push(line.trim().split(root).join(''));
+  }
+  return [first.trimEnd(), ...problem].join(' ');
+}
+
 /**
  * The first error a crashed server printed and where, in the app's own code:
  * `TypeError: field.interger is not a function (app/panel/resources/book.ts:7)`.
  */
 export function firstError(stderr: readonly string[], appRoot: string): string | undefined {
-  const message = stderr.find((line) => /^([A-Z]\w*)?(Error|Exception)\b/.test(line) || /^\w+Error \[/.test(line));
-  if (message === undefined) return undefined;
+  const first = stderr.find((line) => /^([A-Z]\w*)?(Error|Exception)\b/.test(line) || /^\w+Error \[/.test(line));
+  if (first === undefined) return undefined;
   const root = appRoot.endsWith(sep) ? appRoot : `${appRoot}${sep}`;
-  for (const line of stderr.slice(stderr.indexOf(message))) {
+  const message = withProblem(first, stderr.slice(stderr.indexOf(first) + 1), root);
+  for (const line of stderr.slice(stderr.indexOf(first))) {
     const frame = /^\s+at (?:.*\()?(?:file:\/\/)?(\/[^():]+|[A-Za-z]:\\[^():]+):(\d+):\d+\)?$/.exec(line);
     if (frame && frame[1]!.startsWith(root) && !frame[1]!.includes(`${sep}node_modules${sep}`)) {
       return `${message} (${relative(appRoot, frame[1]!).split(sep).join('/')}:${frame[2]})`;

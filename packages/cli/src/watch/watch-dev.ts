@@ -60,7 +60,7 @@ export async function watchDev(context: DevContext): Promise<number> {
   }
   const ownWrites = new Map<string, number>();
   const server = new AppServer(context.appRoot, command, (exit, error) =>
-    context.printError(`${stamp()} The server stopped (${exit})${error ? `: ${error}` : ''}. It starts again at the next change.`),
+    context.printError(`${stamp()} The server stopped (${exit})${error ? `: ${error.replace(/\.$/, '')}` : ''}. It starts again at the next change.`),
   );
 
   /** Regenerates and checks; the first problem and its fix, or what was written. */

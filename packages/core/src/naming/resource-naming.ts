@@ -59,6 +59,22 @@ export function resourceNaming(name: string): ResourceNaming {
   });
 }
 
+/** A resource name: a capital letter, then letters and digits (`BlogPost`); routes, files and class names derive from it. */
+const RESOURCE_NAME = /^[A-Z][A-Za-z0-9]*$/;
+
+/**
+ * Why `name` cannot be a resource name (with the fix), or undefined when it can. `createPanel`
+ * and `panel-api` refuse the same names with this sentence.
+ *
+ * @example
+ * resourceNameProblem('BlogPost'); // undefined
+ * resourceNameProblem('../evil'); // '"../evil" is not a resource name: … Fix: …'
+ */
+export function resourceNameProblem(name: string): string | undefined {
+  if (RESOURCE_NAME.test(name)) return undefined;
+  return `${JSON.stringify(name)} is not a resource name: a capital letter, then letters and digits, such as BlogPost. Fix: set static resourceName to such a name, or rename the class.`;
+}
+
 /** The resource name a class name stands for: `BlogPostResource` → `BlogPost`. */
 export function resourceNameFromClassName(className: string): string {
   return className.endsWith('Resource') && className !== 'Resource'

@@ -1,7 +1,7 @@
 import type { FieldDefinition, View } from '../fields/field-types.js';
 import { fieldViews } from '../fields/field-visibility.js';
 import { builtinFieldTypes, type FieldTypeRegistry } from '../fields/field-type-registry.js';
-import { resourceNameFromClassName, resourceNaming, type ResourceNaming } from '../naming/resource-naming.js';
+import { resourceNameFromClassName, resourceNameProblem, resourceNaming, type ResourceNaming } from '../naming/resource-naming.js';
 import type { ResourceClass } from './resource.js';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeCountStrategy } from '../records/count-strategy.js';
@@ -102,6 +102,8 @@ function checkKeyFields(resource: string, key: RecordKey, fields: CompiledField[
 export function compileResources(classes: readonly ResourceClass[], fieldTypes: FieldTypeRegistry = builtinFieldTypes): ReadonlyMap<string, CompiledResource> {
   const drafts = classes.map((resourceClass) => {
     const name = resourceClass.resourceName ?? resourceNameFromClassName(resourceClass.name);
+    const nameProblem = resourceNameProblem(name);
+    if (nameProblem) throw new PanelConfigError(`Resource class ${resourceClass.name || '(anonymous)'}: ${nameProblem}`);
     const naming = resourceNaming(name);
     const instance = new (resourceClass as unknown as new () => { fields(): FieldDefinition[] } & ResourceHooks)();
     const definitions = instance.fields();
