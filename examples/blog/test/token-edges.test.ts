@@ -1,0 +1,46 @@
+// Edges of Edition B found by probing the demo over HTTP (docs/decisions.md, "Edges of uploads,
+// batches and includes found by probing the demo"): what a token's answers must never disclose.
+import { expect, it } from 'vitest';
+import { describeOnEachDatabase } from './demo-app-support.js';
+
+const V1 = '/api/resources/v1';
+
+describeOnEachDatabase('Edition B token edges', (demo) => {
+  const bearer = (name: string) => ({ authorization: `Bearer ${demo().tokenSecrets!.get(name)!}` });
+  const get = (url: string, headers: Record<string, string> = {}) => demo().app.inject({ method: 'GET', url, headers });
+  const send = (method: 'POST' | 'PATCH', url: string, headers: Record<string, string>, payload: unknown) =>
+    demo().app.inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+
+  it('"The blob key is sealed … so the signed URL does not disclose the permanent one": a signed URL, its sealed path or a forged/expired one in `_remove` never brings the permanent URL into an answer', async () => {
+    const cover = (await get(`${V1}/blog_posts/60?fields=cover`, bearer('writer'))).json().record.cover as { url: string };
+    const [path, query] = cover.url.split('?') as [string, string];
+    const blobKey = (await get(`${V1}/blog_posts?filter[id]=60&fields=cover`, { authorization: 'ApiKey demo-admin-key' })).json().records[0].cover.url.split('/').at(-2) as string;
+    expect(blobKey).toMatch(/^[a-z0-9]{16,64}$/);
+    const avatar = (await get(`${V1}/profiles?per_page=1&fields=avatar`, bearer('all'))).json().records.map((r: { avatar: { url: string } | null }) => r.avatar).find(Boolean) as { url: string } | undefined;
+    const names = [cover.url, path, `${path}?expires=1&signature=x`, `${path}?expires=1000&${query.split('&')[1]}`, ...(avatar ? [avatar.url, avatar.url.split('?')[0]!] : [])];
+    for (const name of names) {
+      const refused = await send('PATCH', `${V1}/blog_posts/59`, bearer('writer'), { blog_post: { attachments_remove: [name] } });
+      expect(refused.statusCode, name).toBe(422);
+      expect(refused.json().errors.attachments, name).toEqual([`has no attached file named ${JSON.stringify(name)}`]);
+      expect(refused.body).not.toContain(blobKey);
+      expect(refused.body).not.toMatch(/\/panel\/attachments\/(?!signed\/)[a-z0-9]{16,64}\//);
+      const batch = await send('POST', `${V1}/blog_posts/batch`, bearer('writer'), { atomic: false, operations: [{ op: 'update', id: 59, data: { attachments_remove: [name] } }] });
+      expect(batch.body, name).toContain('has no attached file named');
+      expect(batch.body).not.toContain(blobKey);
+      expect(batch.body).not.toMatch(/\/panel\/attachments\/(?!signed\/)[a-z0-9]{16,64}\//);
+    }
+  });
+
+  it('"a signed URL given to `_remove` is honoured only when its signature holds": an expired or forged signed URL of the record\'s own file is an unknown name, and the file stays', async () => {
+    const files = (await get(`${V1}/blog_posts/12`, bearer('all'))).json().record.attachments as { url: string }[];
+    expect(files.length).toBeGreaterThan(0);
+    const url = files[0]!.url;
+    const [path, query] = url.split('?') as [string, string];
+    for (const name of [path, `${path}?expires=1&signature=x`, `${path}?expires=1000&${query.split('&')[1]}`]) {
+      const refused = await send('PATCH', `${V1}/blog_posts/12`, bearer('all'), { blog_post: { attachments_remove: [name] } });
+      expect(refused.statusCode, name).toBe(422);
+      expect(refused.json().errors.attachments).toEqual([`has no attached file named ${JSON.stringify(name)}`]);
+    }
+    expect(((await get(`${V1}/blog_posts/12`, bearer('all'))).json().record.attachments as unknown[]).length).toBe(files.length);
+  });
+}, { edition: 'B' });
