@@ -43,4 +43,20 @@ describeOnEachDatabase('Edition B token edges', (demo) => {
     }
     expect(((await get(`${V1}/blog_posts/12`, bearer('all'))).json().record.attachments as unknown[]).length).toBe(files.length);
   });
+  it('"Whose budget": "the Edition B token … so do the app\'s custom routes, the OpenAPI document and a 404 under the mount … its budget is spent (429 once it is gone)"', async () => {
+    const tokens = demo().tokens!;
+    for (const url of [`${V1}/openapi.json`, '/api/no-such-route']) {
+      const made = await tokens.create({ name: `budget ${url}`, grants: ['blog_posts:index'], createdById: 1 });
+      await tokens.setRateLimit(made.token.id, 3);
+      const headers = { authorization: `Bearer ${made.secret}` };
+      const answers = [];
+      for (let n = 1; n <= 4; n++) answers.push(await get(url, headers));
+      expect(answers.map((answer) => answer.statusCode), url).toEqual([...Array(3).fill(url.endsWith('.json') ? 200 : 404), 429]);
+      expect(answers[0]!.headers['ratelimit-policy'], url).toBe('"default";q=3;w=60');
+      // The token's budget, not the address's: a resource route of the same token is refused too.
+      expect((await get(`${V1}/blog_posts?per_page=1`, headers)).statusCode, url).toBe(429);
+    }
+    // An invalid token is still the document's 401 (from the address's budget).
+    expect((await get(`${V1}/openapi.json`, { authorization: 'Bearer garbage' })).statusCode).toBe(401);
+  });
 }, { edition: 'B' });
