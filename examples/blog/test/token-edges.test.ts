@@ -60,3 +60,29 @@ describeOnEachDatabase('Edition B token edges', (demo) => {
     expect((await get(`${V1}/openapi.json`, { authorization: 'Bearer garbage' })).statusCode).toBe(401);
   });
 }, { edition: 'B' });
+
+/** The panel's clock in the suite below: moved by hand, never by sleeping. */
+const clock = { now: Date.parse('2026-11-22T08:00:00.000Z') };
+
+describeOnEachDatabase('Edition B token screens refused like unknown URLs', (demo) => {
+  it('"A denied request is answered exactly as a URL the app does not have … so the screens\' existence is not disclosed": a non-admin whose session is due for resealing gets the same 404 on a token or settings URL as on an unknown one, Set-Cookie included', async () => {
+    const login = await demo().app.inject({ method: 'POST', url: '/panel/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=rita%40example.com&password=demo-password' });
+    const session = login.cookies.find((cookie) => cookie.name === 'panel_session');
+    expect(session?.value).toBeTruthy();
+    const cookie = `panel_session=${session!.value}`;
+    // The session's activity stamp over a minute old: a request that reads the session reseals it.
+    clock.now += 65_000;
+    const answer = async (url: string) => {
+      const response = await demo().app.inject({ method: 'GET', url, headers: { cookie } });
+      const { date: _date, ...headers } = response.headers;
+      return { status: response.statusCode, headers, body: response.body.replaceAll(url, '<url>') };
+    };
+    const unknown = await answer('/panel/no_such_page');
+    expect(unknown.status).toBe(404);
+    for (const url of ['/panel/api_tokens', '/panel/panel_api/settings', '/panel/api_tokens/1/reveal', '/panel/api_tokens/new']) expect(await answer(url), url).toEqual(unknown);
+    // The session still works, and is resealed where the panel serves a page.
+    const home = await demo().app.inject({ method: 'GET', url: '/panel', headers: { cookie } });
+    expect(home.statusCode).toBe(200);
+    expect(home.cookies.some((c) => c.name === 'panel_session' && c.value !== '')).toBe(true);
+  });
+}, { edition: 'B', session: { now: () => clock.now } });
