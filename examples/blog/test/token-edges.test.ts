@@ -59,6 +59,23 @@ describeOnEachDatabase('Edition B token edges', (demo) => {
     // An invalid token is still the document's 401 (from the address's budget).
     expect((await get(`${V1}/openapi.json`, { authorization: 'Bearer garbage' })).statusCode).toBe(401);
   });
+  it('"`next` a URL this actor can call for the next page in cursor mode": a token that may list posts and comments but not show a post is given the filtered list, not the traversal it gets 403 on', async () => {
+    const { secret } = await demo().tokens!.create({ name: 'lists only', grants: ['blog_posts:index', 'comments:index'], createdById: 1 });
+    const headers = { authorization: `Bearer ${secret}` };
+    const answer = await get(`${V1}/blog_posts?per_page=1&sort_by=id&sort_direction=asc&filter[id]=2&include=comments&include_per_page[comments]=1`, headers);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const { comments } = answer.json().records[0];
+    expect(comments.has_more).toBe(true);
+    expect(comments.next).toMatch(/^\/api\/resources\/v1\/comments\?/);
+    const next = await get(comments.next, headers);
+    expect(next.statusCode, next.body).toBe(200);
+    expect(next.json().records).toHaveLength(1);
+    expect(next.json().records[0].id).not.toBe(comments.records[0].id);
+    // A token that may show the post keeps the traversal.
+    const reader = await get(`${V1}/blog_posts?per_page=1&filter[id]=2&include=comments&include_per_page[comments]=1`, bearer('reader'));
+    expect(reader.json().records[0].comments.next).toMatch(/^\/api\/resources\/v1\/blog_posts\/2\/comments\?/);
+    expect((await get(reader.json().records[0].comments.next, bearer('reader'))).statusCode).toBe(200);
+  });
 }, { edition: 'B' });
 
 /** The panel's clock in the suite below: moved by hand, never by sleeping. */
