@@ -18,7 +18,7 @@ export { API_CACHE_CONTROL } from './http-semantics/cache-headers.js';
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './http-semantics/idempotency-keys.js';
 export { DEFAULT_RATE_LIMIT_MAX, DEFAULT_RATE_LIMIT_WINDOW_SECONDS, type RateLimitOptions } from './http-semantics/rate-limit.js';
 export { PostgresRateLimitStore } from './http-semantics/postgres-rate-limit-store.js';
-export { loadPanelSession, writePanelSession, clearPanelSession, sessionCookieName, sessionCookieOptions, secureSessionCookie, HOST_COOKIE_PREFIX, type SessionCookieOptions } from './session/session-cookie.js';
+export { loadPanelSession, readPanelSession, writePanelSession, clearPanelSession, sessionCookieName, sessionCookieOptions, secureSessionCookie, HOST_COOKIE_PREFIX, type SessionCookieOptions } from './session/session-cookie.js';
 export { requireRecentConfirmation } from './session/recent-confirmation.js';
 export { confirmPath, signInPath, safeReturnPath } from './session/session-paths.js';
 export { isSameOriginRequest } from './session/same-origin-request.js';

@@ -63,7 +63,7 @@ export { isUploadId } from './uploads/upload-id.js';
 export { sniffContentType, SNIFF_BYTES } from './uploads/sniff-content-type.js';
 export { acceptsType, formatBytes } from './uploads/accepted-type.js';
 export { UPLOADS_TABLE } from './uploads/upload-tables.js';
-export { removeKey, type FileChange } from './uploads/file-changes.js';
+export { removeKey, storedRemoveNames, type FileChange } from './uploads/file-changes.js';
 export { diskStorage, type DiskStorageOptions, type DiskStorageService } from './storage/disk-storage.js';
 export { s3Storage, type S3StorageOptions, type S3StorageService } from './storage/s3-storage.js';
 export { signS3Request, presignS3Request, sha256Hex, type S3Credentials, type S3RequestToSign, type S3RequestToPresign } from './storage/s3-signature.js';

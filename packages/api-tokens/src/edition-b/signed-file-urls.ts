@@ -1,6 +1,7 @@
 import type { EditionB } from './edition-b.js';
 import { withEntityTagForm } from '@panel/api';
 import { SIGNED_SEGMENT } from './edition-b-names.js';
+import { checkFileSignature } from '../signed-urls/signed-file-url.js';
 
 
 interface FileJson {
@@ -28,22 +29,30 @@ export function signFileUrls(json: unknown, edition: EditionB, now = new Date())
   return Array.isArray(json) ? json.map(sign) : sign(json);
 }
 
-/** A signed URL's parts: what precedes `/signed/`, the sealed key, the encoded filename (its query left out). */
-const SIGNED_PATH = new RegExp(`^(.*)/${SIGNED_SEGMENT}/([^/?]+)/([^/?]+)(?:\\?.*)?$`);
+/** A signed URL's parts: what precedes `/signed/`, the sealed key, the encoded filename, the query. */
+const SIGNED_PATH = new RegExp(`^(.*)/${SIGNED_SEGMENT}/([^/?]+)/([^/?]+)(?:\\?(.*))?$`);
 
 /**
  * A file named in a write's `<field>_remove` as a token actor was given it: a signed URL
- * (`…/signed/<sealed key>/<filename>?expires=…&signature=…`) becomes the standard URL of the file
- * it seals (`…/<key>/<filename>`), which the attachments service matches by its key; anything
- * else (a filename, a standard URL, a sealed key this panel did not seal) is left as sent. Its
- * signature and expiry are not checked: the URL only names a file of the record the token may
- * update, as the filename would.
+ * (`…/signed/<sealed key>/<filename>?expires=…&signature=…`) whose signature holds and has not
+ * expired becomes the standard URL of the file it seals (`…/<key>/<filename>`), which the
+ * attachments service matches by its key. Anything else is left as sent: a filename, a standard
+ * URL, a sealed path without its query, and a signed URL that is expired, forged or of a key this
+ * panel did not seal — so it names no file, and the 422 echoes it as sent (never the key it seals).
  */
-export function storedFileName(name: string, edition: EditionB): string {
+export function storedFileName(name: string, edition: EditionB, now = new Date()): string {
   const match = SIGNED_PATH.exec(name);
   if (!match) return name;
-  const [, base, sealed, encodedName] = match as unknown as [string, string, string, string];
+  const [, base, sealed, encodedName, query] = match as unknown as [string, string, string, string, string | undefined];
   const blobKey = edition.openBlobKey(sealed);
-  return blobKey === undefined ? name : `${base}/${blobKey}/${encodedName}`;
+  if (blobKey === undefined || query === undefined) return name;
+  let filename: string;
+  try {
+    filename = decodeURIComponent(encodedName);
+  } catch {
+    return name;
+  }
+  const params = new URLSearchParams(query);
+  const check = checkFileSignature(edition.signingKey(), blobKey, filename, params.get('expires') ?? undefined, params.get('signature') ?? undefined, now);
+  return check === 'valid' ? `${base}/${blobKey}/${encodedName}` : name;
 }
-

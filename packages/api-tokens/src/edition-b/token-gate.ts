@@ -26,6 +26,8 @@ function tokenActor(panel: Panel, edition: EditionB, token: AuthenticatedToken |
     credential: token,
     followsPolicies: token === undefined,
     mayRead: grants ? (target: CompiledResource) => reads(grants, target.naming.routeKey) : undefined,
+    // As `permit` decides: a traversal needs `show` on its parent, a list `index`.
+    mayCall: grants ? (resource: CompiledResource, action: 'index' | 'related') => grants.allows(resource.naming.routeKey, action === 'related' ? 'show' : 'index') : undefined,
     // "Omitted entirely when the actor has no read grant on the target resource."
     omits: (field: CompiledField) => grants !== undefined && field.target !== undefined && field.kind.association !== undefined && !reads(grants, panel.resource(field.target).naming.routeKey),
     presents: (field: CompiledField, json: unknown) => (token && field.kind.attachments !== undefined ? signFileUrls(json, edition) : json),

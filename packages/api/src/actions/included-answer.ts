@@ -42,9 +42,10 @@ export async function embedIncluded(context: RequestContext, include: IncludeReq
 
 /**
  * The URL of the next page of one parent's records of a to-many path, in cursor mode: the
- * traversal (`/blog_posts/7/comments`) where the mount serves it, else the target's list
- * filtered by the foreign key (`/comments?filter[blog_post_id]=7`) when this actor may filter
- * by it; null when no URL this actor can call expresses the page (a habtm without traversal).
+ * traversal (`/blog_posts/7/comments`) where the mount serves it and the actor may call it (a
+ * gate's `mayCall`: Edition B needs `show` on the parent), else the target's list filtered by
+ * the foreign key (`/comments?filter[blog_post_id]=7`) when this actor may call it and filter by
+ * it; null when no URL this actor can call expresses the page (a habtm without traversal).
  */
 export function includedNextPage(context: RequestContext, path: IncludePath, parent: RecordRow, last: KeysetPosition): string | null {
   const { route, controller } = context;
@@ -62,14 +63,16 @@ export function includedNextPage(context: RequestContext, path: IncludePath, par
   let list: string;
   const filters = new Map<string, string[]>();
   const parentPath = route.served.get(path.parent.name);
-  if (route.traverses && isTraversable(field) && parentPath !== undefined) {
+  // A guarded resource's route as the gate permits it; a public one's, as it is served.
+  const callable = (resource: CompiledResource, action: 'index' | 'related') => !route.guarded.has(resource.name) || context.actor.mayCall?.(resource, action) !== false;
+  if (route.traverses && isTraversable(field) && parentPath !== undefined && callable(path.parent, 'related')) {
     base = `${route.mountPath}${parentPath}/${String(parentId)}/${field.name}`;
     list = cursorList(target, { parent: path.parent, id: parentId, association: field.name });
   } else {
     const key = field.foreignKey;
     const targetPath = route.served.get(target.name);
     const byKey = key === undefined ? undefined : controller.queryableFields(target, 'index').filter.get(key);
-    if (field.kind.association?.include?.kind !== 'many' || byKey === undefined || byKey.column !== key || targetPath === undefined) return null;
+    if (field.kind.association?.include?.kind !== 'many' || byKey === undefined || byKey.column !== key || targetPath === undefined || !callable(target, 'index')) return null;
     base = `${route.mountPath}${targetPath}`;
     list = cursorList(target);
     filters.set(`filter[${key}]`, [String(parentId)]);

@@ -26,6 +26,12 @@ export interface RequestActor {
   readonly followsPolicies: boolean;
   /** Whether the actor may read the records of `target` at all (a read grant); undefined: no rule besides the policy. */
   readonly mayRead?: ((target: CompiledResource) => boolean) | undefined;
+  /**
+   * Whether the gate lets the actor call a guarded resource's list (`index`) or a traversal from
+   * its records (`related`, which needs `show` on the parent): where an answer links to a URL
+   * (an include's `next`), it links to one this actor can call. Undefined: no rule besides the policy.
+   */
+  readonly mayCall?: ((resource: CompiledResource, action: 'index' | 'related') => boolean) | undefined;
   /** Whether a field's key is left out of this actor's records (an association whose target it may not read). */
   omits(field: CompiledField): boolean;
   /** A field's JSON value as this actor receives it (a token gets signed, expiring file URLs). */

@@ -92,7 +92,7 @@ const mountPanelApiPlugin: FastifyPluginAsync<MountPanelApiOptions> = async (app
       // A request refused before its controller ran spends its credential's rate limit first (429 when spent).
       api.setErrorHandler(async (error, request, reply) => errorHandler(await spendForRefusedRequest(error, request, reply), request, reply));
       api.setNotFoundHandler((request, reply) => errorHandler(new NotFoundError(), request, reply));
-      const semantics = await httpSemanticsFor(api, options, extensions.credentialLimit);
+      const semantics = await httpSemanticsFor(api, options, extensions.credentialLimit, extensions.gate);
       const table = drawRoutes(api, panel, controllers, { ...options, traversals: extensions.traversals, semantics, gate: extensions.gate });
       app.panelApiRoutes!.push(...table.map(({ runtime: _runtime, ...route }) => ({ ...route, path: `${mountPath}${route.path}` })));
       // The app's routes declared with a schema are in the OpenAPI document.

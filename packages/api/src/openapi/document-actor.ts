@@ -182,8 +182,8 @@ const preference = (route: RouteEntry) => {
  * The actor a request's credentials prove, over the routes of one version: each route is asked
  * as the API would ask it (see `ask`). When every route that authenticates refused the
  * credential, that refusal is thrown: the document answers the 401 the API answers. (The
- * document's request has spent one unit of its address's rate limit, as every route of the
- * mount that is not a resource's: `httpSemanticsFor`.)
+ * document's request has spent one unit of the budget of the credential the gate verified, else
+ * its address's, as every route of the mount that is not a resource's: `httpSemanticsFor`.)
  */
 export async function documentActor(request: FastifyRequest, reply: FastifyReply, routes: readonly DrawnRoute[]): Promise<DocumentActor> {
   const shared: Shared = { authenticated: undefined, identified: new Map() };

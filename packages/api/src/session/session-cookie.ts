@@ -59,25 +59,35 @@ export function sessionCookieOptions(panel: Panel, request: FastifyRequest): Ses
  * when there is none. Read once per request; when the cookie is due (activity over a minute
  * old, or sealed with an older secret), the reply carries it sealed again.
  */
-export function loadPanelSession(panel: Panel, request: FastifyRequest, reply: FastifyReply): Promise<OpenedSession | null> {
+export async function loadPanelSession(panel: Panel, request: FastifyRequest, reply: FastifyReply): Promise<OpenedSession | null> {
+  const session = await readPanelSession(panel, request);
+  const sessions = panel.sessions;
+  if (sessions && session && sessions.needsRefresh(session) && !reply.sent) writePanelSession(panel, request, reply, sessions.reseal(session));
+  return session;
+}
+
+/**
+ * `loadPanelSession` without sealing the cookie again: for a route that may still answer as a
+ * URL the app does not have (a screen the viewer may not see), whose reply must then carry no
+ * cookie; it calls `loadPanelSession` once it serves the request.
+ */
+export function readPanelSession(panel: Panel, request: FastifyRequest): Promise<OpenedSession | null> {
   let session = loaded.get(request);
   if (!session) {
-    session = readAndRefresh(panel, request, reply);
+    session = verifyCookie(panel, request);
     loaded.set(request, session);
   }
   return session;
 }
 
-async function readAndRefresh(panel: Panel, request: FastifyRequest, reply: FastifyReply): Promise<OpenedSession | null> {
+async function verifyCookie(panel: Panel, request: FastifyRequest): Promise<OpenedSession | null> {
   const sessions = panel.sessions;
   if (sessions && request.cookies === undefined) {
     throw new TypeError('loadPanelSession: this route cannot read cookies. Fix: await app.register(fastifyCookie) (from @fastify/cookie) before the routes that use the panel session.');
   }
   const value = request.cookies?.[sessionCookieName(panel, request)];
   if (!sessions || value === undefined) return null;
-  const session = await sessions.verify(value);
-  if (session && sessions.needsRefresh(session) && !reply.sent) writePanelSession(panel, request, reply, sessions.reseal(session));
-  return session;
+  return sessions.verify(value);
 }
 
 /** Sets the session cookie to `value` (from `sessions.start`, `confirm` or `reseal`) for the rest of this request too. */

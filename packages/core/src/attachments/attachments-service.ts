@@ -5,7 +5,7 @@ import type { StorageService } from '../storage/storage-service.js';
 import { blobChecksum } from '../storage/blob-checksum.js';
 import { isBlobKey, newBlobKey } from '../storage/blob-key.js';
 import { PanelConfigError, RecordInvalidError, RecordNotFoundError } from '../errors/panel-errors.js';
-import type { FileChange } from '../uploads/file-changes.js';
+import { sentRemoveName, type FileChange } from '../uploads/file-changes.js';
 import { INVALID_UPLOAD_MESSAGE } from '../uploads/file-rules.js';
 import { takeUploads } from '../uploads/take-uploads.js';
 import { uploadDigest } from '../uploads/upload-id.js';
@@ -252,7 +252,8 @@ export class PanelAttachments {
       .where((eb) => eb.or([eb('b.filename', 'in', names), ...(keys.length > 0 ? [eb('b.key', 'in', keys)] : [])]))
       .returning(['a.blob_id', 'b.filename', 'b.key'])
       .execute();
-    const missing = names.filter((named) => !removed.some((row) => row.filename === named || row.key === keyInUrl(named)));
+    // Named as the client sent them: a name the API turned into a stored one (a signed URL's key) is never echoed as that.
+    const missing = names.flatMap((named, i) => (removed.some((row) => row.filename === named || row.key === keyInUrl(named)) ? [] : [sentRemoveName(names, i)]));
     if (missing.length > 0) throw new RecordInvalidError({ [name]: [`has no attached file named ${missing.map((m) => JSON.stringify(m)).join(', ')}`] });
     return deleteUnattachedBlobs(trx, removed.map((r) => r.blob_id));
   }

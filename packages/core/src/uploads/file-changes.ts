@@ -13,6 +13,26 @@ export interface FileChange {
 /** The key that lists the files of a `files` field to remove: `<write key>_remove`. */
 export const removeKey = (field: CompiledField): string => `${field.writeKey}_remove`;
 
+/** A `<field>_remove` list named as the panel stores it → the names as the client sent them. */
+const sentNames = new WeakMap<readonly string[], readonly string[]>();
+
+/**
+ * A `<field>_remove` list with each name turned into the one the panel stores (`stored`, such as
+ * an Edition B signed URL back to the standard URL), remembering what the client sent: a name
+ * that matches no attached file is refused with the name as sent, so that the refusal never
+ * discloses what the name was turned into.
+ */
+export function storedRemoveNames(sent: readonly string[], stored: (name: string) => string): string[] {
+  const names = sent.map(stored);
+  sentNames.set(names, sent);
+  return names;
+}
+
+/** The `index`-th name of a `<field>_remove` list as the client sent it. */
+export function sentRemoveName(names: readonly string[], index: number): string {
+  return sentNames.get(names)?.[index] ?? names[index]!;
+}
+
 /** The most names `<field>_remove` lists. */
 const MAX_REMOVED = 100;
 

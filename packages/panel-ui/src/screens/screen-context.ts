@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { secretsEqual, type Panel } from '@panel/core';
-import { BadRequestError, confirmPath, requireRecentConfirmation, signInPath } from '@panel/api';
+import { BadRequestError, confirmPath, loadPanelSession, requireRecentConfirmation, signInPath } from '@panel/api';
 import type { PageRenderer, ScreenModel, ShownSection } from '../shell/page-renderer.js';
 import type { SidebarSection } from '../shell/sidebar-section.js';
 import { panelViewer, takeFlash, type LoadPanelUser, type PanelViewer } from '../shell/panel-viewer.js';
@@ -62,16 +62,19 @@ export interface GuardRules {
  * When `rules.may` does not answer `true` for the viewer (Edition B: no session, a thrown
  * `manageTokensIf`, any answer but `true`), the request is answered exactly as a URL the app
  * does not have (404 through the app's not-found handler), so the screen's existence is not
- * disclosed. Then a form field with a NUL character
+ * disclosed (nor is the session sealed again: an unknown URL does not reseal it). Then a form field with a NUL character
  * or a lone surrogate is a 400 naming it; then, for a POST, the CSRF token; then,
  * where asked, a recent password confirmation. Returns the viewer, or null when it answered.
  */
 export async function guardScreen(context: ShellContext, request: FastifyRequest, reply: FastifyReply, rules: GuardRules): Promise<PanelViewer | null> {
-  const viewer = await panelViewer(context.panel, context.loadUser, request, reply);
+  // The session is sealed again only once the viewer may see the screen: a refusal carries no
+  // cookie, exactly as the app's 404 for a URL it does not have.
+  const viewer = await panelViewer(context.panel, context.loadUser, request, reply, false);
   if ((await rules.may(viewer, request)) !== true) {
     reply.callNotFound();
     return null;
   }
+  await loadPanelSession(context.panel, request, reply);
   // Text no table can store (a NUL character): 400 naming the field, before any query sees it.
   const problem = formProblem(request.body);
   if (problem) throw new BadRequestError(problem);

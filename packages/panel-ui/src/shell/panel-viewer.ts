@@ -2,7 +2,7 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenedSession, Panel } from '@panel/core';
-import { FLASH_COOKIE, loadPanelSession } from '@panel/api';
+import { FLASH_COOKIE, loadPanelSession, readPanelSession } from '@panel/api';
 
 /** A panel user as the screens need it: its row, and the name to show. */
 export interface PanelUser {
@@ -40,10 +40,12 @@ function displayName(record: Readonly<Record<string, unknown>>, id: number): str
 /**
  * The viewer of this request, read once per request: the panel session and its user (null when
  * there is no session or its user no longer exists). What the viewer may see beyond the
- * resources (an extension's screens) each extension decides (`SidebarSection.shows`).
+ * resources (an extension's screens) each extension decides (`SidebarSection.shows`). With
+ * `reseal: false` a session due for it is not sealed again (`readPanelSession`): the reply
+ * carries no cookie until `loadPanelSession` is called.
  */
-export async function panelViewer(panel: Panel, loadUser: LoadPanelUser, request: FastifyRequest, reply: FastifyReply): Promise<PanelViewer> {
-  const session = await loadPanelSession(panel, request, reply);
+export async function panelViewer(panel: Panel, loadUser: LoadPanelUser, request: FastifyRequest, reply: FastifyReply, reseal = true): Promise<PanelViewer> {
+  const session = await (reseal ? loadPanelSession(panel, request, reply) : readPanelSession(panel, request));
   const userId = session?.data.userId;
   const record = typeof userId === 'number' ? await loadUser(userId) : undefined;
   const user = record && typeof userId === 'number' ? { id: userId, displayName: displayName(record, userId), record } : null;
