@@ -35,6 +35,14 @@ describeOnEachDatabase('uploads: edges found by probing the demo', (demo) => {
   const pendingCount = async () => Number((await demo().database.db.selectFrom('panel_uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const pendingIds = (html: string) => [...html.matchAll(/value="(up_[A-Za-z0-9_-]{43})" checked>/g)].map((match) => match[1]!);
 
+  it('"never an internal code or message in a body": a file part whose Content-Type is no media type is a 400 that names the part\'s header, not the service\'s option', async () => {
+    const before = await pendingCount();
+    const response = await upload('cover.png', solidPng(2, 2, [9, 8, 7]), 'image png');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'The file part\'s Content-Type must be a media type such as "image/png", instead got "image png".' });
+    expect(await pendingCount()).toBe(before);
+  });
+
   it('"filenames are sanitized" as Active Storage does, which replaces bidi controls: "invoice\\u202Efdp.exe" is stored as "invoice-fdp.exe", by the API and on the show page', async () => {
     const response = await upload('invoice\u202Efdp.exe');
     expect(response.statusCode).toBe(201);

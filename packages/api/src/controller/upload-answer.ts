@@ -1,5 +1,5 @@
 import '@fastify/multipart';
-import { UploadRefusedError, uploadLimit, type CompiledField, type CompiledResource, type FieldAccess, type Panel } from '@panel/core';
+import { FILE_PART_CONTENT_TYPE, UploadRefusedError, uploadLimit, type CompiledField, type CompiledResource, type FieldAccess, type Panel } from '@panel/core';
 import { ForbiddenError } from '../errors/api-errors.js';
 import { credentialKey, type CredentialSource } from '../http-semantics/credential-key.js';
 import { directUploadParams } from '../actions/upload-params.js';
@@ -26,7 +26,7 @@ export async function receivedUpload(host: UploadHost, fieldAccess: (resource: C
   // One byte over the limit lets the upload service see the file is too large, and stop there.
   const part = await onePart(firstMultipartPart(request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 0 } })));
   if (!part || part.fieldname !== 'file') throw new UploadRefusedError(ONE_PART);
-  return { upload: await onePart(readFilePart(part.file, () => host.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, stream: part.file, maxBytes, onBytes }))) };
+  return { upload: await onePart(readFilePart(part.file, () => host.panel.uploads.receive({ owner, filename: part.filename, contentType: part.mimetype, contentTypeName: FILE_PART_CONTENT_TYPE, stream: part.file, maxBytes, onBytes }))) };
 }
 
 /** What a multipart upload must be, said when it is something else. */

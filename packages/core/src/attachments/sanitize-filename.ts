@@ -19,11 +19,15 @@ export function sanitizeFilename(filename: unknown): string {
 
 const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[a-z0-9!#$&^_.+-]+=("[^"\r\n]*"|[a-z0-9!#$&^_.+-]+))*$/i;
 
-/** A content type as a blob keeps it (`image/png`, `text/plain; charset=utf-8`); default `application/octet-stream`. */
-export function checkedContentType(contentType: unknown): string {
+/**
+ * A content type as a blob keeps it (`image/png`, `text/plain; charset=utf-8`); default
+ * `application/octet-stream`. `name` is what the refusal calls it: the option's name by
+ * default, the wire's where a client sent it (a file part's `Content-Type`, `content_type`).
+ */
+export function checkedContentType(contentType: unknown, name = 'contentType'): string {
   if (contentType === undefined || contentType === null || contentType === '') return 'application/octet-stream';
   if (typeof contentType !== 'string' || !CONTENT_TYPE.test(contentType.trim()) || contentType.length > 255) {
-    throw new TypeError(`contentType must be a media type such as "image/png", instead got ${JSON.stringify(contentType)}.`);
+    throw new TypeError(`${name} must be a media type such as "image/png", instead got ${JSON.stringify(contentType)}.`);
   }
   return contentType.trim();
 }

@@ -10,10 +10,13 @@ export function uploadFilename(filename: unknown): string {
   }
 }
 
-/** A declared content type, or the 400 that says what is wrong with it. */
-export function uploadContentType(contentType: unknown): string {
+/** What a refusal calls the content type of a multipart file part (`ReceiveUploadInput.contentTypeName`). */
+export const FILE_PART_CONTENT_TYPE = "The file part's Content-Type";
+
+/** A declared content type, or the 400 that says what is wrong with it, calling it as the client sent it (`name`). */
+export function uploadContentType(contentType: unknown, name: string): string {
   try {
-    return checkedContentType(contentType);
+    return checkedContentType(contentType, name);
   } catch (error) {
     throw new UploadRefusedError((error as Error).message);
   }

@@ -37,6 +37,8 @@ export interface ReceiveUploadInput {
   readonly filename: string;
   /** What the client declared; the stored type is judged from the bytes (`sniffContentType`). */
   readonly contentType?: string | undefined;
+  /** What a refusal of `contentType` calls it: `contentType` by default; a multipart part's reader gives `FILE_PART_CONTENT_TYPE`. */
+  readonly contentTypeName?: string | undefined;
   /** The bytes, read once to their end (a multipart part); never held whole in memory. */
   readonly stream: Readable;
   /** Over this many bytes: `UploadTooLargeError` (413), and nothing is kept. See `uploadLimit`. */
@@ -119,7 +121,7 @@ export class PanelUploads {
    */
   async receive(input: ReceiveUploadInput): Promise<Upload> {
     const filename = uploadFilename(input.filename);
-    const declared = uploadContentType(input.contentType);
+    const declared = uploadContentType(input.contentType, input.contentTypeName ?? 'contentType');
     const received = await receiveFile({ stream: input.stream, maxBytes: input.maxBytes, directory: this.#options.directory, onBytes: input.onBytes });
     try {
       const contentType = await sniffContentType(received.head, declared);
@@ -143,7 +145,7 @@ export class PanelUploads {
       throw new UploadRefusedError(`This storage (${this.#storage.name}) takes no direct uploads: send the file itself, as multipart/form-data with a part named "file".`);
     }
     const filename = uploadFilename(input.filename);
-    const contentType = uploadContentType(input.contentType);
+    const contentType = uploadContentType(input.contentType, 'content_type');
     const { byteSize, checksum } = input;
     if (typeof byteSize !== 'number' || !Number.isSafeInteger(byteSize) || byteSize < 0) throw new UploadRefusedError(`byte_size must be the file's size in bytes (a whole number), instead got ${JSON.stringify(byteSize)}.`);
     if (byteSize > input.maxBytes) throw new UploadTooLargeError(input.maxBytes);

@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { fieldMaxBytes, receivedFileProblem, uploadLimit, UploadTooLargeError, secretsEqual, textProblem, type CompiledField, type ErrorMessages, type Panel } from '@panel/core';
+import { FILE_PART_CONTENT_TYPE, fieldMaxBytes, receivedFileProblem, uploadLimit, UploadTooLargeError, secretsEqual, textProblem, type CompiledField, type ErrorMessages, type Panel } from '@panel/core';
 import { BadRequestError, multipartParts, readFilePart } from '@panel/api';
 import type { FormBody } from '../forms/form-body.js';
 
@@ -88,7 +88,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
         continue;
       }
       try {
-        const upload = await readFilePart(part.file, () => panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, stream: partStream(part.file), maxBytes: fieldMaxBytes(field) }));
+        const upload = await readFilePart(part.file, () => panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, contentTypeName: FILE_PART_CONTENT_TYPE, stream: partStream(part.file), maxBytes: fieldMaxBytes(field) }));
         received.push(upload.id);
         add(`record[${field.writeKey}]`, upload.id);
       } catch (error) {
