@@ -79,6 +79,11 @@ export const messages = Object.freeze({
     `Cannot open the database ${database.replace(/\/\/[^@/]*@/, '//…@').replace(/([?&](?:password|sslpassword|sslkey)=)[^&#]*/gi, '$1…')}: ${reason.split('\n')[0]!.replace(/\.$/, '')}.` +
     (url ? ' Fix: check the URL (host, port, user, database name) and that the server is running.' : ''),
 
+  initNeedsDatabase: (command: 'init' | 'resource') =>
+    `panel-api ${command} needs a database: ${command === 'init' ? '--from-database' : '--database'} postgres://user@host:5432/db (or a PGlite data folder), DATABASE_URL or PGLITE_DATA_DIR (in the environment or .env), or the folder data/pglite.`,
+  /** Core's own message names --database-url, which init and resource do not have. */
+  initFolderInUse: (folder: string, pid: number | undefined, command: string, option: string) =>
+    `The PGlite folder ${folder} is in use by ${pid === undefined ? 'another process' : `process ${pid}`} (a running server?): PGlite is one process at a time. Fix: stop that process, or point ${command} at PostgreSQL with ${option} postgres://user@host:5432/db.`,
   initNameCollision: (collisions: readonly { name: string; tables: readonly string[] }[]) => {
     const first = collisions[0]!;
     const pairs = collisions.map((c) => `the tables ${c.tables.map((t) => `"${t}"`).join(' and ')} would ${c.tables.length === 2 ? 'both' : 'all'} be the resource ${c.name}`).join('; ');

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { openDatabase, resourceNaming, type PanelDatabase } from '@panel/core';
+import { isPanelError, openDatabase, resourceNaming, type PanelDatabase, type PgliteFolderInUseError } from '@panel/core';
 import { scanResources } from '../discovery/scan-resources.js';
 import type { AppConfig } from '../config/app-config.js';
 import { readCatalog, type CatalogTable } from '../introspect/catalog.js';
@@ -18,6 +18,8 @@ export interface InitContext {
   readonly app: AppConfig;
   /** A `postgres://` URL, or a PGlite data folder. */
   readonly database: string;
+  /** The option that names the database (`--from-database` for init, `--database` for resource), for the fixes. */
+  readonly option?: '--from-database' | '--database';
   readonly schema: string;
   readonly version: string;
   readonly check: boolean;
@@ -33,8 +35,14 @@ async function openSource(source: DatabaseSource): Promise<PanelDatabase> {
 }
 
 /** The catalog of the schema, or the one-line reason the database cannot be read (never a stack trace). */
-async function catalogOf(source: DatabaseSource, database: string, schema: string): Promise<{ tables: CatalogTable[]; jsonShapes: Map<string, JsonShape> } | { problem: string }> {
-  const problem = (error: unknown) => ({ problem: messages.initCannotOpen(database, error instanceof Error ? error.message : String(error), source.kind === 'postgres') });
+async function catalogOf(source: DatabaseSource, database: string, schema: string, option: InitContext['option']): Promise<{ tables: CatalogTable[]; jsonShapes: Map<string, JsonShape> } | { problem: string }> {
+  const problem = (error: unknown) => {
+    if (isPanelError(error, 'PANEL_ERR_PGLITE_FOLDER_IN_USE')) {
+      const held = error as PgliteFolderInUseError;
+      return { problem: option === '--database' ? messages.initFolderInUse(held.folder, held.pid, 'resource', '--database') : messages.initFolderInUse(held.folder, held.pid, 'init', '--from-database') };
+    }
+    return { problem: messages.initCannotOpen(database, error instanceof Error ? error.message : String(error), source.kind === 'postgres') };
+  };
   let opened: PanelDatabase;
   try {
     opened = await openSource(source);
@@ -124,7 +132,7 @@ export async function initAction(context: InitContext): Promise<number> {
     printError(source.problem);
     return 2;
   }
-  const catalog = await catalogOf(source, context.database, context.schema);
+  const catalog = await catalogOf(source, context.database, context.schema, context.option);
   if ('problem' in catalog) {
     printError(catalog.problem);
     return 2;
