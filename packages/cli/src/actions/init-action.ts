@@ -29,6 +29,9 @@ export interface InitContext {
   readonly printError: (line: string) => void;
 }
 
+/** The schemas `openDatabase({ schema })` opens (it puts the name on the search path unquoted): core's rule. */
+const OPENABLE_SCHEMA = /^[a-z_][a-z0-9_]*$/;
+
 /** Opens the database `init` reads: a PostgreSQL URL, or an existing PGlite data folder. */
 async function openSource(source: DatabaseSource): Promise<PanelDatabase> {
   return source.kind === 'postgres' ? openDatabase({ url: source.url, maxConnections: 1 }) : openDatabase({ dataDir: source.folder });
@@ -127,6 +130,10 @@ export async function initAction(context: InitContext): Promise<number> {
     printError(messages.invalidVersion(context.version));
     return 2;
   }
+  if (!OPENABLE_SCHEMA.test(context.schema)) {
+    printError(messages.initSchemaNotOpenable(context.schema));
+    return 2;
+  }
   const source = databaseSource(context.database);
   if ('problem' in source) {
     printError(source.problem);
@@ -139,7 +146,7 @@ export async function initAction(context: InitContext): Promise<number> {
   }
   if (catalog.tables.length === 0) {
     printError(`The schema "${context.schema}" has no tables. Fix: pass --schema <name>, or create the tables first.`);
-    return 1;
+    return 2;
   }
   const dir = join(app.appRoot, app.resourcesDir);
   const written = initFiles(dir);
@@ -178,5 +185,7 @@ export async function initAction(context: InitContext): Promise<number> {
   for (const n of plan.notServed) print(`not served  ${printable(n.table)}: ${n.reason}`);
   const generated = await generateAction({ appRoot: app.appRoot, resourcesDir: app.resourcesDir, controllersDir: app.controllersDir, language: app.language, version: context.version, force: false, dryRun: false, withBase: true, print, printError });
   if (generated.exitCode !== 0) return generated.exitCode;
-  return openApiAction({ app, version: context.version, at: 'api', out: undefined, check: false, print, printError });
+  const documented = await openApiAction({ app, version: context.version, at: 'api', out: undefined, check: false, print, printError });
+  if (documented === 0 && context.schema !== 'public') print(messages.initSchemaToOpen(context.schema, source.kind));
+  return documented;
 }
