@@ -68,11 +68,21 @@ export function registerInitCommands(program: Command, io: CliIo, setExitCode: (
       setExitCode(await initAction({ app, database: found.database, option: '--from-database', schema: flags.schema, version: flags.version, check: flags.check === true, print: io.out, printError: io.err }));
     });
 
-  common(program.command('resource <Name>'))
+  // <Name> and --from-table are checked here, Name first: commander reported the missing option before the missing argument.
+  common(program.command('resource [Name]'))
+    .usage('<Name> --from-table <table> [options]')
     .description('write the resource of one table of an existing database, then its controller and the OpenAPI document')
-    .requiredOption('--from-table <table>', 'the table')
+    .option('--from-table <table>', 'the table (required)')
     .option('--database <url>', 'a postgres:// URL, or a PGlite data folder (default: DATABASE_URL or PGLITE_DATA_DIR from the environment or .env, else data/pglite)')
-    .action(async (name: string, flags: InitFlags) => {
+    .action(async (name: string | undefined, flags: InitFlags) => {
+      if (name === undefined) {
+        io.err('panel-api resource needs the <Name> of the resource to write (PascalCase, such as Invoice). Fix: panel-api resource <Name> --from-table <table>.');
+        return setExitCode(2);
+      }
+      if (flags.fromTable === undefined) {
+        io.err(`panel-api resource ${name} needs --from-table <table>, the table to read. Fix: panel-api resource ${name} --from-table <table>.`);
+        return setExitCode(2);
+      }
       if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) {
         io.err(`The resource name must be PascalCase, such as Invoice, instead got "${name}".`);
         return setExitCode(2);
@@ -83,6 +93,6 @@ export function registerInitCommands(program: Command, io: CliIo, setExitCode: (
       if (!found) return setExitCode(2);
       if (found.from !== undefined) io.out(found.from);
       const database = found.database;
-      setExitCode(await initAction({ app, database, option: '--database', schema: flags.schema, version: flags.version, check: flags.check === true, only: { name, table: flags.fromTable! }, print: io.out, printError: io.err }));
+      setExitCode(await initAction({ app, database, option: '--database', schema: flags.schema, version: flags.version, check: flags.check === true, only: { name, table: flags.fromTable }, print: io.out, printError: io.err }));
     });
 }
