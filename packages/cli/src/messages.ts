@@ -1,5 +1,8 @@
 import { didYouMean } from '@panel/core';
 
+/** A lower-case identifier for a schema to be renamed to (`Sales` → `sales`, `app-data` → `app_data`). */
+const openableSchema = (schema: string) => schema.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^(?=[0-9])/, '_') || '_';
+
 /** Every line the CLI prints, in one place. */
 export const messages = Object.freeze({
   created: (name: string, path: string) => `✓ Created ${name}  ${path}`,
@@ -79,6 +82,17 @@ export const messages = Object.freeze({
     `Cannot open the database ${database.replace(/\/\/[^@/]*@/, '//…@').replace(/([?&](?:password|sslpassword|sslkey)=)[^&#]*/gi, '$1…')}: ${reason.split('\n')[0]!.replace(/\.$/, '')}.` +
     (url ? ' Fix: check the URL (host, port, user, database name) and that the server is running.' : ''),
 
+  initNeedsDatabase: (command: 'init' | 'resource') =>
+    `panel-api ${command} needs a database: ${command === 'init' ? '--from-database' : '--database'} postgres://user@host:5432/db (or a PGlite data folder), DATABASE_URL or PGLITE_DATA_DIR (in the environment or .env), or the folder data/pglite.`,
+  /** Core's own message names --database-url, which init and resource do not have. */
+  initFolderInUse: (folder: string, pid: number | undefined, command: string, option: string) =>
+    `The PGlite folder ${folder} is in use by ${pid === undefined ? 'another process' : `process ${pid}`} (a running server?): PGlite is one process at a time. Fix: stop that process, or point ${command} at PostgreSQL with ${option} postgres://user@host:5432/db.`,
+  initSchemaNotOpenable: (schema: string) =>
+    `The schema ${JSON.stringify(schema)} is not a lower-case identifier, and openDatabase({ schema }) opens only those (the resources name their tables without the schema). Fix: rename it (ALTER SCHEMA "${schema.replace(/"/g, '""')}" RENAME TO ${openableSchema(schema)}), then run init --schema ${openableSchema(schema)}.`,
+  initSchemaToOpen: (schema: string, kind: 'postgres' | 'pglite') =>
+    kind === 'postgres'
+      ? `The resources name their tables without the schema "${schema}": open the database with openDatabase({ url, schema: '${schema}' }) in the app.`
+      : `The resources name their tables without the schema "${schema}": the app serves them only from PostgreSQL opened with openDatabase({ url, schema: '${schema}' }) (PGlite takes no schema; there, move the tables to public).`,
   initNameCollision: (collisions: readonly { name: string; tables: readonly string[] }[]) => {
     const first = collisions[0]!;
     const pairs = collisions.map((c) => `the tables ${c.tables.map((t) => `"${t}"`).join(' and ')} would ${c.tables.length === 2 ? 'both' : 'all'} be the resource ${c.name}`).join('; ');

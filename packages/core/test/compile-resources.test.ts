@@ -54,6 +54,16 @@ describe('compileResources: mistakes fail at startup with a message naming the f
     expect(compileError([Book]).message).toBe('Resource Book: the field "title" is declared twice. Fix: remove one of them.');
   });
 
+  it('refuses a field named __proto__, which the API can never read nor write (a JSON answer leaves the key out, a body holding it is refused), naming the resource and the fix', () => {
+    const Note = resourceClass('NoteResource', () => [field.id(), field.text('__proto__')]);
+    expect(compileError([Note]).message).toBe(
+      'Resource Note: a field cannot be named "__proto__": JSON answers leave that key out and a body holding it is refused, so the API could never read nor write it. Fix: rename the column (and the field).',
+    );
+    // Other names of Object's members are served (constructor, toString, prototype, hasOwnProperty).
+    const Served = resourceClass('ServedResource', () => [field.id(), field.text('constructor'), field.text('toString'), field.text('prototype'), field.text('hasOwnProperty')]);
+    expect(compileResources([Served]).get('Served')!.fields.map((f) => f.name)).toEqual(['id', 'constructor', 'toString', 'prototype', 'hasOwnProperty']);
+  });
+
   it('refuses two resources with one name and says how to rename one', () => {
     const Book = resourceClass('BookResource', () => [field.id()]);
     const AlsoBook = resourceClass('Book', () => [field.id()]);

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { openDatabase, resourceNaming, type PanelDatabase } from '@panel/core';
+import { isPanelError, openDatabase, resourceNaming, type PanelDatabase, type PgliteFolderInUseError } from '@panel/core';
 import { scanResources } from '../discovery/scan-resources.js';
 import type { AppConfig } from '../config/app-config.js';
 import { readCatalog, type CatalogTable } from '../introspect/catalog.js';
@@ -18,6 +18,8 @@ export interface InitContext {
   readonly app: AppConfig;
   /** A `postgres://` URL, or a PGlite data folder. */
   readonly database: string;
+  /** The option that names the database (`--from-database` for init, `--database` for resource), for the fixes. */
+  readonly option?: '--from-database' | '--database';
   readonly schema: string;
   readonly version: string;
   readonly check: boolean;
@@ -27,14 +29,23 @@ export interface InitContext {
   readonly printError: (line: string) => void;
 }
 
+/** The schemas `openDatabase({ schema })` opens (it puts the name on the search path unquoted): core's rule. */
+const OPENABLE_SCHEMA = /^[a-z_][a-z0-9_]*$/;
+
 /** Opens the database `init` reads: a PostgreSQL URL, or an existing PGlite data folder. */
 async function openSource(source: DatabaseSource): Promise<PanelDatabase> {
   return source.kind === 'postgres' ? openDatabase({ url: source.url, maxConnections: 1 }) : openDatabase({ dataDir: source.folder });
 }
 
 /** The catalog of the schema, or the one-line reason the database cannot be read (never a stack trace). */
-async function catalogOf(source: DatabaseSource, database: string, schema: string): Promise<{ tables: CatalogTable[]; jsonShapes: Map<string, JsonShape> } | { problem: string }> {
-  const problem = (error: unknown) => ({ problem: messages.initCannotOpen(database, error instanceof Error ? error.message : String(error), source.kind === 'postgres') });
+async function catalogOf(source: DatabaseSource, database: string, schema: string, option: InitContext['option']): Promise<{ tables: CatalogTable[]; jsonShapes: Map<string, JsonShape> } | { problem: string }> {
+  const problem = (error: unknown) => {
+    if (isPanelError(error, 'PANEL_ERR_PGLITE_FOLDER_IN_USE')) {
+      const held = error as PgliteFolderInUseError;
+      return { problem: option === '--database' ? messages.initFolderInUse(held.folder, held.pid, 'resource', '--database') : messages.initFolderInUse(held.folder, held.pid, 'init', '--from-database') };
+    }
+    return { problem: messages.initCannotOpen(database, error instanceof Error ? error.message : String(error), source.kind === 'postgres') };
+  };
   let opened: PanelDatabase;
   try {
     opened = await openSource(source);
@@ -119,19 +130,23 @@ export async function initAction(context: InitContext): Promise<number> {
     printError(messages.invalidVersion(context.version));
     return 2;
   }
+  if (!OPENABLE_SCHEMA.test(context.schema)) {
+    printError(messages.initSchemaNotOpenable(context.schema));
+    return 2;
+  }
   const source = databaseSource(context.database);
   if ('problem' in source) {
     printError(source.problem);
     return 2;
   }
-  const catalog = await catalogOf(source, context.database, context.schema);
+  const catalog = await catalogOf(source, context.database, context.schema, context.option);
   if ('problem' in catalog) {
     printError(catalog.problem);
     return 2;
   }
   if (catalog.tables.length === 0) {
     printError(`The schema "${context.schema}" has no tables. Fix: pass --schema <name>, or create the tables first.`);
-    return 1;
+    return 2;
   }
   const dir = join(app.appRoot, app.resourcesDir);
   const written = initFiles(dir);
@@ -170,5 +185,7 @@ export async function initAction(context: InitContext): Promise<number> {
   for (const n of plan.notServed) print(`not served  ${printable(n.table)}: ${n.reason}`);
   const generated = await generateAction({ appRoot: app.appRoot, resourcesDir: app.resourcesDir, controllersDir: app.controllersDir, language: app.language, version: context.version, force: false, dryRun: false, withBase: true, print, printError });
   if (generated.exitCode !== 0) return generated.exitCode;
-  return openApiAction({ app, version: context.version, at: 'api', out: undefined, check: false, print, printError });
+  const documented = await openApiAction({ app, version: context.version, at: 'api', out: undefined, check: false, print, printError });
+  if (documented === 0 && context.schema !== 'public') print(messages.initSchemaToOpen(context.schema, source.kind));
+  return documented;
 }

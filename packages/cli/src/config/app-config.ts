@@ -46,7 +46,7 @@ const KEYS: readonly (keyof AppConfigFile)[] = ['resourcesDir', 'controllersDir'
 /** A folder option as a `/`-separated path relative to the app root; it may not leave the app. */
 function appFolder(appRoot: string, option: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new AppConfigError(`${option} must be a folder path relative to the app root, instead got ${JSON.stringify(value)}. Fix: set it to a path such as "src/panel/resources".`);
+    throw new AppConfigError(`${option} must be a folder path relative to the app root, instead got ${JSON.stringify(value)}. Fix: set it to a path such as ${JSON.stringify(option.endsWith('controllersDir') ? CONTROLLERS_DIR : 'src/panel/resources')}.`);
   }
   const inside = relative(appRoot, resolve(appRoot, value));
   if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {

@@ -65,6 +65,8 @@ const LONG_TEXT = /(^|_)(description|body|notes?|content|bio|summary|comment|det
 const LABELS = ['name', 'title', 'email', 'label', 'username', 'code', 'slug'];
 /** What core accepts as a field name (`field.text('naïve')` throws when the resource loads). */
 const FIELD_NAME = /^[a-z_][a-z0-9_]*$/i;
+/** A field core refuses (`compileResources`): JSON treats the key as the object's prototype. */
+const PROTO_FIELD = 'a field named __proto__ can never be read nor written through JSON (answers leave the key out, a body holding it is refused): rename the column';
 const NOT_A_FIELD_NAME = 'its name is not a field name (a letter or _, then letters, digits or _): rename the column, or declare a field of your own with the column option';
 
 /** The field builder call for a plain column, or the reason it has none. */
@@ -141,7 +143,7 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
       notServed.push({ table: table.name, reason: `a composite primary key (${names}): only single-column keys are served (a join table is reached through has_and_belongs_to_many on the tables it joins)` });
     } else {
       const key = table.columns.find((c) => c.attnum === table.primaryKey![0])!;
-      if (!FIELD_NAME.test(key.name)) notServed.push({ table: table.name, reason: `its primary key ${JSON.stringify(key.name)}: ${NOT_A_FIELD_NAME}` });
+      if (!FIELD_NAME.test(key.name) || key.name === '__proto__') notServed.push({ table: table.name, reason: `its primary key ${JSON.stringify(key.name)}: ${key.name === '__proto__' ? PROTO_FIELD : NOT_A_FIELD_NAME}` });
       else if (KEY_TYPES[key.typname] === undefined) notServed.push({ table: table.name, reason: `its primary key ${key.name} is ${key.type}: keys are integer, bigint, uuid or text` });
       else {
         // Class and file names come from the resource name: a table that gives none (or the base controller's) is not served.
@@ -177,8 +179,8 @@ export function inferResources(tables: readonly CatalogTable[], options: InferOp
     }
     for (const column of table.columns) {
       if (column.attnum === key.attnum) continue;
-      if (!FIELD_NAME.test(column.name)) {
-        leftOut.push({ column: column.name, reason: NOT_A_FIELD_NAME });
+      if (!FIELD_NAME.test(column.name) || column.name === '__proto__') {
+        leftOut.push({ column: column.name, reason: column.name === '__proto__' ? PROTO_FIELD : NOT_A_FIELD_NAME });
         continue;
       }
       const required = column.notNull && !column.hasDefault;

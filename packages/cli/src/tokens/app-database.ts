@@ -43,13 +43,24 @@ export function appDatabaseSource(appRoot: string, flags: AppDatabaseFlags, env:
   if (flags.databaseUrl && flags.pgliteDir) throw new TokenCommandError('--database-url and --pglite-dir cannot be used together: name one database.');
   if (flags.databaseUrl) return { kind: 'postgres', url: flags.databaseUrl, from: '--database-url' };
   if (flags.pgliteDir) return pglite(appRoot, flags.pgliteDir, '--pglite-dir');
-  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL, from: 'DATABASE_URL' };
-  if (env.PGLITE_DATA_DIR) return pglite(appRoot, env.PGLITE_DATA_DIR, 'PGLITE_DATA_DIR');
-  if (existsSync(resolve(appRoot, DEFAULT_PGLITE_DIR))) return pglite(appRoot, DEFAULT_PGLITE_DIR, DEFAULT_PGLITE_DIR);
+  const found = appDatabaseFromEnvironment(appRoot, env);
+  if (found !== undefined) return found;
   throw new TokenCommandError(
     `No database found for the app in ${appRoot}: DATABASE_URL is not set (in the environment or .env), and there is no PGlite folder ${DEFAULT_PGLITE_DIR}. ` +
       'Fix: set DATABASE_URL=postgres://…, or pass --pglite-dir <folder> (the dataDir your server gives openDatabase), or start the app once to create its database.',
   );
+}
+
+/**
+ * The app's database when no option names one: `DATABASE_URL`, `PGLITE_DATA_DIR` (from `env`,
+ * see `appEnvironment`), then `data/pglite` when that folder exists; undefined when none is set.
+ * `init` calls it too, so both find the database the same way.
+ */
+export function appDatabaseFromEnvironment(appRoot: string, env: NodeJS.ProcessEnv): AppDatabaseSource | undefined {
+  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL, from: 'DATABASE_URL' };
+  if (env.PGLITE_DATA_DIR) return pglite(appRoot, env.PGLITE_DATA_DIR, 'PGLITE_DATA_DIR');
+  if (existsSync(resolve(appRoot, DEFAULT_PGLITE_DIR))) return pglite(appRoot, DEFAULT_PGLITE_DIR, DEFAULT_PGLITE_DIR);
+  return undefined;
 }
 
 function pglite(appRoot: string, folder: string, from: string): AppDatabaseSource {

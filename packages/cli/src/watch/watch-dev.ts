@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { RESOURCES_DIR } from '../config/app-config.js';
+import { findNearbyAppRoot } from '../discovery/find-app-root.js';
+import { messages } from '../messages.js';
 import { checkAction } from '../actions/check-action.js';
 import type { GenerateContext } from '../actions/generate-action.js';
 import { AppServer, serverCommand } from './app-server.js';
@@ -48,14 +50,15 @@ async function checkProblems(context: GenerateContext): Promise<string[]> {
 export async function watchDev(context: DevContext): Promise<number> {
   const now = context.now ?? (() => new Date());
   const stamp = () => `[${clock(now())}]`;
+  // The app root first: run from src/, the fix is the `cd ..` the other commands give, not --server.
+  const resourcesDir = context.resourcesDir ?? RESOURCES_DIR;
+  if (!existsSync(join(context.appRoot, resourcesDir))) {
+    context.printError(messages.noResourcesFolder(resolve(context.appRoot), resourcesDir, findNearbyAppRoot(resolve(context.appRoot), resourcesDir)));
+    return 2;
+  }
   const command = serverCommand(context.appRoot, context.server, context.command ?? []);
   if (typeof command === 'string') {
     context.printError(command);
-    return 2;
-  }
-  const resourcesDir = context.resourcesDir ?? RESOURCES_DIR;
-  if (!existsSync(join(context.appRoot, resourcesDir))) {
-    context.printError(`No resources folder at ${join(context.appRoot, resourcesDir)}. Fix: run panel-api dev in the app root, or name it with --root.`);
     return 2;
   }
   const ownWrites = new Map<string, number>();

@@ -116,6 +116,10 @@ export function compileResources(classes: readonly ResourceClass[], fieldTypes: 
         throw new PanelConfigError(`Resource ${name}: the field "${definition.name}" is declared twice. Fix: remove one of them.`);
       }
       seen.add(definition.name);
+      // JSON.parse and the answers' serialization treat the key as the object's prototype, not as data.
+      if (definition.name === '__proto__') {
+        throw new PanelConfigError(`Resource ${name}: a field cannot be named "__proto__": JSON answers leave that key out and a body holding it is refused, so the API could never read nor write it. Fix: rename the column (and the field).`);
+      }
     }
     const hooks: ResourceHooks = {
       ...(typeof instance.validate === 'function' ? { validate: instance.validate.bind(instance) } : {}),
