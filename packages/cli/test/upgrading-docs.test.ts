@@ -8,12 +8,20 @@ import { describe, expect, it } from 'vitest';
 import { runPanelApi } from './support/run-panel-api.js';
 
 const UPGRADING = fileURLToPath(new URL('../../../docs/upgrading.md', import.meta.url));
+const CLI_README = fileURLToPath(new URL('../README.md', import.meta.url));
+
+/** The `npx … panel-api` runs of a text that lack `--no-install`. */
+const bareRuns = (text: string) => [...text.matchAll(/\bnpx\s+(?:--?[\w-]+\s+)*panel-api\b/g)].map((m) => m[0]).filter((run) => !/^npx\s+--no-install\s/.test(run));
+
+describe('packages/cli/README.md', () => {
+  it('"Run it with `npx --no-install panel-api …`": every npx panel-api in the CLI\'s README has --no-install', async () => {
+    expect(bareRuns(await readFile(CLI_README, 'utf8'))).toEqual([]);
+  });
+});
 
 describe('docs/upgrading.md', () => {
   it('"Run it with `npx --no-install panel-api …`": every npx panel-api in upgrading.md has --no-install', async () => {
-    const text = await readFile(UPGRADING, 'utf8');
-    const bare = [...text.matchAll(/\bnpx\s+(?:--?[\w-]+\s+)*panel-api\b/g)].map((m) => m[0]).filter((run) => !/^npx\s+--no-install\s/.test(run));
-    expect(bare).toEqual([]);
+    expect(bareRuns(await readFile(UPGRADING, 'utf8'))).toEqual([]);
   });
 
   it('what it says of `panel-api install` is what the CLI does: install --help exits 0 and describes Edition B\'s install', async () => {
