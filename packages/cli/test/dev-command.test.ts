@@ -116,7 +116,7 @@ describe('panel-api dev', { timeout: 120_000 }, () => {
   // and the first line of the app's own code in the stack." An error whose first line is a
   // heading (it ends with ':') is told with the line under it: the problem itself.
   it.each([
-    ['a syntax error', (good: string) => good.replace('const panel = await createPanel', 'const broken = ;\nconst panel = await createPanel'), /The server stopped \(exit code 1\): Error \[TransformError\]: Transform failed with 1 error: src\/server\.ts:14:\d+: ERROR: Unexpected ";"\. It starts again at the next change\.$/],
+    ['a syntax error', (good: string) => good.replace('const panel = await createPanel', 'const broken = ;\nconst panel = await createPanel'), /The server stopped \(exit code 1\): Error(?: \[TransformError\])?: Transform failed with 1 error: src\/server\.ts:14:\d+: ERROR: Unexpected ";"\. It starts again at the next change\.$/],
     [
       'a missing table',
       (good: string) => good.replaceAll("'publishers'", "'publishers_elsewhere'"),
