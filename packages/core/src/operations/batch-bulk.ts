@@ -60,7 +60,7 @@ export async function bulkBatch(run: {
   const { resource, scope, readable } = context;
   const records = context.panel.records.within(trx).bulk;
   // An id past the column's range is not sent: no record has it, and `judge` answers its 404.
-  const targets = operations.filter((operation) => operation.op !== 'create' && !namesNoRecord(operation)).map((operation) => operation.id!);
+  const targets = operations.filter((operation) => operation.op !== 'create' && !namesNoRecord(operation, resource.key)).map((operation) => operation.id!);
   await records.lock(resource, targets);
   const existing = await records.find({ resource, view: 'show', ids: targets, scope, readable });
 

@@ -4,11 +4,12 @@ import { characters } from '../validation/characters.js';
 import { idKey } from '../records/bulk-records.js';
 import { DEFAULT_MAX_BATCH_OPERATIONS, MAX_BATCH_OPERATIONS, type BatchInput, type BatchOperationInput } from './batch-types.js';
 
-/** The checked operations whose id is past the key column's range (`RecordKey.beyondRange`): each is its 404, never sent to the database. */
-const NAMES_NO_RECORD = new WeakSet<BatchOperationInput>();
-
-/** Whether a checked operation names an id past the key column's range: no record has it (its 404), and no statement is sent with it. */
-export const namesNoRecord = (operation: BatchOperationInput): boolean => NAMES_NO_RECORD.has(operation);
+/**
+ * Whether a checked update or delete names an id past the key column's range
+ * (`RecordKey.beyondRange`; `checkBatchOperations` keeps such an id as sent): no record has it
+ * (its 404), and no statement is sent with it.
+ */
+export const namesNoRecord = (operation: BatchOperationInput, key: RecordKey): boolean => operation.op !== 'create' && key.beyondRange(operation.id);
 
 /**
  * The operations of a batch, checked: their number (at most `maxOperations`), their shape, no id
@@ -49,9 +50,7 @@ export function checkBatchOperations(input: Pick<BatchInput, 'operations' | 'max
     if (id === undefined) throw new BatchRefusedError(`${at}.id must be the id of a record (${key.expected})`);
     if (ids.has(idKey(id))) throw new BatchRefusedError(`${at}.id ${JSON.stringify(operation.id)} is named twice in the batch`);
     ids.add(idKey(id));
-    const kept = id === operation.id ? operation : { ...operation, id };
-    if (beyond) NAMES_NO_RECORD.add(kept);
-    checked.push(kept);
+    checked.push(id === operation.id ? operation : { ...operation, id });
   }
   return checked;
 }

@@ -90,7 +90,7 @@ async function runBatch(input: BatchInput, context: OperationContext, operations
  * each other instead of deadlocking.
  */
 async function oneByOne(input: BatchInput, context: OperationContext, operations: readonly BatchOperationInput[], atomic: boolean, trx: Transaction<any>): Promise<BatchResult> {
-  const targets = operations.flatMap((operation) => (operation.op === 'create' || namesNoRecord(operation) ? [] : [operation.id]));
+  const targets = operations.flatMap((operation) => (operation.op === 'create' || namesNoRecord(operation, context.resource.key) ? [] : [operation.id]));
   await context.panel.records.within(trx).bulk.lock(context.resource, targets);
   const outcomes: BatchOutcome[] = [];
   for (const [index, operation] of operations.entries()) {
@@ -117,7 +117,7 @@ async function runOne(input: BatchInput, context: OperationContext, operation: B
   const records = context.panel.records.within(trx);
   requireIfMatch(input, operation);
   // An id past the column's range: no record has it, and no statement is sent with it (as the URL's id answers 404).
-  if (namesNoRecord(operation)) throw new RecordNotFoundError(resource.name, operation.id);
+  if (namesNoRecord(operation, resource.key)) throw new RecordNotFoundError(resource.name, operation.id);
   if (operation.op !== 'create' && operation.ifMatch !== undefined) {
     await records.lockRow({ resource, id: operation.id! }, trx);
     const row = await records.find({ resource, view: 'show', id: operation.id!, scope, readable: context.readable });
