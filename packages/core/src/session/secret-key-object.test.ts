@@ -20,6 +20,8 @@ describe('secretKeyObject', () => {
   it('keeps a bounded number of text keys: the 33rd distinct one starts the map over, and every answer stays right', () => {
     const keys = Array.from({ length: 40 }, (_, i) => `pepper ${i}`);
     const made = keys.map((key) => secretKeyObject(key));
+    // The 33rd distinct text key started the map over: the first key is made again.
+    expect(secretKeyObject(keys[0]!)).not.toBe(made[0]);
     for (const [i, key] of keys.entries()) {
       expect(secretKeyObject(key).export().toString('utf8')).toBe(key);
       expect(made[i]!.export().toString('utf8')).toBe(key);
