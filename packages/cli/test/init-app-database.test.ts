@@ -3,35 +3,21 @@
 // environment or the app's .env, then data/pglite), and says which source it read. On a PGlite
 // folder a running server holds, its fix names init's own option. Run as a user runs it: the
 // real CLI in a child process, in the app's folder, without the test's DATABASE_URL.
-import { execFile, spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@panel/core';
 import { sql } from 'kysely';
 import { createTestSchema, testDatabaseKinds } from '@panel/test-support';
 import { IN_REPO_TMP_PARENT, tempApps } from './support/temp-apps.js';
+import { holdPgliteFolder, panelApiInFolder } from './support/app-folder-runs.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(REPO_ROOT, 'packages/cli/bin/panel-api.js');
-// The same holder as @panel/core's lock test: a process that opens the folder and waits for "close".
-const HOLDER = join(REPO_ROOT, 'packages/core/test/support/hold-pglite-folder.ts');
 
 const apps = tempApps(IN_REPO_TMP_PARENT);
 afterAll(() => apps.removeAll());
 
 /** `panel-api …args` in the app's folder, as a user runs it, without the test's database variables. */
-function panelApi(root: string, args: readonly string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PGLITE_DATA_DIR']) delete env[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: root, env }, (error, stdout, stderr) => {
-      resolve({ exitCode: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const panelApi = (root: string, args: readonly string[]) => panelApiInFolder(root, args, ['DATABASE_URL', 'PGLITE_DATA_DIR']);
 
 /** An app whose PGlite database, in `folder`, holds one table. */
 async function pgliteApp(folder = 'data/pglite'): Promise<string> {
@@ -94,17 +80,13 @@ describe("panel-api init finds the app's database as the token commands do", { t
   it('"the fix must name init\'s own option": a PGlite folder a running server holds', async () => {
     const root = await pgliteApp();
     const dataDir = join(root, 'data', 'pglite');
-    const child = spawn(process.execPath, ['--conditions=@panel/source', '--import', 'tsx', HOLDER, dataDir], { stdio: 'pipe' });
-    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-    expect(String((await lines.next()).value ?? '')).toMatch(/^held \d+$/);
-    const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const held = await holdPgliteFolder(dataDir);
     try {
       const run = await panelApi(root, ['init', '--check', '--from-database', './data/pglite']);
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toMatch(/^The PGlite folder \S+ is in use by process \d+ \(a running server\?\): PGlite is one process at a time\. Fix: stop that process, or point init at PostgreSQL with --from-database postgres:\/\/user@host:5432\/db\.\n$/);
     } finally {
-      child.stdin.write('close\n');
-      await ended;
+      await held.send('close');
     }
   });
 });
