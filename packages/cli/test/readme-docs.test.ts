@@ -36,12 +36,15 @@ function globPattern(glob: string): RegExp {
  * (node_modules, .git) and dot folders: the `.tmp-*` apps other test files create and remove
  * while this one runs (vitest would collect their tests only if they existed when it started).
  */
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split('\\').join('/'))
-    .filter((path) => !/(^|\/)(node_modules|\.[^/]*)\//.test(path));
+async function filesUnder(dir: string, root = dir): Promise<string[]> {
+  // Never entered (not read and then left out): a `.tmp-*` app removed while it is read would fail the read.
+  const entries = await readdir(dir, { withFileTypes: true });
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (entry.isFile()) files.push(relative(root, join(dir, entry.name)).split('\\').join('/'));
+    else if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) files.push(...(await filesUnder(join(dir, entry.name), root)));
+  }
+  return files;
 }
 
 /** The test files `npm test` runs: each project of the root vitest.config.ts, matched by that project's own `include` patterns. */
