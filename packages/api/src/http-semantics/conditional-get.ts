@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preSerializationHookHandler } from 'fastify';
 import type { ActionName } from '../controller/callback-chain.js';
-import { entityTag, entityTagOfJson, FORM_HINT, noneMatchHits } from './entity-tag.js';
+import { entityTag, entityTagOfBytes, FORM_HINT, noneMatchHits } from './entity-tag.js';
 
 /** The actions whose success answer carries an ETag: the reads, and the writes that answer a record on the show view. */
 const TAGGED: ReadonlySet<ActionName> = new Set(['index', 'show', 'related', 'create', 'update']);
@@ -26,7 +26,7 @@ type TaggedReply = FastifyReply & { [TO_TAG]?: object | undefined };
  * does a write whose answer is not its record's show answer alone (`Rendered.entityTag`: with
  * `include`, or under a public show).
  *
- * The ETag is the digest of the payload as serialized for sending (`entityTagOfJson`), taken in
+ * The ETag is the digest of the payload as serialized for sending (`entityTagOfBytes`), taken in
  * `onSend`: the body is serialized once, by the route's compiled serializer, not a second time
  * to be hashed. `preSerialization` notes which answers are tagged (an object body: a string or
  * buffer a controller sends as it is never was) and keeps the body: one that holds a signed file
@@ -44,8 +44,11 @@ export function conditionalGetHooks(action: ActionName): { preSerialization?: pr
     const body = (reply as TaggedReply)[TO_TAG];
     if (body !== undefined) (reply as TaggedReply)[TO_TAG] = undefined;
     if (body !== undefined && typeof payload === 'string') {
+      // Encoded once: the same bytes are hashed and sent (Fastify would measure and encode the text again).
+      const bytes = Buffer.from(payload);
       // A body that may hold a signed URL is hashed with each signed value's own form; any other, from its bytes as sent.
-      const tag = payload.includes(FORM_HINT) ? entityTag(body) : entityTagOfJson(payload);
+      const tag = bytes.includes(FORM_HINT) ? entityTag(body) : entityTagOfBytes(bytes);
+      payload = bytes;
       reply.header('etag', tag);
       if (read && reply.statusCode === 200 && (request.method === 'GET' || request.method === 'HEAD') && noneMatchHits(request.headers['if-none-match'], tag)) reply.code(304);
     }

@@ -41,17 +41,22 @@ export const FORM_HINT = '&signature=';
 
 /**
  * The ETag of a body already serialized to JSON (the answer's payload as sent), over exactly
- * its bytes: the value `entityTag` gives for the body it was serialized from when no value of
- * it carries an `ENTITY_TAG_FORM`, without serializing it again.
+ * its bytes: the value `entityTag` gives for the body it was serialized from when no value of it
+ * carries an `ENTITY_TAG_FORM`, without serializing it again.
  */
 export function entityTagOfJson(json: string): string {
   return tagOfJson(json);
 }
 
-// Node's one-shot `crypto.hash` (20.12 and later) costs about a third of `createHash`'s object, update and digest; 20.11 takes the latter.
-const sha256 = typeof crypto.hash === 'function' ? (text: string) => crypto.hash('sha256', text, 'base64url') : (text: string) => crypto.createHash('sha256').update(text).digest('base64url');
+/** `entityTagOfJson` of the payload already encoded as UTF-8 (the bytes sent). */
+export function entityTagOfBytes(json: Buffer): string {
+  return tagOfJson(json);
+}
 
-function tagOfJson(json: string): string {
+// Node's one-shot `crypto.hash` (20.12 and later) costs about a third of `createHash`'s object, update and digest; 20.11 takes the latter.
+const sha256 = typeof crypto.hash === 'function' ? (json: string | Buffer) => crypto.hash('sha256', json, 'base64url') : (json: string | Buffer) => crypto.createHash('sha256').update(json).digest('base64url');
+
+function tagOfJson(json: string | Buffer): string {
   return `"${sha256(json).slice(0, 24)}"`;
 }
 

@@ -27,26 +27,28 @@ export function attachIncluded(input: {
   nextPage: IncludedNextPage;
 }): void {
   const { paths, loaded, serialize, nextPage } = input;
-  const childrenOf = (parentPath: string | undefined) => paths.filter((path) => path.parentPath === parentPath);
+  // The paths under each path (undefined: the top level), found once for every record of the answer.
+  const children = new Map<string | undefined, IncludePath[]>();
+  for (const path of paths) children.set(path.parentPath, [...(children.get(path.parentPath) ?? []), path]);
+  const included = (path: IncludePath, child: RecordRow): Record<string, unknown> => {
+    const json = serialize(path.target, child, path.fields);
+    attach(json, child, path.path);
+    return json;
+  };
   const attach = (record: Record<string, unknown>, row: RecordRow, parentPath: string | undefined): void => {
-    for (const path of childrenOf(parentPath)) {
+    for (const path of children.get(parentPath) ?? []) {
       const name = path.field.name;
       const value = record[name];
       if (value === undefined || value === null || typeof value !== 'object') continue;
-      const included = (child: RecordRow) => {
-        const json = serialize(path.target, child, path.fields);
-        attach(json, child, path.path);
-        return json;
-      };
       if (path.many) {
         const page = loaded.many.get(path.path)?.get(includedKey(row[path.parent.primaryKey])) ?? EMPTY_PAGE;
-        record[name] = { ...value, records: page.rows.map(included), has_more: page.hasMore, next: page.hasMore && page.last ? nextPage(path, row, page.last) : null };
+        record[name] = { ...value, records: page.rows.map((child) => included(path, child)), has_more: page.hasMore, next: page.hasMore && page.last ? nextPage(path, row, page.last) : null };
       } else {
         const key = targetKeyOf(path, row);
         const target = key === null || key === undefined ? undefined : loaded.one.get(path.path)?.get(includedKey(key));
-        record[name] = { ...value, record: target ? included(target) : null };
+        record[name] = { ...value, record: target ? included(path, target) : null };
       }
     }
   };
-  for (const [i, record] of input.records.entries()) attach(record, input.rows[i]!, undefined);
+  for (let i = 0; i < input.records.length; i += 1) attach(input.records[i]!, input.rows[i]!, undefined);
 }

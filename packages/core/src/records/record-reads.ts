@@ -103,13 +103,15 @@ export async function listRecords(layer: RecordsLayer, input: ListRecordsInput):
   };
   const key = shape && `${resource.name}\u0000${view}\u0000${order.column} ${order.direction}\u0000${strategy.strategy}\u0000${shape.key}`;
   const statements = (key !== undefined && layer.statements.statements({ bucket: LIST_SHAPES, max: MAX_LIST_SHAPES, key, values }, build)) || build(values);
+  // The count first: it is the longer of the two statements, and the page's rows are read while it runs.
+  const counting = layer.counts.count({ table: resource.table, statements, strategy });
   const pageRows = db.executeQuery(statements.page).then(async (result) => {
     const rows = result.rows as RecordRow[];
     resolveFileUrls(layer, rows, resource, view, fields);
     await input.withRows?.(rows);
     return rows;
   });
-  const [rows, counted] = await Promise.all([pageRows, layer.counts.count({ table: resource.table, statements, strategy })]);
+  const [rows, counted] = await Promise.all([pageRows, counting]);
   if (counted.source === undefined) return { rows, totalCount: counted.count };
   const seen = (page - 1) * perPage + rows.length;
   if (rows.length < perPage && (rows.length > 0 || page === 1)) return { rows, totalCount: seen };
