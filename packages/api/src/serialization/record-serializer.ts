@@ -21,7 +21,18 @@ export function serializeRecordFor(context: RequestContext, access: FieldAccess,
  */
 export function serializeIncludedFor(context: RequestContext, resource: CompiledResource, row: RecordRow, names: ReadonlySet<string>): Record<string, unknown> {
   const access = context.controller.fieldAccess(resource);
-  return serializeFields(context, access, row, 'show', access.readable('show').filter((field) => names.has(field.name)));
+  return serializeFields(context, access, row, 'show', includedFields(access, names));
+}
+
+/** The fields an included record may carry, per field access (one per request and resource) and fieldset (one per path): found once, not once per record. */
+const INCLUDED_FIELDS = new WeakMap<FieldAccess, WeakMap<ReadonlySet<string>, readonly CompiledField[]>>();
+
+function includedFields(access: FieldAccess, names: ReadonlySet<string>): readonly CompiledField[] {
+  let byNames = INCLUDED_FIELDS.get(access);
+  if (!byNames) INCLUDED_FIELDS.set(access, (byNames = new WeakMap()));
+  let fields = byNames.get(names);
+  if (!fields) byNames.set(names, (fields = access.readable('show').filter((field) => names.has(field.name))));
+  return fields;
 }
 
 function serializeFields(context: RequestContext, access: FieldAccess, row: RecordRow, view: View, fields: readonly CompiledField[]): Record<string, unknown> {
