@@ -29,9 +29,15 @@ const INCLUDED_FIELDS = new WeakMap<FieldAccess, WeakMap<ReadonlySet<string>, re
 
 function includedFields(access: FieldAccess, names: ReadonlySet<string>): readonly CompiledField[] {
   let byNames = INCLUDED_FIELDS.get(access);
-  if (!byNames) INCLUDED_FIELDS.set(access, (byNames = new WeakMap()));
+  if (!byNames) {
+    byNames = new WeakMap();
+    INCLUDED_FIELDS.set(access, byNames);
+  }
   let fields = byNames.get(names);
-  if (!fields) byNames.set(names, (fields = access.readable('show').filter((field) => names.has(field.name))));
+  if (!fields) {
+    fields = access.readable('show').filter((field) => names.has(field.name));
+    byNames.set(names, fields);
+  }
   return fields;
 }
 
