@@ -8,7 +8,7 @@ import { UploadRefusedError, UploadTooLargeError } from '../errors/panel-errors.
 import { isBlobKey, newBlobKey } from '../storage/blob-key.js';
 import type { DirectUploadTarget, StorageService } from '../storage/storage-service.js';
 import { receiveFile } from './received-file.js';
-import { pendingOf, verifyDirectUpload, type PendingUpload } from './direct-upload-check.js';
+import { markVerified, pendingOf, readBackDirectUpload, type PendingUpload } from './direct-upload-check.js';
 import { sniffContentType } from './sniff-content-type.js';
 import { isUploadId, newUploadId, uploadDigest } from './upload-id.js';
 import type { UploadOptions } from './upload-options.js';
@@ -211,17 +211,23 @@ export class PanelUploads {
    * The live uploads of `owner` among `ids`, by id (one statement); an id missing from the
    * answer is unknown, expired, used, or another owner's, alike. A direct upload named for the
    * first time is read back from the store once: missing bytes, or bytes that are not what was
-   * declared, leave it out; its type is then judged from its bytes.
+   * declared, leave it out; its type is then judged from its bytes, and the uploads read back
+   * are marked verified together (one statement more, whatever their number).
    */
   async resolve(input: { readonly owner: string; readonly ids: readonly string[] }): Promise<Map<string, PendingUpload>> {
     const byDigest = new Map(input.ids.filter(isUploadId).map((id) => [uploadDigest(id), id]));
     const found = new Map<string, PendingUpload>();
     if (byDigest.size === 0) return found;
     const rows = await this.#pending(this.#db, [...byDigest.keys()], input.owner).execute();
+    const readBack: PendingUpload[] = [];
     for (const row of rows) {
-      const pending = row.verified ? pendingOf(row) : await verifyDirectUpload(this.#db, this.#storage, row);
-      if (pending) found.set(byDigest.get(row.digest)!, pending);
+      const pending = row.verified ? pendingOf(row) : await readBackDirectUpload(this.#storage, row);
+      if (!pending) continue;
+      if (!row.verified) readBack.push(pending);
+      found.set(byDigest.get(row.digest)!, pending);
     }
+    // The direct uploads read back for the first time, marked verified together (one statement, whatever their number).
+    await markVerified(this.#db, readBack);
     return found;
   }
 
