@@ -240,6 +240,36 @@ describeOnEachDatabase('the resource screens', (demo) => {
     expect(shown.body).toMatch(/<img src="[^"]+" alt="" class="thumb"> <a href="[^"]+">cover\.png<\/a>/);
   });
 
+  it('"every request costs a constant number of SQL statements", whatever the number of files: a form with 1 or 10 files costs 15 saved and 9 refused (422), and sent again with its 1 or 10 pending uploads 5', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const send = (parts: Parameters<typeof multipart>[0]) => {
+      const body = multipart([{ name: 'csrf_token', value: ada.csrf }, ...parts]);
+      return countQueries(demo().database, () => demo().app.inject({ method: 'POST', url: '/panel/resources/blog_posts', headers: { cookie: ada.cookie, origin: 'http://localhost:80', 'content-type': body.contentType }, payload: body.payload }));
+    };
+    const files = (count: number) => Array.from({ length: count }, (_, i) => ({ name: 'record[attachments][]', value: PNG, filename: `page-${i}.png`, type: 'image/png' }));
+    const census: number[][] = [];
+    for (const count of [1, 10]) {
+      const saved = await send([{ name: 'record[title]', value: `With ${count} files` }, ...files(count)]);
+      expect(saved.result.statusCode).toBe(303);
+      const id = String(saved.result.headers.location).split('/').pop();
+      expect((await api(`/blog_posts/${id}`)).json().record.attachments).toHaveLength(count);
+      const refused = await send([{ name: 'record[title]', value: '' }, ...files(count)]);
+      expect(refused.result.statusCode).toBe(422);
+      const pending = [...refused.result.body.matchAll(/name="record\[attachments\]" value="(up_[A-Za-z0-9_-]{43})" checked>/g)].map((match) => match[1]!);
+      expect(pending).toHaveLength(count);
+      const again = await send([{ name: 'record[title]', value: '' }, ...pending.map((upload) => ({ name: 'record[attachments][]', value: upload }))]);
+      expect(again.result.statusCode).toBe(422);
+      expect(mainText(again.result.body)).toContain(`page-${count - 1}.png will be attached when you save`);
+      census.push([saved.count, refused.count, again.count]);
+      // The other tests count the demo's 60 posts.
+      expect((await demo().app.inject({ method: 'DELETE', url: `${V1}/blog_posts/${id}`, headers: { authorization: API_KEYS.ada } })).statusCode).toBe(200);
+    }
+    expect(census).toEqual([
+      [15, 9, 5],
+      [15, 9, 5],
+    ]);
+  });
+
   it('"a policy refusal is a 403 page inside the shell, and on a POST nothing is written": a refused or missing record\'s update and a refused create with a file part store no upload, no blob and no bytes', async () => {
     const rita = await signInAs(demo(), PEOPLE.rita);
     const root = (demo().panel.attachments.storage as { root?: string }).root!;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
+import { countQueries, openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 import { configurePanelApi } from '@panel/api-tokens';
 import { panelScreens } from '@panel/panel-ui';
 import { buildTokenScreensApp, gateMode, type TokenScreensApp } from './token-screens-app.js';
@@ -110,6 +110,22 @@ for (const kind of testDatabaseKinds()) {
       expect(second.body).not.toContain(secret!);
       expect(second.body).toContain('cannot be shown again');
       expect(second.body).toContain('Revoke this token and create a new one');
+    });
+
+    it('"every request costs a constant number of SQL statements": the token list names the creators of 2 or 12 tokens by different users in the same 4 (the session\'s two, the tokens, their creators)', async () => {
+      const ada = await signIn('ada@example.com');
+      const db = built!.database.db;
+      const census = async (creators: number) => {
+        for (let i = 0; i < creators; i += 1) {
+          const { id } = await db.insertInto('users').values({ name: `Token maker ${creators}-${i}`, email: `token-maker-${creators}-${i}@example.com`, password_digest: 'x', admin: false }).returning('id').executeTakeFirstOrThrow();
+          await built!.tokens.create({ name: `Made by ${creators}-${i}`, grants: ['blog_posts:index'], createdById: id });
+        }
+        const { result, count } = await countQueries(built!.database, () => app().inject({ method: 'GET', url: '/panel/api_tokens', headers: { cookie: ada.cookie } }));
+        expect(result.statusCode).toBe(200);
+        expect(result.body).toContain(`Token maker ${creators}-${creators - 1}`);
+        return count;
+      };
+      expect([await census(2), await census(10)]).toEqual([4, 4]);
     });
 
     it('re-renders the form with messages (422) and creates nothing on a blank name, a bad expiry or an unknown grant', async () => {

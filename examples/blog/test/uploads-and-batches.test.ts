@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { INVALID_UPLOAD_MESSAGE } from '@panel/core';
+import { countQueries } from '@panel/test-support';
 import { ADMIN, READER, describeOnEachDatabase } from './demo-app-support.js';
 import { solidPng } from '../db/seed-files.js';
 
@@ -184,6 +185,27 @@ describeOnEachDatabase('uploads and batches through HTTP', (demo) => {
     const one = await statementsOf([1]);
     expect(one.length).toBeGreaterThanOrEqual(3); // the lock and the read of the targets, the read back
     expect(await statementsOf([2, 3, 4])).toEqual(one);
+  });
+
+  it('"Statements: constant in the number of operations when no app hook or policy issues its own SQL": a hook runs for the operations it concerns only, so 1 and 10 updates of users (a beforeDestroy hook alone) cost 7, and 1 and 10 deletes of blog posts (a validate hook alone) cost 7', async () => {
+    const db = demo().database.db;
+    const census = async (routeKey: string, operations: unknown[]) => {
+      const { result, count } = await countQueries(demo().database, () => demo().app.inject({ method: 'POST', url: `/api/resources/v1/${routeKey}/batch`, headers: { ...ADMIN, 'content-type': 'application/json' }, payload: { operations } }));
+      expect(result.statusCode, result.body).toBe(200);
+      expect(result.json().summary).toEqual({ succeeded: operations.length, failed: 0, not_applied: 0 });
+      return count;
+    };
+    const counts: Record<string, number[]> = { updates: [], deletes: [] };
+    for (const n of [1, 10]) {
+      const users = await db.insertInto('users').values(Array.from({ length: n }, (_, i) => ({ name: `Batch ${n}-${i}`, email: `batch-${n}-${i}@example.com`, password_digest: 'x', admin: false }))).returning('id').execute();
+      counts.updates!.push(await census('users', users.map(({ id }) => ({ op: 'update', id, data: { name: `Renamed ${id}` } }))));
+      expect((await db.selectFrom('users').select('name').where('id', '=', users[0]!.id).executeTakeFirstOrThrow()).name).toBe(`Renamed ${users[0]!.id}`);
+      const posts = await db.insertInto('blog_posts').values(Array.from({ length: n }, (_, i) => ({ title: `To delete ${n}-${i}`, author_id: 1 }))).returning('id').execute();
+      counts.deletes!.push(await census('blog_posts', posts.map(({ id }) => ({ op: 'delete', id }))));
+      expect(await db.selectFrom('blog_posts').select('id').where('id', 'in', posts.map(({ id }) => id)).execute()).toEqual([]);
+      await db.deleteFrom('users').where('id', 'in', users.map(({ id }) => id)).execute();
+    }
+    expect(counts).toEqual({ updates: [7, 7], deletes: [7, 7] });
   });
 
   it('a stale if_match is 412 in its result', async () => {

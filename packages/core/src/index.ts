@@ -57,6 +57,7 @@ export { panelMigrations, panelSessionMigrations, panelApiMigrations, panelRevea
 export { IDEMPOTENCY_KEYS_TABLE, RATE_LIMITS_TABLE, TOKEN_RATE_LIMITS_TABLE } from './database/migrations/0001-create-idempotency-and-rate-limit-tables.js';
 export type { StorageService, UploadInput, DirectUploadInput as StorageDirectUploadInput, DirectUploadTarget } from './storage/storage-service.js';
 export { PanelUploads, type Upload, type DirectUploadAnswer, type ReceiveUploadInput, type DirectUploadInput, type PendingUpload, type PanelUploadsOptions } from './uploads/uploads-service.js';
+export type { UploadBatch } from './uploads/upload-batch.js';
 export { FILE_PART_CONTENT_TYPE } from './uploads/upload-names.js';
 export { DEFAULT_UPLOAD_EXPIRY_SECONDS, DEFAULT_MAX_UPLOAD_BYTES, type UploadOptionsInput, type UploadOptions } from './uploads/upload-options.js';
 export { uploadLimit, fileProblem, receivedFileProblem, fieldMaxBytes, fieldAccept, INVALID_UPLOAD_MESSAGE } from './uploads/file-rules.js';

@@ -22,7 +22,7 @@ import {
   type Panel,
   type PanelDatabase,
 } from '@panel/core';
-import { openTestDatabase, startS3Server, testDatabaseKinds, type TestS3Server } from '@panel/test-support';
+import { countQueries, openTestDatabase, startS3Server, testDatabaseKinds, type TestS3Server } from '@panel/test-support';
 import { readAll } from './storage/storage-contract.js';
 
 interface Member {
@@ -260,6 +260,22 @@ for (const kind of testDatabaseKinds()) {
       expect(put.status).toBe(200);
       const row = await operations.create({ panel, resource: 'Album', actor: admin, uploader: ADA, attributes: { title: 'Direct', cover: upload.id } });
       expect(row.__file__cover).toMatchObject({ filename: 'direct.png', content_type: 'image/png', byte_size: PNG.length });
+    });
+
+    it('"every request costs a constant number of SQL statements", whatever the number of files: a write attaching 1 or 10 direct uploads read back for the first time costs the same 9', async () => {
+      const census: number[] = [];
+      for (const count of [1, 10]) {
+        const ids: string[] = [];
+        for (let i = 0; i < count; i += 1) {
+          const { upload, direct_upload } = await panel.uploads.direct({ owner: ADA, filename: `photo-${i}.png`, contentType: 'image/png', byteSize: PNG.length, checksum: blobChecksum(PNG), maxBytes: 1024 });
+          expect((await fetch(direct_upload.url, { method: 'PUT', headers: direct_upload.headers, body: PNG })).status).toBe(200);
+          ids.push(upload.id);
+        }
+        const { result, count: statements } = await countQueries(database, () => operations.create({ panel, resource: 'Album', actor: admin, uploader: ADA, attributes: { title: `Photos ${count}`, photos: ids } }));
+        expect((result.__files__photos as unknown[]).length).toBe(count);
+        census.push(statements);
+      }
+      expect(census).toEqual([9, 9]);
     });
 
     it('a direct upload whose bytes are not the ones declared (another file put in its place) is not usable', async () => {

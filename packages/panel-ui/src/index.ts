@@ -7,7 +7,7 @@ export { formField, formList } from './forms/form-body.js';
 export { formatUtc, parseUtcDateTime } from './screens/time-format.js';
 export { resourceLabels } from './shell/resource-label.js';
 export { PANEL_SECURITY_HEADERS, PANEL_CONTENT_SECURITY_POLICY } from './security/security-headers.js';
-export { NOTICE_COOKIE, setNotice, usersTable, type LoadPanelUser, type PanelUser } from './shell/panel-viewer.js';
+export { NOTICE_COOKIE, setNotice, usersTable, usersTableRows, type LoadPanelUser, type LoadPanelUsers, type PanelUser } from './shell/panel-viewer.js';
 export { securePanelPages, type SecurePanelPagesOptions } from './security/secure-panel-pages.js';
 export { parseFormBody, formProblem, type FormBody } from './forms/form-body.js';
 export { panelAccountPages, securityPath, accountStylesheetPath, type PanelAccountPagesOptions, type CredentialsCheck } from './account/account-pages.js';

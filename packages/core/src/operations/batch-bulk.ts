@@ -22,14 +22,16 @@ type Plan =
   | { readonly kind: 'delete'; readonly index: number; readonly id: RecordId };
 
 /**
- * Whether a batch of this resource can run in bulk: no `validate` or `beforeDestroy` hook (they
- * run per record and may read what the operations before them wrote), no field checked in the
+ * Whether a batch of this resource can run in bulk: no hook that its operations would run (a
+ * `validate` hook for creates and updates, a `beforeDestroy` hook for deletes: they run per
+ * record and may read what the operations before them wrote), no field checked in the
  * transaction, and no association of the show view to the resource's own table (its read-back
  * could see a row from before the write).
  */
-export function bulkEligible(context: OperationContext): boolean {
+export function bulkEligible(context: OperationContext, operations: readonly BatchOperationInput[]): boolean {
   const { resource, panel } = context;
-  if (resource.hooks.validate || resource.hooks.beforeDestroy) return false;
+  if (resource.hooks.validate && operations.some((operation) => operation.op !== 'delete')) return false;
+  if (resource.hooks.beforeDestroy && operations.some((operation) => operation.op === 'delete')) return false;
   if (resource.fields.some((field) => field.kind.checkInTransaction !== undefined)) return false;
   return !panel.records.bulk.readsOwnTable(resource, 'show');
 }

@@ -20,7 +20,8 @@ import type { BatchInput, BatchOperationInput, BatchOutcome, BatchOutcomeKind, B
  * every operation's true outcome (the failing ones' refusals, `not_applied` for the valid
  * ones). `atomic: false`: each operation applies fully or not at all (savepoints).
  *
- * A resource without hooks, file changes or a transaction check runs in bulk: its statements
+ * A batch that runs no hook (a `validate` hook runs for creates and updates, a `beforeDestroy`
+ * hook for deletes), no file change and no transaction check runs in bulk: its statements
  * are constant in the number of operations (the targets locked and read in two, the checks in
  * one, the inserts in one, the updates in one per set of columns, the deletes in one, the scope
  * check in one, the read-back in one). Otherwise, or when a conflict must be attributed to its
@@ -73,7 +74,7 @@ async function inTransaction(context: OperationContext, work: (trx: Transaction<
 }
 
 async function runBatch(input: BatchInput, context: OperationContext, operations: readonly BatchOperationInput[], atomic: boolean, trx: Transaction<any>, nested: boolean): Promise<BatchResult | typeof BULK_FALLBACK> {
-  if (!bulkEligible(context)) return oneByOne(input, context, operations, atomic, trx);
+  if (!bulkEligible(context, operations)) return oneByOne(input, context, operations, atomic, trx);
   const bulk = await bulkBatch({ input, context, operations, atomic, trx });
   if (bulk !== BULK_FALLBACK) return bulk;
   if (!nested) return BULK_FALLBACK;

@@ -6,7 +6,7 @@ import { COPY_SECRET_JS, PANEL_CSS } from '../assets/panel-assets.js';
 import { RESOURCE_FORM_BODY_LIMIT, registerFormParser } from '../forms/form-body.js';
 import { applySecurityHeaders } from '../security/security-headers.js';
 import { PageRenderer } from '../shell/page-renderer.js';
-import { panelViewer, usersTable, type LoadPanelUser } from '../shell/panel-viewer.js';
+import { eachUser, panelViewer, usersTable, usersTableRows, type LoadPanelUser, type LoadPanelUsers } from '../shell/panel-viewer.js';
 import { resourceLabels } from '../shell/resource-label.js';
 import { HOME_TEMPLATE } from '../templates/home-template.js';
 import { FORM_EXPIRED_TEMPLATE } from '../templates/form-expired-template.js';
@@ -36,6 +36,11 @@ export interface PanelScreensOptions {
   tokens?: object;
   /** Finds the signed-in user's row by id (the gate's argument); default the `users` table's row. */
   loadUser?: LoadPanelUser;
+  /**
+   * Finds several users' rows by id at once (the token list's creators); default the `users`
+   * rows in one statement, or, when only `loadUser` is given, `loadUser` once per id.
+   */
+  loadUsers?: LoadPanelUsers;
   /** Serve the shell's home screen at the root path too (leave false when the app has its own). Default false. */
   home?: boolean;
   /** Edition B: how long a new token's secret waits for its one-time reveal screen, in seconds (read by its screens). Default 300. */
@@ -105,6 +110,7 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
     panel,
     sections,
     loadUser: options.loadUser ?? usersTable(panel),
+    loadUsers: options.loadUsers ?? (options.loadUser ? eachUser(options.loadUser) : usersTableRows(panel)),
     renderer: new PageRenderer(SCREENS, PARTIALS),
     paths: screenPaths(panel.config.rootPath),
     // The sidebar links each resource whose index the viewer's policy allows (a policy method runs no statement).

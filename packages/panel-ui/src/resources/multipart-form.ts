@@ -39,16 +39,17 @@ export interface MultipartFormInput {
  * read (anything else: refused, nothing read further or stored); then `beforeParts` may refuse
  * the write, again before anything is read further, and names the fields the user may write.
  * Each file part named `record[<write key>]` of one of those fields that takes files goes to
- * `panel.uploads.receive`, streamed, under the field's `maxBytes`, owned by `owner`; its upload
- * id takes its place in the form, as the pending upload a write then attaches. An empty file
+ * the form's upload batch (`panel.uploads.batch`), streamed, under the field's `maxBytes`, owned
+ * by `owner`; its upload id takes its place in the form, as the pending upload a write then
+ * attaches, and the files' rows are recorded together once every part is read. An empty file
  * part (no file chosen) is read past without storing anything; so is a file under any other
  * name, and one for a field the user may not write (a forged control changes nothing). A field
  * value with text the database cannot store is a 400 naming it. A chosen file the upload
  * service refuses as it reads it (over its field's `maxBytes`, a filename it cannot take) is read
  * past and kept nowhere; its field's message is in `refusedFiles`, and the other parts are read
  * on. A file past the largest `maxBytes` of any file field is `UploadTooLargeError` (the 413
- * page). When reading fails after files were received (that, a bad field), they are removed
- * before the error goes on.
+ * page). When reading fails after files were received (that, a bad field), their bytes are
+ * removed before the error goes on.
  */
 export async function readMultipartForm(panel: Panel, request: FastifyRequest, input: MultipartFormInput): Promise<MultipartForm> {
   const form: FormBody = {};
@@ -62,6 +63,8 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
   let first = true;
   // Each file is judged against its field's maxBytes by the upload service (the field's 422); the parser cuts a file only past the largest of them.
   const largest = uploadLimit([...panel.resources.values()].flatMap((resource) => resource.fields));
+  // The files' bytes are stored as their parts arrive; their rows are recorded together at the end (one statement whatever their number).
+  const uploads = panel.uploads.batch({ owner: input.owner });
   try {
     for await (const part of multipartParts(request.parts({ limits: { ...LIMITS, fileSize: largest + 1 } }))) {
       if (first) {
@@ -88,9 +91,9 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
         continue;
       }
       try {
-        const upload = await readFilePart(part.file, () => panel.uploads.receive({ owner: input.owner, filename: part.filename, contentType: part.mimetype, contentTypeName: FILE_PART_CONTENT_TYPE, stream: partStream(part.file), maxBytes: fieldMaxBytes(field) }));
-        received.push(upload.id);
-        add(`record[${field.writeKey}]`, upload.id);
+        const id = await readFilePart(part.file, () => uploads.receive({ filename: part.filename, contentType: part.mimetype, contentTypeName: FILE_PART_CONTENT_TYPE, stream: partStream(part.file), maxBytes: fieldMaxBytes(field) }));
+        received.push(id);
+        add(`record[${field.writeKey}]`, id);
       } catch (error) {
         // Too large for its field, or a filename the upload cannot take: the form comes back with that field's message, the rest kept.
         const problem = receivedFileProblem(field, error);
@@ -100,8 +103,9 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
         refusedFiles[field.name] = [...(refusedFiles[field.name] ?? []), notKept(problem)];
       }
     }
+    await uploads.record();
   } catch (error) {
-    await discardUploads(panel, input.owner, received);
+    await uploads.discard();
     // A file past the largest any file field takes: the 413 page, as the API's upload endpoint refuses a body past its limit.
     throw (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE' ? new UploadTooLargeError(largest) : error;
   }

@@ -80,14 +80,11 @@ async function recordChoices(actor: ScreenActor, target: CompiledResource): Prom
   return list.rows.map((row) => ({ value: String(row[target.primaryKey]), label: recordLabel(target, row) }));
 }
 
-/** The uploads named by a 422's form that are still the user's and live: kept, so no file is chosen twice. */
+/** The uploads named by a 422's form that are still the user's and live (one statement, whatever their number): kept, so no file is chosen twice. */
 async function pendingUploads(actor: ScreenActor, ids: readonly string[]): Promise<{ id: string; filename: string }[]> {
-  const pending: { id: string; filename: string }[] = [];
-  for (const id of new Set(ids)) {
-    const upload = id === '' ? undefined : await actor.panel.uploads.describe({ owner: actor.uploader, id });
-    if (upload) pending.push({ id, filename: upload.filename });
-  }
-  return pending;
+  const named = [...new Set(ids)].filter((id) => id !== '');
+  const live = named.length === 0 ? new Map() : await actor.panel.uploads.describeAll({ owner: actor.uploader, ids: named });
+  return named.flatMap((id) => (live.has(id) ? [{ id, filename: live.get(id)!.filename }] : []));
 }
 
 /** The model of one control: its partial, value(s), hint and messages tied to it. */

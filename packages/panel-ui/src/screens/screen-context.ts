@@ -3,7 +3,7 @@ import { secretsEqual, type Panel } from '@panel/core';
 import { BadRequestError, confirmPath, loadPanelSession, requireRecentConfirmation, signInPath } from '@panel/api';
 import type { PageRenderer, ScreenModel, ShownSection } from '../shell/page-renderer.js';
 import type { SidebarSection } from '../shell/sidebar-section.js';
-import { panelViewer, takeFlash, type LoadPanelUser, type PanelViewer } from '../shell/panel-viewer.js';
+import { panelViewer, takeFlash, type LoadPanelUser, type LoadPanelUsers, type PanelViewer } from '../shell/panel-viewer.js';
 import { formField, formProblem } from '../forms/form-body.js';
 import { resourceLabels } from '../shell/resource-label.js';
 
@@ -11,6 +11,8 @@ import { resourceLabels } from '../shell/resource-label.js';
 export interface ShellContext {
   readonly panel: Panel;
   readonly loadUser: LoadPanelUser;
+  /** Finds several users' rows at once: a screen that names many users sends one statement, not one per user. */
+  readonly loadUsers: LoadPanelUsers;
   readonly renderer: PageRenderer;
   readonly paths: ScreenPaths;
   /**

@@ -14,6 +14,9 @@ export interface PanelUser {
 /** Finds the signed-in user's row by id; undefined when it is gone. */
 export type LoadPanelUser = (id: number) => Promise<Readonly<Record<string, unknown>> | undefined>;
 
+/** Finds the rows of several users by id at once (a screen that names many, such as the token list's creators); an id that is gone is left out. */
+export type LoadPanelUsers = (ids: readonly number[]) => Promise<ReadonlyMap<number, Readonly<Record<string, unknown>>>>;
+
 /** Who is looking at a screen: from the panel session only (a Bearer token never counts). */
 export interface PanelViewer {
   readonly session: OpenedSession | null;
@@ -29,6 +32,26 @@ export function usersTable(panel: Panel): LoadPanelUser {
   return async (id) => {
     const row = (await panel.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()) as Record<string, unknown> | undefined;
     return row && Object.fromEntries(Object.entries(row).filter(([column]) => !CREDENTIAL_COLUMN.test(column)));
+  };
+}
+
+/** The default `loadUsers`: the rows of the `users` table with those ids, in one statement, without their credential columns. */
+export function usersTableRows(panel: Panel): LoadPanelUsers {
+  return async (ids) => {
+    const rows = ids.length === 0 ? [] : ((await panel.database.db.selectFrom('users').selectAll().where('id', 'in', [...new Set(ids)]).execute()) as Record<string, unknown>[]);
+    return new Map(rows.map((row) => [Number(row.id), Object.fromEntries(Object.entries(row).filter(([column]) => !CREDENTIAL_COLUMN.test(column)))]));
+  };
+}
+
+/** `loadUsers` from an app's own `loadUser`, when the app gave only that: one call per id (the app's own statements). */
+export function eachUser(loadUser: LoadPanelUser): LoadPanelUsers {
+  return async (ids) => {
+    const users = new Map<number, Readonly<Record<string, unknown>>>();
+    for (const id of new Set(ids)) {
+      const row = await loadUser(id);
+      if (row) users.set(id, row);
+    }
+    return users;
   };
 }
 
