@@ -3,6 +3,8 @@ import type { ListRequest } from '../controller/controller-hooks.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import type { CursorRequest } from '../querying/list-modifier.js';
 import { queryValues } from '../querying/query-values.js';
+import { FOREIGN_CURSOR } from '../querying/cursor-modifier.js';
+import { BadRequestError } from '../errors/api-errors.js';
 
 /** The pagination envelope of cursor mode. */
 export interface CursorPagination {
@@ -58,6 +60,8 @@ export async function cursorPage(context: RequestContext, input: OperationInput,
     before: opened?.side === 'before' ? opened.position : undefined,
     total,
   });
+  // A place too long to carry is read from its row: gone, or holding another value, the cursor no longer places a page of this query.
+  if (page.staleCursor) throw new BadRequestError(FOREIGN_CURSOR(opened!.side));
   const codec = context.route.cursors;
   const next = page.hasNextPage && page.last ? codec.sign('after', page.last, binding) : null;
   const prev = page.hasPrevPage && page.first ? codec.sign('before', page.first, binding) : null;
