@@ -2,6 +2,8 @@
 // (design: shared/designs/related-reads.md, "Contract: include" and "Contract: cursor pagination"):
 // sort values too long for a cursor, a request line in absolute form, bracketed spellings of the
 // list parameters, and what the OpenAPI document says of `include`.
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { countQueries } from '@panel/test-support';
@@ -100,5 +102,19 @@ describeOnEachDatabase('read modifier edges', (demo) => {
     await db().deleteFrom('comments').where('id', '=', boundary).execute();
     const gone = await get(`${base}&after=${first.pagination.next_cursor}`);
     expect([gone.statusCode, gone.json()]).toEqual([400, { error: FOREIGN }]);
+  });
+
+  it('the Link header is the request\'s path, never an authority from a request line in absolute form (GET http://other.example/… HTTP/1.1)', async () => {
+    await demo().app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = demo().app.server.address() as AddressInfo;
+    const link = await new Promise<string | undefined>((resolve, reject) => {
+      const sent = httpRequest({ host: '127.0.0.1', port, path: `http://other.example${V1}/blog_posts?pagination=cursor&per_page=1&fields=id`, headers: ADMIN }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode === 200 ? (response.headers.link as string | undefined) : `status ${response.statusCode}`));
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+    expect(link).toMatch(/^<\/api\/resources\/v1\/blog_posts\?per_page=1&fields=id&after=[\w-]+\.[\w-]+>; rel="next"$/);
   });
 });
