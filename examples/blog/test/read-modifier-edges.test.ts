@@ -117,4 +117,13 @@ describeOnEachDatabase('read modifier edges', (demo) => {
     });
     expect(link).toMatch(/^<\/api\/resources\/v1\/blog_posts\?per_page=1&fields=id&after=[\w-]+\.[\w-]+>; rel="next"$/);
   });
+
+  it('"an unknown or refused filter is a 400, never ignored": a list parameter spelled with brackets (q[], after[x], pagination[]=cursor …) is a 400 naming it, not a page that ignores it', async () => {
+    for (const parameter of ['q[]=Trains', 'q[title]=Trains', 'after[]=x', 'before[x]=x', 'pagination[]=cursor', 'include_total[]=exact', 'page[]=2', 'page[number]=2', 'per_page[]=1', 'sort_by[]=title', 'sort_direction[]=asc', 'fields[]=title']) {
+      const response = await get(`/blog_posts?${parameter}`);
+      const key = parameter.slice(0, parameter.indexOf('='));
+      expect(response.statusCode, parameter).toBe(400);
+      expect(response.json().error, parameter).toContain(`"${key}" is not a parameter`);
+    }
+  });
 });
