@@ -126,4 +126,17 @@ describeOnEachDatabase('read modifier edges', (demo) => {
       expect(response.json().error, parameter).toContain(`"${key}" is not a parameter`);
     }
   });
+
+  it('the OpenAPI document\'s include takes at most as many paths as the server does ("the document describes what the server answers")', async () => {
+    const document = (await demo().app.inject({ method: 'GET', url: `${V1}/openapi.json`, headers: ADMIN })).json();
+    const includes = Object.values(document.paths as Record<string, Record<string, { parameters?: { name: string; schema: { maxItems?: number; items?: { enum?: string[] } } }[] }>>)
+      .flatMap((item) => Object.values(item))
+      .flatMap((operation) => operation.parameters ?? [])
+      .filter((parameter) => parameter.name === 'include');
+    expect(includes.length).toBeGreaterThan(0);
+    for (const { schema } of includes) expect(schema.maxItems).toBeLessThanOrEqual(5);
+    const sixPaths = await get('/blog_posts?include=author,author.blog_posts,author.profile,comments,comments.user,tag_list');
+    expect(sixPaths.statusCode).toBe(400);
+    expect(sixPaths.json().error).toContain('at most 5');
+  });
 });
