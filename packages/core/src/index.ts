@@ -41,6 +41,7 @@ export { runWithReadConsistency, currentReadConsistency, type ReadConsistency } 
 export { parseWalPosition, formatWalPosition, type WalPosition } from './database/replicas/wal-position.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues, type KeysetPage, type KeysetPageInput, type IncludedPage, type IncludeManyInput, type IncludeOneInput } from './records/records-repository.js';
 export type { KeysetOrder, KeysetPosition } from './records/keyset-order.js';
+export { keysetValueDigest } from './records/keyset-order.js';
 export { MAX_LIST_SHAPES } from './records/list-statements.js';
 export { NO_STATEMENT_CACHE, ShapeStatementCache, type StatementCache, type StatementShape, type Statements, type KeptShapes } from './records/statement-cache.js';
 export { normalizeCountStrategy, DEFAULT_EXACT_BELOW, DEFAULT_MAX_CACHED_COUNTS, type CountStrategy, type CountStrategyInput } from './records/count-strategy.js';

@@ -5,7 +5,7 @@
 // no repeat.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { Resource, createPanel, field, type DatabaseKind, type KeysetPage, type KeysetPosition, type Panel, type PanelDatabase, type RecordsSort } from '@panel/core';
+import { Resource, createPanel, field, keysetValueDigest, type DatabaseKind, type KeysetPage, type KeysetPosition, type Panel, type PanelDatabase, type RecordsSort } from '@panel/core';
 import { countQueries, openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 
 /** A row of the walk's table: every sort column has duplicates and NULLs; `at` values are a microsecond apart. */
@@ -73,6 +73,30 @@ for (const kind of testDatabaseKinds()) {
         }
       });
     }
+
+    it('places a page from a value held as its digest (a value too long for a cursor) as from the value, in one statement; a digest its row no longer matches is a stale cursor, with no rows', async () => {
+      /** The place as a cursor holds a long value: its digest, the value read from the row. */
+      const digested = (position: KeysetPosition): KeysetPosition => (position.value === null ? position : { value: null, id: position.id, digest: keysetValueDigest(position.value) });
+      for (const sort of SORTS.filter((candidate) => candidate.column !== 'id')) {
+        for (const perPage of [1, 4]) {
+          let carried = await page(sort, perPage);
+          while (carried.hasNextPage) {
+            const held = await countQueries(database, () => page(sort, perPage, { after: digested(carried.last!) }));
+            const next = await page(sort, perPage, { after: carried.last! });
+            expect(idsOf(held.result), `${sort.column} ${sort.direction} per_page ${perPage} after ${carried.last!.id}`).toEqual(idsOf(next));
+            expect([held.result.hasNextPage, held.result.hasPrevPage]).toEqual([next.hasNextPage, next.hasPrevPage]);
+            expect(held.count).toBe(1);
+            const back = await page(sort, perPage, { before: digested(next.first ?? carried.last!) });
+            expect(idsOf(back)).toEqual(idsOf(await page(sort, perPage, { before: next.first ?? carried.last! })));
+            carried = next;
+          }
+        }
+      }
+      const stale = await page({ column: 'label', direction: 'asc' }, 3, { after: { value: null, id: '2', digest: keysetValueDigest('not the label') } });
+      expect(stale).toMatchObject({ rows: [], hasNextPage: false, hasPrevPage: false, staleCursor: true });
+      const gone = await page({ column: 'label', direction: 'asc' }, 3, { after: { value: null, id: '999999', digest: keysetValueDigest('a') } });
+      expect(gone.staleCursor).toBe(true);
+    });
 
     it('costs one statement per page, whatever its depth, and no count unless asked', async () => {
       const sort: RecordsSort = { column: 'at', direction: 'asc' };

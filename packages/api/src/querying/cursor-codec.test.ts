@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { keysetValueDigest } from '@panel/core';
 import { CursorCodec, cursorBinding, cursorKeys } from './cursor-codec.js';
 
 const binding = (overrides: Partial<Parameters<typeof cursorBinding>[0]> = {}) =>
@@ -16,6 +17,14 @@ describe('CursorCodec: "signed (HMAC, key rotation possible), ≤ 1 KiB, and bou
 
   it('is at most 1 KiB for a sort value of 600 characters', () => {
     expect(codec.sign('after', { value: 'x'.repeat(600), id: '9223372036854775807' }, binding()).length).toBeLessThanOrEqual(1024);
+  });
+
+  it('stays within 1 KiB for a sort value of any length: a value longer than it carries becomes its digest, which opens as such', () => {
+    for (const value of ['x'.repeat(601), '"'.repeat(400), 'é'.repeat(10_000), '\u0000'.repeat(2_000)]) {
+      const cursor = codec.sign('after', { value, id: '9223372036854775807' }, binding());
+      expect(cursor.length).toBeLessThanOrEqual(1024);
+      expect(codec.open(cursor, binding())).toEqual({ side: 'after', position: { value: null, id: '9223372036854775807', digest: keysetValueDigest(value) } });
+    }
   });
 
   it('opens nothing once any character is changed ("a tampered cursor → 400")', () => {

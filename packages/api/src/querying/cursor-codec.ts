@@ -1,5 +1,5 @@
 import { createCipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import type { KeysetPosition } from '@panel/core';
+import { keysetValueDigest, type KeysetPosition } from '@panel/core';
 
 /** Which side of its place a cursor asks for: the page after it (`next_cursor`) or before it (`prev_cursor`). */
 export type CursorSide = 'after' | 'before';
@@ -21,6 +21,13 @@ const SIGNATURE_BYTES = 20;
 
 /** The payload is padded to a multiple of this many bytes, so a cursor's length does not tell a value's (a timestamp's fraction digits, a short title). */
 const PADDED_TO = 64;
+
+/**
+ * The longest sort value a cursor carries, as JSON text: a cursor then stays within 1 KiB. A
+ * longer value (a long text) is carried as its digest; the page reads the value from the
+ * boundary row (`KeysetPosition.digest`).
+ */
+export const MAX_CARRIED_VALUE = 600;
 
 /** The keys one secret key gives: one encrypts, one signs (never the same key for both); made `KeyObject`s once (core's `secretKeyObject` says why). */
 interface CursorKey {
@@ -55,7 +62,9 @@ export class CursorCodec {
 
   /** A cursor for the page on `side` of `position`, bound to `binding` (`cursorBinding`). */
   sign(side: CursorSide, position: KeysetPosition, binding: string): string {
-    const text = Buffer.from(JSON.stringify([side === 'after' ? 'a' : 'b', position.value, position.id]));
+    const digest = position.digest ?? (position.value !== null && JSON.stringify(position.value).length > MAX_CARRIED_VALUE ? keysetValueDigest(position.value) : undefined);
+    const payload = digest === undefined ? [side === 'after' ? 'a' : 'b', position.value, position.id] : [side === 'after' ? 'a' : 'b', null, position.id, digest];
+    const text = Buffer.from(JSON.stringify(payload));
     const plain = Buffer.concat([text, Buffer.alloc((PADDED_TO - (text.length % PADDED_TO)) % PADDED_TO, ' ')]);
     const key = this.#keys[0]!;
     const tag = signature(key, plain, binding);
@@ -108,9 +117,11 @@ function parsePayload(plain: Buffer): OpenedCursor | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(decoded) || decoded.length !== 3) return undefined;
-  const [side, value, id] = decoded as unknown[];
+  if (!Array.isArray(decoded) || (decoded.length !== 3 && decoded.length !== 4)) return undefined;
+  const [side, value, id, digest] = decoded as unknown[];
   if ((side !== 'a' && side !== 'b') || (value !== null && typeof value !== 'string') || typeof id !== 'string') return undefined;
+  // A value too long to carry: its digest, which the page checks against the boundary row's value.
+  if (decoded.length === 4) return typeof digest === 'string' && value === null ? { side: side === 'a' ? 'after' : 'before', position: { value, id, digest } } : undefined;
   return { side: side === 'a' ? 'after' : 'before', position: { value, id } };
 }
 

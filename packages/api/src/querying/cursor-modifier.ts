@@ -1,7 +1,7 @@
 import type { RecordsSort } from '@panel/core';
 import { cursorBinding, MAX_CURSOR_LENGTH, type OpenedCursor } from './cursor-codec.js';
 import type { ListModification, ListModifier, ListRequestContext, QueryParameter } from './list-modifier.js';
-import { shown } from './query-values.js';
+import { bracketedSpellings, shown } from './query-values.js';
 import { sortRequest } from './sort-modifier.js';
 
 /** The answer to a cursor that does not open: the same for an altered one and one minted for another list, query or caller. */
@@ -26,7 +26,7 @@ export const cursorModifier: ListModifier = {
   name: 'cursor',
   read(request) {
     const { values } = request;
-    const problems: string[] = [];
+    const problems: string[] = bracketedSpellings(values, ['pagination', 'after', 'before', 'include_total']);
     const mode = single(values, 'pagination', problems);
     const after = single(values, 'after', problems);
     const before = single(values, 'before', problems);

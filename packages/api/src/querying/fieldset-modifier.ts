@@ -1,7 +1,7 @@
 import type { CompiledResource } from '@panel/core';
 import type { ListModifier, QueryParameter } from './list-modifier.js';
 import type { QueryableFields } from './queryable-fields.js';
-import { shown } from './query-values.js';
+import { bracketedSpellings, shown } from './query-values.js';
 
 /**
  * `fields=<field>,<field>` (or the parameter repeated): a sparse fieldset. Each name is a field
@@ -44,5 +44,8 @@ export const fieldsetModifier: ListModifier = {
   name: 'fields',
   onShow: true,
   parameters: ({ queryable }) => fieldsetParameters(queryable),
-  read: ({ values, queryable, resource }) => fieldsetRequest(values, queryable, resource),
+  read: ({ values, queryable, resource }) => {
+    const misspelt = bracketedSpellings(values, ['fields']);
+    return misspelt.length > 0 ? { problems: misspelt } : fieldsetRequest(values, queryable, resource);
+  },
 };

@@ -79,7 +79,8 @@ function includeParameters(context: ParameterContext): QueryParameter[] {
       description: 'Associated records to embed, by association path (`author`, `comments.user`): a to-one value gains `record`, a to-many value `records`, `has_more` and `next`. A path implies its prefixes.',
       style: 'form',
       explode: false,
-      schema: { type: 'array', items: { type: 'string', enum: paths.map((p) => p.path) }, minItems: 1, uniqueItems: true },
+      // At most the paths the server takes (`include.maxPaths`, counted with their prefixes): a longer list is its 400.
+      schema: { type: 'array', items: { type: 'string', enum: paths.map((p) => p.path) }, minItems: 1, uniqueItems: true, maxItems: Math.min(paths.length, resource.include.maxPaths) },
     },
   ];
   for (const { path, field, target } of paths) {

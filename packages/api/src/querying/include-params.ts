@@ -58,7 +58,8 @@ const OPTION_KEY = /^include_(fields|per_page|sort_by|sort_direction)\[([^[\]]+)
 
 /** Whether a query-string key belongs to `include` (every key that starts with `include`, so that a misspelt one is refused, never ignored). */
 export function isIncludeKey(key: string): boolean {
-  return key.startsWith('include') && key !== 'include_total';
+  // `include_total` is cursor pagination's, bracketed or not.
+  return key.startsWith('include') && key !== 'include_total' && !key.startsWith('include_total[');
 }
 
 /** A comma-separated parameter's names (a repeated parameter's values too). */

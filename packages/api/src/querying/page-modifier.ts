@@ -1,5 +1,6 @@
 import { BadRequestError } from '../errors/api-errors.js';
 import type { ListModifier, PageRequest } from './list-modifier.js';
+import { bracketedSpellings } from './query-values.js';
 
 export type { PageRequest } from './list-modifier.js';
 
@@ -69,7 +70,9 @@ export function pagination(page: number, perPage: number, totalCount: number): P
 export const pageModifier: ListModifier = {
   name: 'page',
   logged: ['page', 'per_page'],
-  read({ query, sent, cookies, config, defaults }) {
+  read({ query, sent, cookies, config, defaults, values }) {
+    const misspelt = bracketedSpellings(values, ['page', 'per_page']);
+    if (misspelt.length > 0) return { problems: misspelt };
     if (config === undefined) return { problems: [] };
     try {
       return { problems: [], page: pageRequest(sent ?? query, cookies?.[PER_PAGE_COOKIE], config, defaults) };

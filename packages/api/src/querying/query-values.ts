@@ -21,6 +21,21 @@ export function queryValues(query: Readonly<Record<string, unknown>>): Map<strin
   return values;
 }
 
+/**
+ * The problems of the keys that spell one of `names` with brackets (`q[]`, `after[x]`,
+ * `pagination[]`): such a key is no parameter, and leaving it unread would answer another list
+ * than the one asked (every row for a search, the first page for a cursor), silently.
+ */
+export function bracketedSpellings(values: ReadonlyMap<string, readonly string[]>, names: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const key of values.keys()) {
+    const bracket = key.indexOf('[');
+    const name = key.slice(0, bracket);
+    if (bracket > 0 && names.includes(name)) problems.push(`${shown(key)} is not a parameter: write ${name}=<value>`);
+  }
+  return problems;
+}
+
 /** A value as an error message shows it: quoted, cut at 100 characters. */
 export function shown(value: string): string {
   const characters = [...value];

@@ -1,6 +1,7 @@
 import { recordsWhere, textProblem, type CompiledResource, type RecordSearch } from '@panel/core';
 import type { ListModifier, QueryParameter } from './list-modifier.js';
 import type { QueryableFields } from './queryable-fields.js';
+import { bracketedSpellings } from './query-values.js';
 
 /** The longest `q`, in characters. */
 export const MAX_SEARCH_LENGTH = 200;
@@ -42,6 +43,8 @@ export const searchModifier: ListModifier = {
   name: 'search',
   parameters: ({ queryable }) => searchParameters(queryable),
   read({ values, queryable, resource }) {
+    const misspelt = bracketedSpellings(values, ['q']);
+    if (misspelt.length > 0) return { problems: misspelt };
     const { search, problems } = searchRequest(values, queryable, resource);
     return { where: recordsWhere({ search }), problems };
   },

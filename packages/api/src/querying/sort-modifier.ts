@@ -1,6 +1,7 @@
 import type { CompiledField, CompiledResource, RecordsSort } from '@panel/core';
 import { BadRequestError } from '../errors/api-errors.js';
 import type { ListModifier } from './list-modifier.js';
+import { bracketedSpellings } from './query-values.js';
 
 /**
  * `sort_by` (a sortable field among `fields`: the index fields this actor reads on every
@@ -42,7 +43,9 @@ export function defaultOrder(resource: CompiledResource): string {
 export const sortModifier: ListModifier = {
   name: 'sort',
   logged: ['sort_by', 'sort_direction'],
-  read({ resource, query, queryable }) {
+  read({ resource, query, queryable, values }) {
+    const misspelt = bracketedSpellings(values, ['sort_by', 'sort_direction']);
+    if (misspelt.length > 0) return { problems: misspelt };
     try {
       return { problems: [], sort: sortRequest(resource, query, queryable.sort) };
     } catch (error) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { ROW_ALIAS } from './record-select.js';
 
@@ -9,6 +10,18 @@ import { ROW_ALIAS } from './record-select.js';
 export interface KeysetPosition {
   readonly value: string | null;
   readonly id: string;
+  /**
+   * Set when the value is too long to be carried (a cursor stays small): the SHA-256 of the
+   * value's text (`keysetValueDigest`), `value` being null. The page then reads the value from
+   * the row `id` in its own statement, and holds to it only while that row is there with this
+   * value (else `KeysetPage.staleCursor`).
+   */
+  readonly digest?: string | undefined;
+}
+
+/** The digest a position too long to carry holds of its value's text (base64url of SHA-256). */
+export function keysetValueDigest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
 }
 
 /** A list's order as a keyset: one sortable column, then the primary key in the same direction as the tie-breaker. */
@@ -38,13 +51,22 @@ export function reversedOrder(order: KeysetOrder): KeysetOrder {
  * | asc | null | `c is null and pk > id` |
  * | desc | v | `(c, pk) < (v, id)` |
  * | desc | null | `c is null and pk < id`, then `c is not null` |
+ *
+ * A position whose value was too long to carry (`digest`) compares with `anchored`, the
+ * expression that reads the value from its row, as with a value.
  */
-export function rowsAfter(eb: ExpressionBuilder<any, any>, order: KeysetOrder, position: KeysetPosition, inclusive = false): Expression<SqlBool>[] {
+export function rowsAfter(eb: ExpressionBuilder<any, any>, order: KeysetOrder, position: KeysetPosition, inclusive = false, anchored?: Expression<unknown>): Expression<SqlBool>[] {
   const column = `${ROW_ALIAS}.${order.column}`;
   const key = `${ROW_ALIAS}.${order.primaryKey}`;
   const ascending = order.direction === 'asc';
   const comparison = ascending ? (inclusive ? '>=' : '>') : inclusive ? '<=' : '<';
   if (order.column === order.primaryKey) return [eb(key, comparison, position.id)];
+  if (position.digest !== undefined) {
+    // A value too long to carry is read from its row (`anchored`), which holds a value: never NULL.
+    if (anchored === undefined) throw new TypeError('rowsAfter: a position without its value needs the expression that reads it (anchored).');
+    const past = eb(eb.refTuple(column, key), comparison, eb.tuple(anchored, position.id));
+    return ascending ? [past, eb(column, 'is', null)] : [past];
+  }
   if (position.value === null) {
     const amongNulls = eb.and([eb(column, 'is', null), eb(key, comparison, position.id)]);
     return ascending ? [amongNulls] : [amongNulls, eb(column, 'is not', null)];

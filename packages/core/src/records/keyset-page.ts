@@ -7,7 +7,7 @@ import type { RecordRow } from './record-row.js';
 import type { RecordsSort } from './record-reads.js';
 import type { TotalCountSource } from './record-counts.js';
 import { EXACT_COUNT, DEFAULT_EXACT_BELOW, type CountStrategy } from './count-strategy.js';
-import { KEYSET_ID, KEYSET_VALUE, keysetColumns, reversedOrder, rowsAfter, takePosition, type KeysetOrder, type KeysetPosition } from './keyset-order.js';
+import { KEYSET_ID, KEYSET_VALUE, keysetColumns, keysetValueDigest, reversedOrder, rowsAfter, takePosition, type KeysetOrder, type KeysetPosition } from './keyset-order.js';
 import { resolveFileUrls } from './record-file-urls.js';
 import { countStatements } from './list-statements.js';
 import type { RecordsLayer } from './records-layer.js';
@@ -48,18 +48,26 @@ export interface KeysetPage {
   readonly totalCount?: number;
   /** `estimate` when `totalCount` is the planner's estimate. */
   readonly totalCountSource?: TotalCountSource;
+  /**
+   * True when the place was a value too long to carry (`KeysetPosition.digest`) and its row is
+   * gone or holds another value now: the page cannot be placed, and has no rows.
+   */
+  readonly staleCursor?: true;
 }
 
 /** The alias of the probe's answer: whether a row lies on the other side of the cursor. */
 const OTHER_SIDE = 'panel_keyset_other_side';
 
+/** The alias of the text of a long value's row, read to check it against the position's digest. */
+const ANCHOR = 'panel_keyset_anchor';
+
 /** The page's ids in `order`, after `cursor` when there is one, at most `limit`: each of `rowsAfter`'s ranges read in order with its own limit, merged. */
-function idsAfter(scoped: RecordsQuery, order: KeysetOrder, cursor: KeysetPosition | undefined, limit: number): RecordsQuery | Expression<unknown> {
+function idsAfter(scoped: RecordsQuery, order: KeysetOrder, cursor: KeysetPosition | undefined, limit: number, anchored: Expression<unknown> | undefined): RecordsQuery | Expression<unknown> {
   const column = `${ROW_ALIAS}.${order.column}`;
   const key = `${ROW_ALIAS}.${order.primaryKey}`;
   const ordered = (query: RecordsQuery) => (order.column === order.primaryKey ? query : query.orderBy(column, order.direction)).orderBy(key, order.direction).limit(limit);
   if (cursor === undefined) return ordered(scoped.select(`${key} as id`));
-  const ranges = rowsAfter(expressionBuilder<any, any>(), order, cursor);
+  const ranges = rowsAfter(expressionBuilder<any, any>(), order, cursor, false, anchored);
   if (ranges.length === 1) return ordered(scoped.where(ranges[0]!).select(`${key} as id`));
   const [first, second] = ranges.map((range) => ordered(scoped.where(range).select([`${key} as id`, `${column} as k`])));
   const direction = sql.raw(order.direction);
@@ -67,10 +75,10 @@ function idsAfter(scoped: RecordsQuery, order: KeysetOrder, cursor: KeysetPositi
 }
 
 /** Whether a row of `scoped` lies at or before `cursor` in `order` (the other side of the page): one `exists` per range. */
-function probeBefore(scoped: RecordsQuery, order: KeysetOrder, cursor: KeysetPosition | undefined): Expression<SqlBool> {
+function probeBefore(scoped: RecordsQuery, order: KeysetOrder, cursor: KeysetPosition | undefined, anchored: Expression<unknown> | undefined): Expression<SqlBool> {
   if (cursor === undefined) return sql<SqlBool>`false`;
   const eb = expressionBuilder<any, any>();
-  return eb.or(rowsAfter(eb, reversedOrder(order), cursor, true).map((range) => eb.exists(scoped.where(range).select(sql`1`.as('one')))));
+  return eb.or(rowsAfter(eb, reversedOrder(order), cursor, true, anchored).map((range) => eb.exists(scoped.where(range).select(sql`1`.as('one')))));
 }
 
 /** The count strategy of `total`: the resource's or the layer's when it is exact (its reuse kept), else the plain exact count; the estimate with its default threshold. */
@@ -100,27 +108,37 @@ export async function keysetPage(layer: RecordsLayer, input: KeysetPageInput): P
   const policed = input.scope ? input.scope(table) : table;
   // The keyset's order is the page's: an order a scope added would break the seek.
   const scoped = (where ? where(policed) : policed).clearOrderBy();
-  const ids = idsAfter(scoped, reading, cursor, perPage + 1);
+  // A value too long for the cursor is read from its row, by its key, in the same statement (`anchor`, never through the scope: it only places the page).
+  const anchorOf = (column: string) => sql`(select ${sql.ref(`a.${column}`)} from ${sql.table(resource.table)} as a where ${sql.ref(`a.${resource.primaryKey}`)} = ${cursor!.id})`;
+  const anchored = cursor?.digest === undefined ? undefined : anchorOf(order.column);
+  const ids = idsAfter(scoped, reading, cursor, perPage + 1, anchored);
+  const probe = probeBefore(scoped, reading, cursor, anchored);
   const from = db
-    .selectFrom(sql`(select ${probeBefore(scoped, reading, cursor)} as other)`.as('q'))
+    .selectFrom((anchored === undefined ? sql`(select ${probe} as other)` : sql`(select ${probe} as other, ${anchored}::text as anchor)`).as('q'))
     // A left join: the probe's one row comes back even when the page is empty.
     .leftJoin(sql`(select * from unnest(array(${ids})) with ordinality as page(id, position))`.as('p'), (join) => join.onTrue())
     .leftJoin(`${resource.table} as ${ROW_ALIAS}`, `${ROW_ALIAS}.${resource.primaryKey}`, 'p.id');
   const [value, id] = keysetColumns(order);
+  const selections = [sql.ref('q.other').as(OTHER_SIDE), value.as(KEYSET_VALUE), id.as(KEYSET_ID), ...(anchored === undefined ? [] : [sql.ref('q.anchor').as(ANCHOR)])];
   const page = selectRecords(db, resource, view, registry, 'view', from, narrowedSelections(db, resource, view, registry, input.readable), fields)
-    .select([sql.ref('q.other').as(OTHER_SIDE), value.as(KEYSET_VALUE), id.as(KEYSET_ID)])
+    .select(selections)
     .orderBy('p.position')
     .execute();
   const strategy = input.total === undefined ? undefined : totalStrategy(input.total, resource.count ?? layer.countStrategy);
   const counting = strategy === undefined ? undefined : layer.counts.count({ table: resource.table, statements: countStatements(scoped, strategy), strategy });
   const [selected, counted] = await Promise.all([page, counting]);
   const otherSide = (selected[0] as Record<string, unknown> | undefined)?.[OTHER_SIDE] === true;
+  if (cursor?.digest !== undefined) {
+    const anchor = (selected[0] as Record<string, unknown> | undefined)?.[ANCHOR];
+    if (typeof anchor !== 'string' || keysetValueDigest(anchor) !== cursor.digest) return { rows: [], hasNextPage: false, hasPrevPage: false, first: undefined, last: undefined, staleCursor: true };
+  }
   const rows = (selected as Record<string, unknown>[]).filter((row) => row[KEYSET_ID] !== null);
   const more = rows.length > perPage;
   if (more) rows.pop();
   if (backwards) rows.reverse();
   const positions = rows.map((row) => {
     delete row[OTHER_SIDE];
+    delete row[ANCHOR];
     return takePosition(row);
   });
   resolveFileUrls(layer, rows as RecordRow[], resource, view, fields);
