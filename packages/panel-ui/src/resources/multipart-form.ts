@@ -1,12 +1,23 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { FILE_PART_CONTENT_TYPE, fieldMaxBytes, receivedFileProblem, uploadLimit, UploadTooLargeError, secretsEqual, textProblem, type CompiledField, type ErrorMessages, type Panel } from '@panel/core';
+import { FILE_PART_CONTENT_TYPE, fieldMaxBytes, formatBytes, receivedFileProblem, uploadLimit, UploadTooLargeError, secretsEqual, textProblem, type CompiledField, type ErrorMessages, type Panel } from '@panel/core';
 import { BadRequestError, multipartParts, readFilePart } from '@panel/api';
 import type { FormBody } from '../forms/form-body.js';
 
-/** The most parts one form sends (its fields and files), and the longest field value. */
-const LIMITS = { parts: 500, fields: 400, files: 20, fieldSize: 64 * 1024 };
+/** The most parts one form sends (its fields and files); the longest field value is the form's own limit (`fieldSize`). */
+const LIMITS = { parts: 500, fields: 400, files: 20 };
+
+/**
+ * A form's text is larger than the screens take (`formBodyLimit`): the 413 page, nothing
+ * written. A text value is never cut to fit: saving a cut value would lose what was typed.
+ */
+export class FormTooLargeError extends Error {
+  readonly code = 'PANEL_UI_FORM_TOO_LARGE';
+  constructor(limit: number) {
+    super(`The form is larger than the ${formatBytes(limit)} the panel accepts, so nothing was saved. Go back and shorten what you typed.`);
+  }
+}
 
 /**
  * What reading a multipart form gives: the form, with each received file's upload id under its
@@ -31,6 +42,8 @@ export interface MultipartFormInput {
    * Absent, no file part is stored.
    */
   readonly beforeParts?: (() => Promise<readonly CompiledField[]>) | undefined;
+  /** The longest text value a part may carry, in bytes (the screens' `formBodyLimit`): a longer one is `FormTooLargeError`. */
+  readonly fieldSize: number;
 }
 
 /**
@@ -63,7 +76,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
   // Each file is judged against its field's maxBytes by the upload service (the field's 422); the parser cuts a file only past the largest of them.
   const largest = uploadLimit([...panel.resources.values()].flatMap((resource) => resource.fields));
   try {
-    for await (const part of multipartParts(request.parts({ limits: { ...LIMITS, fileSize: largest + 1 } }))) {
+    for await (const part of multipartParts(request.parts({ limits: { ...LIMITS, fieldSize: input.fieldSize, fileSize: largest + 1 } }))) {
       if (first) {
         first = false;
         const token = part.type === 'field' && part.fieldname === 'csrf_token' && typeof part.value === 'string' ? part.value : '';
@@ -75,6 +88,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
         fileFields = new Map(writable.filter((field) => field.kind.attachments !== undefined).map((field) => [`record[${field.writeKey}]`, field]));
       }
       if (part.type === 'field') {
+        if (part.valueTruncated || part.fieldnameTruncated) throw new FormTooLargeError(input.fieldSize);
         const value = typeof part.value === 'string' ? part.value : String(part.value);
         const problem = textProblem(part.fieldname) ?? textProblem(value);
         if (problem) throw new BadRequestError(`Form field ${JSON.stringify(part.fieldname)} ${problem}`);

@@ -41,6 +41,7 @@ export type WriteGuard<R extends FastifyRequest> = (request: R, screen: OpenedSc
 function problemOf(error: unknown): { status: number; title: string; message: string } | undefined {
   if (isPanelError(error, 'PANEL_ERR_RECORD_NOT_FOUND')) return { status: 404, title: 'Not found', message: 'There is nothing here, or you may not see it.' };
   if (isPanelError(error, 'PANEL_ERR_UPLOAD_TOO_LARGE')) return { status: 413, title: 'The file is too large', message: (error as Error).message };
+  if ((error as { code?: unknown } | null)?.code === 'PANEL_UI_FORM_TOO_LARGE') return { status: 413, title: 'The form is too large', message: (error as Error).message };
   if (isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')) return { status: 403, title: 'Not allowed', message: (error as Error).message };
   if ((error as { code?: unknown } | null)?.code === 'PANEL_API_ERR_BAD_REQUEST') return { status: 400, title: 'Bad request', message: (error as Error).message };
   if (error instanceof ConfirmationNeededError) return { status: 403, title: 'Confirm your password', message: error.message };
@@ -86,7 +87,7 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
       if (write && !isSameOriginRequest(request)) return await expired();
       if (write && request.isMultipart()) {
         // A form with a file control: its first part is the CSRF token, checked before any file is read.
-        const read = await readMultipartForm(context.panel, request, { csrfToken: viewer.csrfToken, owner: uploader, beforeParts: guard && (async () => guard(request, await open())) });
+        const read = await readMultipartForm(context.panel, request, { csrfToken: viewer.csrfToken, owner: uploader, fieldSize: context.formBodyLimit, beforeParts: guard && (async () => guard(request, await open())) });
         if ('refused' in read) return await expired();
         request.body = read.form;
         received = read.received;
