@@ -46,6 +46,13 @@ export function postedAttributes(resource: CompiledResource, typed: TypedValues)
   return attributes;
 }
 
+/**
+ * A text area's content for `value`: the HTML parser drops one line feed right after the start
+ * tag (and reads a CR as one), so a value starting with a line break gets one more in front of
+ * it; any other value is written as it is.
+ */
+const textAreaText = (value: string): string => (/^[\r\n]/.test(value) ? `\n${value}` : value);
+
 /** One control of the form, as the template draws it. */
 interface ControlModel {
   readonly id: string;
@@ -110,7 +117,7 @@ async function controlModel(actor: ScreenActor, field: CompiledField, control: F
       return { ...base, partial: 'controlSelect', options: [{ value: '', label: '—', selected: base.value === '' }, ...listed.map((choice) => ({ ...choice, selected: choice.value === base.value }))] };
     }
     case 'textarea':
-      return { ...base, partial: 'controlTextarea' };
+      return { ...base, partial: 'controlTextarea', value: textAreaText(base.value) };
     case 'date':
       return { ...base, partial: 'controlInput', type: 'date' };
     case 'datetime':
