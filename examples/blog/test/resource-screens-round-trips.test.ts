@@ -139,6 +139,49 @@ describeOnEachDatabase('form round trips', (demo) => {
     await expectUntouchedSaveKeeps(6, { summary: '\n\nStarts with two line breaks', title: '  Padded\u00a0title  ' });
   });
 
+  it('"every form round-trips values exactly": empty and null text stay apart when the form is saved untouched', async () => {
+    await expectUntouchedSaveKeeps(7, { summary: null, body: '' });
+    await expectUntouchedSaveKeeps(8, { summary: '', body: null });
+  });
+
+  it('"every form round-trips values exactly": a body over 64 KiB written through the API survives the multipart edit form', async () => {
+    await expectUntouchedSaveKeeps(10, { body: `${'long '.repeat(14_000)}end` });
+  });
+
+  it('"a screen must never refuse what the API allows the same user": Rita saves her own comment on a post she cannot see (the API takes the same change), and its post stays', async () => {
+    // Post 5 is Carl's and unpublished: outside Rita's scope; comment 64 on it is Rita's.
+    const comment = (await api('GET', '/comments/64')).json().record;
+    expect(comment).toMatchObject({ blog_post: { id: 5 }, user: { id: 2 } });
+    const viaApi = await demo().app.inject({ method: 'PATCH', url: `${V1}/comments/64`, headers: { authorization: API_KEYS.rita, 'content-type': 'application/json' }, payload: { comment: { body: 'Edited through the API' } } });
+    expect(viaApi.statusCode).toBe(200);
+    const rita = await signInAs(demo(), PEOPLE.rita);
+    const saved = await saveUntouched(demo, rita, '/panel/resources/comments/64', (fields) => fields.map(([name, value]): [string, string] => [name, name === 'record[body]' ? 'Edited on the screen' : value]));
+    expect(saved.statusCode, mainText(saved.body).slice(0, 300)).toBe(303);
+    expect((await api('GET', '/comments/64')).json().record).toMatchObject({ body: 'Edited on the screen', blog_post: { id: 5 }, user: { id: 2 } });
+  });
+
+  it('"bad input gets a clear answer and loses nothing": an edit form saved after someone else changed a field it shows answers 409 with what was typed, and writes nothing over the other change', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const edit = await ada.get('/panel/resources/blog_posts/11/edit');
+    const fields = submittedForm(edit.body);
+    // Meanwhile someone else changes the summary, then Ada saves her form with a new title and the summary as she saw it.
+    expect((await api('PATCH', '/blog_posts/11', { blog_post: { summary: 'Written meanwhile' } })).statusCode).toBe(200);
+    const typed = fields.map(([name, value]): [string, string] => [name, name === 'record[title]' ? 'Ada’s new title' : name === 'record[summary]' ? 'Ada’s summary' : value]);
+    const stale = await ada.post('/panel/resources/blog_posts/11', typed.filter(([name]) => name !== 'csrf_token'));
+    expect(stale.statusCode).toBe(409);
+    expect(stale.headers['content-type']).toContain('text/html');
+    expect(mainText(stale.body)).toContain('Summary was changed by someone else');
+    expect(stale.body).toContain('value="Ada’s new title"');
+    expect((await api('GET', '/blog_posts/11')).json().record).toMatchObject({ summary: 'Written meanwhile', title: 'Post 11: Games' });
+    // A field Ada left as it was is not written over someone else's change: only her title is saved.
+    const again = await ada.get('/panel/resources/blog_posts/12/edit');
+    expect((await api('PATCH', '/blog_posts/12', { blog_post: { summary: 'Written meanwhile' } })).statusCode).toBe(200);
+    const titled = submittedForm(again.body).map(([name, value]): [string, string] => [name, name === 'record[title]' ? 'Only the title' : value]);
+    const saved = await ada.post('/panel/resources/blog_posts/12', titled.filter(([name]) => name !== 'csrf_token'));
+    expect(saved.statusCode, mainText(saved.body).slice(0, 300)).toBe(303);
+    expect((await api('GET', '/blog_posts/12')).json().record).toMatchObject({ summary: 'Written meanwhile', title: 'Only the title' });
+  });
+
   it('a multipart form takes a text value as long as the API takes (not cut at 64 KiB), and one over the form limit is the 413 page with nothing written', async () => {
     const ada = await signInAs(demo(), PEOPLE.ada);
     const post = (fields: [string, string][]) => {

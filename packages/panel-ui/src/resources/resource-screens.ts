@@ -7,7 +7,7 @@ import { seeOther, sendPage } from '../screens/screen-context.js';
 import { listScreen, SCREENS_PER_PAGE_COOKIE } from './list-screen.js';
 import { withoutEmptyControls } from './list-filters.js';
 import { queryPairs, withQuery } from './resource-paths.js';
-import { formModel, postedAttributes, typedValues, type TypedValues } from './record-form.js';
+import { formModel, postedAttributes, SHOWN_VALUES, typedValues, untouchedAndConflicts, type TypedValues } from './record-form.js';
 import { FormDrafts } from './form-drafts.js';
 import { formSizeLimit } from './form-size-limit.js';
 import { formField } from '../forms/form-body.js';
@@ -167,7 +167,15 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   const write = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: RecordId | null) => {
     const typed = typedValues(request.body as Record<string, unknown>);
     if (formField(request.body, 'then') === 'confirm') return confirmFirst(reply, screen, resource, id, typed);
-    const attributes = postedAttributes(resource, typed);
+    let attributes = postedAttributes(resource, typed);
+    if (id !== null) {
+      // Only what the user changed is written; a field changed meanwhile by someone else and by this form too is a 409, nothing written.
+      const row = await editableRecord(screen.actor, resource, id);
+      const fields = await screen.actor.access(resource).writable('update', row);
+      const compared = untouchedAndConflicts({ fields, row, typed, shown: formField(request.body, SHOWN_VALUES), attributes });
+      if (Object.keys(compared.conflicts).length > 0) return sendForm(request, reply, screen, resource, id, typed, compared.conflicts, 409);
+      attributes = compared.attributes;
+    }
     const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer), passwordChanged: passwordChanged(request, reply, screen.viewer) };
     try {
       const refusedFiles = refusedFilesOf(request); // a chosen file refused as it was read: the form again, nothing written
