@@ -194,6 +194,8 @@ async function controlModel(actor: ScreenActor, field: CompiledField, control: F
     case 'file':
       return { ...base, partial: 'controlFile', multiple: control.multiple === true, current: current?.empty ? undefined : current, pending: await pendingUploads(actor, value) };
     default:
+      // A text input cannot hold a line break (a browser strips it from the value): a value with one is edited in a text area.
+      if (/[\r\n]/.test(base.value)) return { ...base, partial: 'controlTextarea', value: textAreaText(base.value) };
       return { ...base, partial: 'controlText', inputmode: control.inputmode };
   }
 }
