@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isPanelError, RecordNotFoundError, secretsEqual, type CompiledField, type CompiledResource, type ErrorMessages, type RecordId } from '@panel/core';
+import { isPanelError, RecordNotFoundError, secretsEqual, textProblem, type CompiledField, type CompiledResource, type ErrorMessages, type RecordId } from '@panel/core';
 import { BadRequestError, isSameOriginRequest } from '@panel/api';
 import { formField, formProblem } from '../forms/form-body.js';
 import { panelViewer, type PanelViewer } from '../shell/panel-viewer.js';
@@ -85,6 +85,8 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
     let received: readonly string[] = [];
     try {
       if (write && !isSameOriginRequest(request)) return await expired();
+      const badQuery = queryProblem(request);
+      if (badQuery) throw new BadRequestError(badQuery);
       if (write && request.isMultipart()) {
         // A form with a file control: its first part is the CSRF token, checked before any file is read.
         const read = await readMultipartForm(context.panel, request, { csrfToken: viewer.csrfToken, owner: uploader, fieldSize: context.formBodyLimit, beforeParts: guard && (async () => guard(request, await open())) });
@@ -109,6 +111,20 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
       return sendProblem(context, request, reply, viewer, problem);
     }
   };
+}
+
+/**
+ * A query parameter or name with text the database cannot store (a NUL character, a lone
+ * surrogate), in the API's own words (its request hygiene refuses the same query the same way),
+ * so that the index's 400 page says what the API says; undefined when there is none.
+ */
+function queryProblem(request: FastifyRequest): string | undefined {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  for (const name in query) {
+    const problem = textProblem(name) ?? textProblem(query[name]);
+    if (problem) return `Query parameter ${JSON.stringify(name)} ${problem}`;
+  }
+  return undefined;
 }
 
 const refusedFilesByRequest = new WeakMap<FastifyRequest, ErrorMessages>();
