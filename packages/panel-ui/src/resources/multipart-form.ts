@@ -14,8 +14,23 @@ const LIMITS = { parts: 500, fields: 400, files: 20 };
  */
 export class FormTooLargeError extends Error {
   readonly code = 'PANEL_UI_FORM_TOO_LARGE';
-  constructor(limit: number) {
-    super(`The form is larger than the ${formatBytes(limit)} the panel accepts, so nothing was saved. Go back and shorten what you typed.`);
+
+  /** A form (or one of its text values) over `limit` bytes. */
+  static ofBytes(limit: number): FormTooLargeError {
+    return new FormTooLargeError(`The form is larger than the ${formatBytes(limit)} the panel accepts, so nothing was saved. Go back and shorten what you typed.`);
+  }
+}
+
+/** The 413 of a form with more parts than `LIMITS` allows, which the parser refuses with its own code; undefined for any other error. */
+function tooManyParts(error: unknown): FormTooLargeError | undefined {
+  switch ((error as { code?: unknown } | null)?.code) {
+    case 'FST_FILES_LIMIT':
+      return new FormTooLargeError(`The form sends more than ${LIMITS.files} files, so nothing was saved. Go back and choose at most ${LIMITS.files}, then send the others with a second save.`);
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new FormTooLargeError(`The form has more than ${LIMITS.fields} fields, so nothing was saved.`);
+    default:
+      return undefined;
   }
 }
 
@@ -88,7 +103,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
         fileFields = new Map(writable.filter((field) => field.kind.attachments !== undefined).map((field) => [`record[${field.writeKey}]`, field]));
       }
       if (part.type === 'field') {
-        if (part.valueTruncated || part.fieldnameTruncated) throw new FormTooLargeError(input.fieldSize);
+        if (part.valueTruncated || part.fieldnameTruncated) throw FormTooLargeError.ofBytes(input.fieldSize);
         const value = typeof part.value === 'string' ? part.value : String(part.value);
         const problem = textProblem(part.fieldname) ?? textProblem(value);
         if (problem) throw new BadRequestError(`Form field ${JSON.stringify(part.fieldname)} ${problem}`);
@@ -117,7 +132,8 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
   } catch (error) {
     await discardUploads(panel, input.owner, received);
     // A file past the largest any file field takes: the 413 page, as the API's upload endpoint refuses a body past its limit.
-    throw (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE' ? new UploadTooLargeError(largest) : error;
+    // More files or fields than a form may send: the same 413 page as a form too large, rather than the parser's own error.
+    throw (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE' ? new UploadTooLargeError(largest) : (tooManyParts(error) ?? error);
   }
   return { form, received, refusedFiles: Object.keys(refusedFiles).length > 0 ? refusedFiles : undefined };
 }

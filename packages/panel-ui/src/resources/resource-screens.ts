@@ -10,7 +10,7 @@ import { queryPairs, withQuery } from './resource-paths.js';
 import { formModel, postedAttributes, SHOWN_VALUES, typedValues, untouchedAndConflicts, type TypedValues } from './record-form.js';
 import { FormDrafts } from './form-drafts.js';
 import { formSizeLimit } from './form-size-limit.js';
-import { formField } from '../forms/form-body.js';
+import { FORM_BODY_LIMIT, formField } from '../forms/form-body.js';
 import { recordLabel, showScreen } from './show-screen.js';
 import { ConfirmationNeededError, notFound, recordIdOf, refusedFilesOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
 import { withoutRefusedFiles } from './refused-files.js';
@@ -236,7 +236,7 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   app.get(`${paths.base}/:route_key/:id/delete`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) =>
     sendDelete(request, reply, screen.actor, screen.viewer, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key)), [], 200)));
 
-  app.post(`${paths.base}/:route_key/:id/delete`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => {
+  app.post<ScreenRoute>(`${paths.base}/:route_key/:id/delete`, formSizeLimit(context, FORM_BODY_LIMIT), screenRoute(context, true, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
     const id = idOf(request, resource);
     try {
