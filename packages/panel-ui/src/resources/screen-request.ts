@@ -85,6 +85,8 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
     let received: readonly string[] = [];
     try {
       if (write && !isSameOriginRequest(request)) return await expired();
+      const unreadable = write ? unreadableForm(request) : undefined;
+      if (unreadable) return await sendProblem(context, request, reply, viewer, { status: 415, title: 'The form cannot be read', message: unreadable });
       const badQuery = queryProblem(request);
       if (badQuery) throw new BadRequestError(badQuery);
       if (write && request.isMultipart()) {
@@ -111,6 +113,25 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
       return sendProblem(context, request, reply, viewer, problem);
     }
   };
+}
+
+/** The body types a form is sent as (a browser's `enctype`s the screens use). */
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/**
+ * Why a POST's body is not a form the screens read (a 415), or undefined: a type other than a
+ * browser's form (JSON, text, XML), or a compressed body (the screens decompress nothing).
+ * Asked after the gate and the same-origin check, so that a visitor without a session or a
+ * cross-site POST still gets the page any such POST gets.
+ */
+function unreadableForm(request: FastifyRequest): string | undefined {
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  const type = request.headers['content-type'];
+  const mediaType = type?.split(';')[0]!.trim().toLowerCase();
+  let got: string | undefined;
+  if (encoding && encoding !== 'identity') got = `Content-Encoding "${encoding.slice(0, 40)}"`;
+  else if (mediaType !== undefined && mediaType !== '' && !FORM_TYPES.has(mediaType)) got = `Content-Type "${mediaType.slice(0, 100)}"`;
+  return got && `The panel takes a form as a browser sends it (application/x-www-form-urlencoded or multipart/form-data, uncompressed), instead got ${got}. Nothing was saved.`;
 }
 
 /**
