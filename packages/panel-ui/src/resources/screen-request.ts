@@ -127,7 +127,7 @@ const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form
 function unreadableForm(request: FastifyRequest): string | undefined {
   const encoding = request.headers['content-encoding']?.trim().toLowerCase();
   const type = request.headers['content-type'];
-  const mediaType = type?.split(';')[0]!.trim().toLowerCase();
+  const mediaType = type === undefined ? undefined : (type.split(';')[0] ?? '').trim().toLowerCase();
   let got: string | undefined;
   if (encoding && encoding !== 'identity') got = `Content-Encoding "${encoding.slice(0, 40)}"`;
   else if (mediaType !== undefined && mediaType !== '' && !FORM_TYPES.has(mediaType)) got = `Content-Type "${mediaType.slice(0, 100)}"`;
