@@ -5,7 +5,7 @@
 // records in words ("1–25 of 52 blog posts"; one record is "1 blog post").
 import { expect, it } from 'vitest';
 import { describeOnEachDatabase } from './demo-app-support.js';
-import { PEOPLE, mainText, signInAs } from './resource-screens-support.js';
+import { API_KEYS, PEOPLE, mainText, signInAs } from './resource-screens-support.js';
 
 /** The hidden fields of the form whose submit button says "Apply filters". */
 function filtersFormHidden(html: string): [string, string][] {
@@ -39,5 +39,17 @@ describeOnEachDatabase('the index screen\'s query', (demo) => {
     expect(mainText(past.body)).toContain('Page 2 is past the end of 1 blog post.');
     const many = await ada.get('/panel/resources/blog_posts?per_page=5');
     expect(mainText(many.body)).toMatch(/1–5 of \d+ blog posts/);
+  });
+  it('"400 page inside the shell with the API\'s 400 message for the same query": a NUL character in any parameter or its name', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const decode = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x3D;/g, '=').replace(/&amp;/g, '&');
+    for (const query of ['q=%00', 'filter[title][contains]=%00', 'sort_by=%00', 'page=%00', 'per_page=%00', 'sort_direction=%00', 'filter[ti%00tle][eq]=1']) {
+      const viaApi = await demo().app.inject({ method: 'GET', url: `/api/resources/v1/blog_posts?${query}`, headers: { authorization: API_KEYS.ada } });
+      expect(viaApi.statusCode, query).toBe(400);
+      const screen = await ada.get(`/panel/resources/blog_posts?${query}`);
+      expect(screen.statusCode, query).toBe(400);
+      expect(screen.body, query).toContain('<nav class="sidebar"');
+      expect(decode(mainText(screen.body)), query).toContain(viaApi.json().error);
+    }
   });
 });

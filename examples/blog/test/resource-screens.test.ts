@@ -3,6 +3,7 @@
 // inject tests — constant statements, CSRF and same-origin on every POST, no-store, 404 for
 // unknown keys, ids and associations, the API's 400 and 422 messages.
 import { readdir } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { countQueries } from '@panel/test-support';
 import { describeOnEachDatabase } from './demo-app-support.js';
@@ -333,5 +334,48 @@ describeOnEachDatabase('the resource screens', (demo) => {
     // An empty list keeps its empty state, on any page.
     const empty = await get('/panel/resources/blog_posts?q=nothing-like-this&page=2');
     expect(mainText(empty.body)).toContain('0 of 0 blog posts Nothing matches.');
+  });
+  it('"bad input gets a clear answer and loses nothing" (413, an HTML page inside the shell): a delete form over its 32 KB limit, a multipart form with more than 20 files or 400 fields; nothing is written or kept', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const pending = async () => Number((await demo().database.db.selectFrom('panel_uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await pending();
+    const expectFormTooLarge = (response: { statusCode: number; headers: Record<string, unknown>; body: string }, what: string) => {
+      expect(response.statusCode, what).toBe(413);
+      expect(response.headers['content-type'], what).toContain('text/html');
+      expect(response.body, what).toContain('<nav class="sidebar"');
+      expect(mainText(response.body), what).toContain('The form is too large');
+    };
+    expectFormTooLarge(await ada.post('/panel/resources/tags/2/delete', [['padding', 'x'.repeat(33 * 1024)]]), 'delete');
+    expect((await api('/tags/2')).statusCode).toBe(200);
+    const post = (body: ReturnType<typeof multipart>) => demo().app.inject({ method: 'POST', url: '/panel/resources/blog_posts/14', headers: { cookie: ada.cookie, origin: 'http://localhost:80', 'content-type': body.contentType }, payload: body.payload });
+    const files = Array.from({ length: 21 }, (_, i) => ({ name: 'record[attachments]', value: PNG, filename: `page-${i}.png`, type: 'image/png' }));
+    expectFormTooLarge(await post(multipart([{ name: 'csrf_token', value: ada.csrf }, { name: 'record[title]', value: 'Many files' }, ...files])), '21 files');
+    const fields = Array.from({ length: 401 }, (_, i) => ({ name: `extra_${i}`, value: 'x' }));
+    expectFormTooLarge(await post(multipart([{ name: 'csrf_token', value: ada.csrf }, { name: 'record[title]', value: 'Many fields' }, ...fields])), '401 fields');
+    expect((await api('/blog_posts/14')).json().record).toMatchObject({ title: 'Post 14: Rivers', attachments: [] });
+    expect(await pending()).toBe(before);
+  });
+
+  it('"bad input gets a clear answer" (415, an HTML page inside the shell): a POST of JSON, text or XML, or a compressed form, says what to send; nothing is written', async () => {
+    const ada = await signInAs(demo(), PEOPLE.ada);
+    const form = new URLSearchParams([['csrf_token', ada.csrf], ['record[name]', 'Sent as the wrong type']]).toString();
+    const sent = [
+      { 'content-type': 'application/json', payload: JSON.stringify({ csrf_token: ada.csrf, record: { name: 'Sent as the wrong type' } }) },
+      { 'content-type': 'text/plain', payload: form },
+      { 'content-type': 'application/xml', payload: '<record><name>Sent as the wrong type</name></record>' },
+      { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip', payload: gzipSync(form) },
+    ];
+    for (const { payload, ...headers } of sent) {
+      const what = `${headers['content-type']} ${headers['content-encoding'] ?? ''}`;
+      const response = await demo().app.inject({ method: 'POST', url: '/panel/resources/tags', headers: { cookie: ada.cookie, origin: 'http://localhost:80', ...headers }, payload });
+      expect(response.statusCode, what).toBe(415);
+      expect(response.headers['content-type'], what).toContain('text/html');
+      expect(response.body, what).toContain('<nav class="sidebar"');
+      expect(mainText(response.body), what).toContain('application/x-www-form-urlencoded or multipart/form-data');
+    }
+    expect((await api('/tags?filter[name][contains]=wrong%20type')).json().records).toEqual([]);
+    // Without a session, or from another site, the answer is the one any such POST gets (the gate first).
+    const anonymous = await demo().app.inject({ method: 'POST', url: '/panel/resources/tags', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(anonymous.statusCode).toBe(403);
   });
 });

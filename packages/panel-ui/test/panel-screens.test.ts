@@ -267,6 +267,18 @@ for (const kind of testDatabaseKinds()) {
       expect(response.statusCode).toBe(413);
     });
 
+    it('"bad input gets a clear answer … with an HTML page in the panel": a token form over 32 KiB is the 413 page inside the shell, saying the limit; nothing is created', async () => {
+      const { cookie, csrf } = await screens.signIn(1);
+      const before = (await screens.tokens.list()).length;
+      const response = await post('/api_tokens', cookie, [['csrf_token', csrf], ['name', 'x'.repeat(33 * 1024)]]);
+      expect(response.statusCode).toBe(413);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['content-security-policy']).toBe(PANEL_CONTENT_SECURITY_POLICY);
+      expect(response.body).toContain('<nav class="sidebar"');
+      expect(response.body).toContain('The form is larger than the 32 KiB the panel accepts, so nothing was saved.');
+      expect((await screens.tokens.list()).length).toBe(before);
+    });
+
     it('sends a browser without a recent password confirmation to the confirm page, back to where it was', async () => {
       const { cookie } = await screens.signIn(1, { confirmed: false });
       const response = await screens.app.inject({ method: 'GET', url: '/panel_api/settings', headers: { cookie, accept: 'text/html' } });

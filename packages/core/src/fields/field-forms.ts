@@ -38,12 +38,17 @@ export function jsonDisplay(value: unknown): FieldDisplay {
 /** The control's value of a scalar: the value as text, or empty. */
 const asText = (value: unknown): readonly string[] => [isMissing(value) ? '' : String(value)];
 
-/** One line of text: posted as typed (an empty input is an empty string, which `required` counts as blank). */
+/**
+ * One line of text: posted as typed (an empty input is an empty string, which `required` counts
+ * as blank). A text input cannot post a line break, so one comes only from the text area the
+ * screens show a value holding line breaks in: its CRLF (and lone CR) is made LF, as a text
+ * area field's is.
+ */
 export const TEXT_FORM = formOf({
   display: textDisplay,
   control: () => ({ kind: 'text' }),
   formValue: asText,
-  fromForm: last,
+  fromForm: (posted: readonly string[]) => last(posted).replace(/\r\n?/g, '\n'),
 });
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { PanelConfigError, type Panel } from '@panel/core';
-import { apiErrorHandler, readYourWrites } from '@panel/api';
+import { readYourWrites } from '@panel/api';
 import { COPY_SECRET_JS, PANEL_CSS } from '../assets/panel-assets.js';
 import { RESOURCE_FORM_BODY_LIMIT, registerFormParser } from '../forms/form-body.js';
 import { applySecurityHeaders } from '../security/security-headers.js';
@@ -18,6 +18,7 @@ import { registerResourceScreens } from '../resources/resource-screens.js';
 import { ResourcePaths } from '../resources/resource-paths.js';
 import { ScreenActor } from '../resources/screen-actor.js';
 import { warnAboutFormlessFields } from '../resources/formless-fields-warning.js';
+import { formErrorHandler } from '../resources/form-size-limit.js';
 
 /** The options of `panelScreens`. */
 export interface PanelScreensOptions {
@@ -126,8 +127,8 @@ export const panelScreens: FastifyPluginAsync<PanelScreensOptions> = async (app,
   registerFormParser(app);
   // Forms with a file control post multipart/form-data, read part by part by the resource screens (resources/multipart-form.ts).
   await app.register(fastifyMultipart);
-  // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }).
-  app.setErrorHandler(apiErrorHandler({ rootPath: panel.config.rootPath }));
+  // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }); a form too large is the 413 page.
+  app.setErrorHandler(formErrorHandler(context));
   readYourWrites(app, panel.database, { cookie: 'always' });
   app.addHook('onSend', async (_request, reply, payload) => {
     applySecurityHeaders(reply);

@@ -1,12 +1,38 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { FILE_PART_CONTENT_TYPE, fieldMaxBytes, receivedFileProblem, uploadLimit, UploadTooLargeError, secretsEqual, textProblem, type CompiledField, type ErrorMessages, type Panel } from '@panel/core';
+import { FILE_PART_CONTENT_TYPE, fieldMaxBytes, formatBytes, receivedFileProblem, uploadLimit, UploadTooLargeError, secretsEqual, textProblem, type CompiledField, type ErrorMessages, type Panel } from '@panel/core';
 import { BadRequestError, multipartParts, readFilePart } from '@panel/api';
 import type { FormBody } from '../forms/form-body.js';
 
-/** The most parts one form sends (its fields and files), and the longest field value. */
-const LIMITS = { parts: 500, fields: 400, files: 20, fieldSize: 64 * 1024 };
+/** The most parts one form sends (its fields and files); the longest field value is the form's own limit (`fieldSize`). */
+const LIMITS = { parts: 500, fields: 400, files: 20 };
+
+/**
+ * A form's text is larger than the screens take (`formBodyLimit`): the 413 page, nothing
+ * written. A text value is never cut to fit: saving a cut value would lose what was typed.
+ */
+export class FormTooLargeError extends Error {
+  readonly code = 'PANEL_UI_FORM_TOO_LARGE';
+
+  /** A form (or one of its text values) over `limit` bytes. */
+  static ofBytes(limit: number): FormTooLargeError {
+    return new FormTooLargeError(`The form is larger than the ${formatBytes(limit)} the panel accepts, so nothing was saved. Go back and shorten what you typed.`);
+  }
+}
+
+/** The 413 of a form with more parts than `LIMITS` allows, which the parser refuses with its own code; undefined for any other error. */
+function tooManyParts(error: unknown): FormTooLargeError | undefined {
+  switch ((error as { code?: unknown } | null)?.code) {
+    case 'FST_FILES_LIMIT':
+      return new FormTooLargeError(`The form sends more than ${LIMITS.files} files, so nothing was saved. Go back and choose at most ${LIMITS.files}, then send the others with a second save.`);
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new FormTooLargeError(`The form has more than ${LIMITS.fields} fields, so nothing was saved.`);
+    default:
+      return undefined;
+  }
+}
 
 /**
  * What reading a multipart form gives: the form, with each received file's upload id under its
@@ -31,6 +57,8 @@ export interface MultipartFormInput {
    * Absent, no file part is stored.
    */
   readonly beforeParts?: (() => Promise<readonly CompiledField[]>) | undefined;
+  /** The longest text value a part may carry, in bytes (the screens' `formBodyLimit`): a longer one is `FormTooLargeError`. */
+  readonly fieldSize: number;
 }
 
 /**
@@ -66,7 +94,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
   // The files' bytes are stored as their parts arrive; their rows are recorded together at the end (one statement whatever their number).
   const uploads = panel.uploads.batch({ owner: input.owner });
   try {
-    for await (const part of multipartParts(request.parts({ limits: { ...LIMITS, fileSize: largest + 1 } }))) {
+    for await (const part of multipartParts(request.parts({ limits: { ...LIMITS, fieldSize: input.fieldSize, fileSize: largest + 1 } }))) {
       if (first) {
         first = false;
         const token = part.type === 'field' && part.fieldname === 'csrf_token' && typeof part.value === 'string' ? part.value : '';
@@ -78,6 +106,7 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
         fileFields = new Map(writable.filter((field) => field.kind.attachments !== undefined).map((field) => [`record[${field.writeKey}]`, field]));
       }
       if (part.type === 'field') {
+        if (part.valueTruncated || part.fieldnameTruncated) throw FormTooLargeError.ofBytes(input.fieldSize);
         const value = typeof part.value === 'string' ? part.value : String(part.value);
         const problem = textProblem(part.fieldname) ?? textProblem(value);
         if (problem) throw new BadRequestError(`Form field ${JSON.stringify(part.fieldname)} ${problem}`);
@@ -107,7 +136,8 @@ export async function readMultipartForm(panel: Panel, request: FastifyRequest, i
   } catch (error) {
     await uploads.discard();
     // A file past the largest any file field takes: the 413 page, as the API's upload endpoint refuses a body past its limit.
-    throw (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE' ? new UploadTooLargeError(largest) : error;
+    // More files or fields than a form may send: the same 413 page as a form too large, rather than the parser's own error.
+    throw (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE' ? new UploadTooLargeError(largest) : (tooManyParts(error) ?? error);
   }
   return { form, received, refusedFiles: Object.keys(refusedFiles).length > 0 ? refusedFiles : undefined };
 }

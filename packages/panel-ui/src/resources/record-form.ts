@@ -6,6 +6,7 @@ import type { ResourceScreensContext } from './screen-request.js';
 import { shownValue, type ShownValue } from './shown-value.js';
 import { recordLabel } from './show-screen.js';
 import { recordKeyInput } from './record-key-input.js';
+import { shownDigests } from './form-changes.js';
 
 /** The most records a `belongs_to` select offers; a larger target is chosen by its id. */
 export const RECORD_CHOICES = 100;
@@ -45,6 +46,13 @@ export function postedAttributes(resource: CompiledResource, typed: TypedValues)
   }
   return attributes;
 }
+
+/**
+ * A text area's content for `value`: the HTML parser drops one line feed right after the start
+ * tag (and reads a CR as one), so a value starting with a line break gets one more in front of
+ * it; any other value is written as it is.
+ */
+const textAreaText = (value: string): string => (/^[\r\n]/.test(value) ? `\n${value}` : value);
 
 /** One control of the form, as the template draws it. */
 interface ControlModel {
@@ -107,7 +115,7 @@ async function controlModel(actor: ScreenActor, field: CompiledField, control: F
       return { ...base, partial: 'controlSelect', options: [{ value: '', label: '—', selected: base.value === '' }, ...listed.map((choice) => ({ ...choice, selected: choice.value === base.value }))] };
     }
     case 'textarea':
-      return { ...base, partial: 'controlTextarea' };
+      return { ...base, partial: 'controlTextarea', value: textAreaText(base.value) };
     case 'date':
       return { ...base, partial: 'controlInput', type: 'date' };
     case 'datetime':
@@ -117,6 +125,8 @@ async function controlModel(actor: ScreenActor, field: CompiledField, control: F
     case 'file':
       return { ...base, partial: 'controlFile', multiple: control.multiple === true, current: current?.empty ? undefined : current, pending: await pendingUploads(actor, value) };
     default:
+      // A text input cannot hold a line break (a browser strips it from the value): a value with one is edited in a text area.
+      if (/[\r\n]/.test(base.value)) return { ...base, partial: 'controlTextarea', value: textAreaText(base.value) };
       return { ...base, partial: 'controlText', inputmode: control.inputmode };
   }
 }
@@ -173,5 +183,8 @@ export async function formModel(input: FormInput) {
     const href = field && controls.some((control) => control.id === `record-${field.writeKey}`) ? `#record-${field.writeKey}` : undefined;
     return messages.map((message) => ({ text: name === 'base' ? message : `${humanize(name)} ${message}`, href }));
   });
-  return { controls, readOnly, summary, hasErrors: summary.length > 0, multipart: controls.some((control) => control.partial === 'controlFile'), needsConfirmation: needsConfirmation.length > 0 ? needsConfirmation.join(', ') : undefined };
+  // What the edit form shows of the stored record, so that its update writes only what the user changed.
+  const shownFields = resource.fields.filter((field) => writable.has(field) && controls.some((control) => control.name === controlName(field)));
+  const shownValues = row ? JSON.stringify(shownDigests(shownFields, row)) : undefined;
+  return { controls, readOnly, summary, shownValues, hasErrors: summary.length > 0, multipart: controls.some((control) => control.partial === 'controlFile'), needsConfirmation: needsConfirmation.length > 0 ? needsConfirmation.join(', ') : undefined };
 }

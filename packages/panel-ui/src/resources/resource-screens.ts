@@ -7,10 +7,12 @@ import { seeOther, sendPage } from '../screens/screen-context.js';
 import { listScreen, SCREENS_PER_PAGE_COOKIE } from './list-screen.js';
 import { withoutEmptyControls } from './list-filters.js';
 import { queryPairs, withQuery } from './resource-paths.js';
-import { formModel, postedAttributes, typedValues, type TypedValues } from './record-form.js';
+import { controlName, formModel, postedAttributes, typedValues, type TypedValues } from './record-form.js';
+import { editableRecord, mayCreate } from './write-checks.js';
+import { SHOWN_VALUES, untouchedAndConflicts } from './form-changes.js';
 import { FormDrafts } from './form-drafts.js';
 import { formSizeLimit } from './form-size-limit.js';
-import { formField } from '../forms/form-body.js';
+import { FORM_BODY_LIMIT, formField } from '../forms/form-body.js';
 import { recordLabel, showScreen } from './show-screen.js';
 import { ConfirmationNeededError, notFound, recordIdOf, refusedFilesOf, resourceOf, screenRoute, type OpenedScreen, type ResourceScreensContext } from './screen-request.js';
 import { withoutRefusedFiles } from './refused-files.js';
@@ -26,18 +28,6 @@ function idOf(request: ScreenRequest, resource: CompiledResource): RecordId {
   const id = recordIdOf(request.params.id ?? '', resource);
   if (id === undefined) throw notFound(request.params.id ?? '');
   return id;
-}
-
-/** Refuses (`NotAuthorizedError`, the 403 page) a user the policy does not let create `resource`: the new form's and the create's check. */
-async function mayCreate(actor: ScreenActor, resource: CompiledResource): Promise<void> {
-  if (!(await actor.may(resource, 'create'))) throw new NotAuthorizedError('create', resource.naming.humanName);
-}
-
-/** The record an edit form or an update works on: found through the scope (else the 404 page), and the policy's `update` on it (else the 403 page). */
-async function editableRecord(actor: ScreenActor, resource: CompiledResource, id: RecordId): Promise<RecordRow> {
-  const row = await operations.show({ ...actor.input(resource), id });
-  if (!(await actor.may(resource, 'update', row))) throw new NotAuthorizedError('update', resource.naming.humanName);
-  return row;
 }
 
 /**
@@ -167,7 +157,15 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   const write = async (request: ScreenRequest, reply: FastifyReply, screen: OpenedScreen, resource: CompiledResource, id: RecordId | null) => {
     const typed = typedValues(request.body as Record<string, unknown>);
     if (formField(request.body, 'then') === 'confirm') return confirmFirst(reply, screen, resource, id, typed);
-    const attributes = postedAttributes(resource, typed);
+    let attributes = postedAttributes(resource, typed);
+    if (id !== null) {
+      // Only what the user changed is written; a field changed meanwhile by someone else and by this form too is a 409, nothing written.
+      const row = await editableRecord(screen.actor, resource, id);
+      const fields = await screen.actor.access(resource).writable('update', row);
+      const compared = untouchedAndConflicts({ fields, row, posted: (field) => typed.get(controlName(field)), shown: formField(request.body, SHOWN_VALUES), attributes });
+      if (Object.keys(compared.conflicts).length > 0) return sendForm(request, reply, screen, resource, id, typed, compared.conflicts, 409);
+      attributes = compared.attributes;
+    }
     const input = { ...screen.actor.input(resource), attributes, confirmFields: confirmFields(screen.viewer), passwordChanged: passwordChanged(request, reply, screen.viewer) };
     try {
       const refusedFiles = refusedFilesOf(request); // a chosen file refused as it was read: the form again, nothing written
@@ -228,7 +226,7 @@ export function registerResourceScreens(app: FastifyInstance, context: ResourceS
   app.get(`${paths.base}/:route_key/:id/delete`, screenRoute(context, false, async (request: ScreenRequest, reply, screen) =>
     sendDelete(request, reply, screen.actor, screen.viewer, resourceOf(context, request.params.route_key), idOf(request, resourceOf(context, request.params.route_key)), [], 200)));
 
-  app.post(`${paths.base}/:route_key/:id/delete`, screenRoute(context, true, async (request: ScreenRequest, reply, screen) => {
+  app.post<ScreenRoute>(`${paths.base}/:route_key/:id/delete`, formSizeLimit(context, FORM_BODY_LIMIT), screenRoute(context, true, async (request: ScreenRequest, reply, screen) => {
     const resource = resourceOf(context, request.params.route_key);
     const id = idOf(request, resource);
     try {

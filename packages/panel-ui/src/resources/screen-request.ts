@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isPanelError, RecordNotFoundError, secretsEqual, type CompiledField, type CompiledResource, type ErrorMessages, type RecordId } from '@panel/core';
+import { isPanelError, RecordNotFoundError, secretsEqual, textProblem, type CompiledField, type CompiledResource, type ErrorMessages, type RecordId } from '@panel/core';
 import { BadRequestError, isSameOriginRequest } from '@panel/api';
 import { formField, formProblem } from '../forms/form-body.js';
 import { panelViewer, type PanelViewer } from '../shell/panel-viewer.js';
@@ -41,6 +41,7 @@ export type WriteGuard<R extends FastifyRequest> = (request: R, screen: OpenedSc
 function problemOf(error: unknown): { status: number; title: string; message: string } | undefined {
   if (isPanelError(error, 'PANEL_ERR_RECORD_NOT_FOUND')) return { status: 404, title: 'Not found', message: 'There is nothing here, or you may not see it.' };
   if (isPanelError(error, 'PANEL_ERR_UPLOAD_TOO_LARGE')) return { status: 413, title: 'The file is too large', message: (error as Error).message };
+  if ((error as { code?: unknown } | null)?.code === 'PANEL_UI_FORM_TOO_LARGE') return { status: 413, title: 'The form is too large', message: (error as Error).message };
   if (isPanelError(error, 'PANEL_ERR_NOT_AUTHORIZED')) return { status: 403, title: 'Not allowed', message: (error as Error).message };
   if ((error as { code?: unknown } | null)?.code === 'PANEL_API_ERR_BAD_REQUEST') return { status: 400, title: 'Bad request', message: (error as Error).message };
   if (error instanceof ConfirmationNeededError) return { status: 403, title: 'Confirm your password', message: error.message };
@@ -84,9 +85,13 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
     let received: readonly string[] = [];
     try {
       if (write && !isSameOriginRequest(request)) return await expired();
+      const unreadable = write ? unreadableForm(request) : undefined;
+      if (unreadable) return await sendProblem(context, request, reply, viewer, { status: 415, title: 'The form cannot be read', message: unreadable });
+      const badQuery = queryProblem(request);
+      if (badQuery) throw new BadRequestError(badQuery);
       if (write && request.isMultipart()) {
         // A form with a file control: its first part is the CSRF token, checked before any file is read.
-        const read = await readMultipartForm(context.panel, request, { csrfToken: viewer.csrfToken, owner: uploader, beforeParts: guard && (async () => guard(request, await open())) });
+        const read = await readMultipartForm(context.panel, request, { csrfToken: viewer.csrfToken, owner: uploader, fieldSize: context.formBodyLimit, beforeParts: guard && (async () => guard(request, await open())) });
         if ('refused' in read) return await expired();
         request.body = read.form;
         received = read.received;
@@ -108,6 +113,39 @@ export function screenRoute<R extends FastifyRequest>(context: ResourceScreensCo
       return sendProblem(context, request, reply, viewer, problem);
     }
   };
+}
+
+/** The body types a form is sent as (a browser's `enctype`s the screens use). */
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/**
+ * Why a POST's body is not a form the screens read (a 415), or undefined: a type other than a
+ * browser's form (JSON, text, XML), or a compressed body (the screens decompress nothing).
+ * Asked after the gate and the same-origin check, so that a visitor without a session or a
+ * cross-site POST still gets the page any such POST gets.
+ */
+function unreadableForm(request: FastifyRequest): string | undefined {
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  const type = request.headers['content-type'];
+  const mediaType = type === undefined ? undefined : (type.split(';')[0] ?? '').trim().toLowerCase();
+  let got: string | undefined;
+  if (encoding && encoding !== 'identity') got = `Content-Encoding "${encoding.slice(0, 40)}"`;
+  else if (mediaType !== undefined && mediaType !== '' && !FORM_TYPES.has(mediaType)) got = `Content-Type "${mediaType.slice(0, 100)}"`;
+  return got && `The panel takes a form as a browser sends it (application/x-www-form-urlencoded or multipart/form-data, uncompressed), instead got ${got}. Nothing was saved.`;
+}
+
+/**
+ * A query parameter or name with text the database cannot store (a NUL character, a lone
+ * surrogate), in the API's own words (its request hygiene refuses the same query the same way),
+ * so that the index's 400 page says what the API says; undefined when there is none.
+ */
+function queryProblem(request: FastifyRequest): string | undefined {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  for (const name in query) {
+    const problem = textProblem(name) ?? textProblem(query[name]);
+    if (problem) return `Query parameter ${JSON.stringify(name)} ${problem}`;
+  }
+  return undefined;
 }
 
 const refusedFilesByRequest = new WeakMap<FastifyRequest, ErrorMessages>();

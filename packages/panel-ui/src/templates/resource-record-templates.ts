@@ -43,6 +43,7 @@ export const RESOURCE_FORM_TEMPLATE = `<p class="breadcrumbs"><a href="{{indexHr
 {{#if needsConfirmation}}<p class="hint" id="needs-confirmation">To change {{needsConfirmation}}, confirm your password first, with the button below the form: what you typed is kept (passwords excepted).</p>{{/if}}
 <form method="post" action="{{action}}"{{#if multipart}} enctype="multipart/form-data"{{/if}} novalidate>
   <input type="hidden" name="csrf_token" value="{{csrfToken}}">
+  {{#if shownValues}}<input type="hidden" name="shown_values" value="{{shownValues}}">{{/if}}
   {{#each controls}}<div class="field{{#if errors}} field-error{{/if}}">{{> (lookup . 'partial') }}</div>
   {{/each}}
   {{#if readOnly.length}}<h2>Not editable</h2>
