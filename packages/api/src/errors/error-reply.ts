@@ -114,6 +114,8 @@ const HTTP_ANSWERS: Readonly<Record<ErrorCode, HttpAnswer | ((context: ErrorRepl
   PANEL_API_ERR_IDEMPOTENCY_KEY_IN_USE: { status: 409, body: message, headers: retryAfter },
   PANEL_API_ERR_IDEMPOTENCY_KEY_REUSED: { status: 422, body: message },
   PANEL_API_ERR_TOO_MANY_REQUESTS: { status: 429, body: () => ({ error: 'Too Many Requests' }), headers: retryAfter },
+  // The rate limit's store did not answer in time: the request may work later, as with an unavailable database.
+  PANEL_API_ERR_RATE_LIMIT_UNAVAILABLE: { status: 503, body: () => SERVICE_UNAVAILABLE.body!, headers: SERVICE_UNAVAILABLE.headers! },
   PANEL_ERR_FILE_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
   PANEL_ERR_RECORD_INVALID: { status: 422, body: (error, { action }) => recordInvalidBody((error as { errors: ErrorMessages }).errors, action) },
   // The database cannot answer now (down, restarting, failing over, too slow): the request may work later.
@@ -220,6 +222,14 @@ export function sendErrorReply(reply: FastifyReply, answer: ErrorReply, context:
   return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
 }
 
+/** What a 503 was about, for its log line: the rate limit's store, the storage, else the database. */
+function unavailableService(error: unknown): string {
+  const code = codeOf(error);
+  if (code === 'PANEL_API_ERR_RATE_LIMIT_UNAVAILABLE') return "the rate limit's store";
+  if (code === 'PANEL_ERR_STORAGE') return 'the storage';
+  return 'the database';
+}
+
 /**
  * The Fastify error handler of the API's and the attachment URL's scopes (and the panel's
  * screens): logs server errors with their stack (never sent), answers JSON, or the redirect
@@ -234,7 +244,7 @@ export function apiErrorHandler(context: ErrorReplyContext) {
       const details = { code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code, detail: cause?.message };
       // Refused settings (no such database, a wrong password) will not pass by themselves: an error for the operator, not a warning.
       if (details.reason === 'configuration') request.log.error(details, 'Panel API request refused: the database refused the connection settings (check the database URL and credentials)');
-      else request.log.warn(details, 'Panel API request refused: the database is unavailable');
+      else request.log.warn(details, `Panel API request refused: ${unavailableService(error)} is unavailable`);
     } else if (answer.status >= 500) {
       request.log.error({ err: error }, 'Panel API request failed');
       if (inDevelopment()) console.error(causeLine(request, error));
