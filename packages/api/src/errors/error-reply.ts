@@ -1,4 +1,5 @@
 import { causeLine, inDevelopment } from './cause-line.js';
+import { unavailableService } from './unavailable-service.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseUnavailableReason, DEFAULT_ROOT_PATH, RecordInvalidError, type ErrorCode, type ErrorMessages } from '@panel/core';
 import { confirmPath, signInPath } from '../session/session-paths.js';
@@ -191,6 +192,8 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
   }
   const status = (error as FastifyError | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: message(error) };
+  // A store that cannot be reached, does not answer in time or answers a server error: the request may work later.
+  if (code === 'PANEL_ERR_STORAGE' && (error as { reason?: unknown }).reason === 'unavailable') return SERVICE_UNAVAILABLE;
   // A driver error that reached here untyped (a closed database, the app's own pool) is classified the same way.
   if (databaseUnavailableReason(error) !== undefined) return SERVICE_UNAVAILABLE;
   return { status: 500, body: { error: 'Internal Server Error' } };
@@ -220,14 +223,6 @@ export function sendErrorReply(reply: FastifyReply, answer: ErrorReply, context:
     return reply.code(answer.status).header('location', answer.location).send();
   }
   return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
-}
-
-/** What a 503 was about, for its log line: the rate limit's store, the storage, else the database. */
-function unavailableService(error: unknown): string {
-  const code = codeOf(error);
-  if (code === 'PANEL_API_ERR_RATE_LIMIT_UNAVAILABLE') return "the rate limit's store";
-  if (code === 'PANEL_ERR_STORAGE') return 'the storage';
-  return 'the database';
 }
 
 /**
