@@ -1,3 +1,5 @@
+import { PanelConfigError } from '@panel/core';
+
 // Ctrl-C reaches every process of the terminal's foreground group: a runner such as tsx gets it
 // and passes it on to the server it started, which then sees it twice. A server that closes only
 // on the first signal exits at the second one before its database is closed, and PGlite, killed
@@ -29,6 +31,10 @@ export const CLOSE_TIMEOUT_MILLIS = 10_000;
 export function closeOnSignals(options: CloseOnSignalsOptions): () => void {
   const { app, database } = options;
   const timeoutMillis = options.timeoutMillis ?? CLOSE_TIMEOUT_MILLIS;
+  // NaN or a negative bound would fire at once, cutting every request in flight at the first signal.
+  if (!Number.isInteger(timeoutMillis) || timeoutMillis < 1) {
+    throw new PanelConfigError(`closeOnSignals: timeoutMillis must be a positive whole number of milliseconds, instead got ${String(timeoutMillis)}. Fix: leave it out for ${CLOSE_TIMEOUT_MILLIS}, or pass how long in-flight requests may take to finish.`);
+  }
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
   let closing = false;
   const close = (signal: NodeJS.Signals) => {
