@@ -5,13 +5,16 @@
 // needs the store answers 503 with `Retry-After` within the store's `timeoutMillis`, never hangs
 // until the socket's 90 s timeout cuts it without an answer; a delete whose bytes cannot be
 // purged still answers (the rows are gone, docs/files.md); once the store answers, uploads work.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3Storage } from '@panel/core';
+import { diskStorage, s3Storage } from '@panel/core';
 import { openTestDatabase, startS3Server, startTcpFaultProxy, testDatabaseKinds, type TcpFaultProxy, type TestS3Server } from '@panel/test-support';
 import { buildDemoApp, type DemoApp } from '../src/build-app.js';
 import { solidPng } from '../db/seed-files.js';
-import { ADMIN } from './demo-app-support.js';
+import { ADMIN, describeOnEachDatabase } from './demo-app-support.js';
 
 /** The store's bound in this suite (the default is 10 s). */
 const TIMEOUT_MILLIS = 500;
@@ -94,3 +97,39 @@ for (const kind of testDatabaseKinds()) {
     }, 60_000);
   });
 }
+
+// The same rule on the default storage: a disk that cannot take or give bytes (full, read-only,
+// failing, or, as here, its folder gone from under the running app and a file in its place)
+// answered 500, logged as a bug. It is the storage being unavailable: 503 with `Retry-After`.
+const diskRoot = mkdtempSync(join(tmpdir(), 'panel-storage-faults-'));
+afterAll(() => rmSync(diskRoot, { recursive: true, force: true }));
+
+describeOnEachDatabase(
+  'the demo on a disk it cannot use',
+  (demo) => {
+    it('"a clean 503": an upload and an attachment URL answer 503 with Retry-After, never a 500', async () => {
+      const body = multipart(solidPng(4, 4, [9, 9, 9]));
+      const stored = await demo().app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...ADMIN, ...body.headers } });
+      expect(stored.statusCode, stored.body).toBe(201);
+      const blob = (await sql<{ key: string; filename: string }>`select key, filename from panel_blobs order by id desc limit 1`.execute(demo().database.db)).rows[0]!;
+      // The folder goes from under the app, and a file takes its place.
+      rmSync(diskRoot, { recursive: true, force: true });
+      writeFileSync(diskRoot, 'not a folder');
+      try {
+        const refused = await demo().app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...ADMIN, ...body.headers } });
+        expect(refused.statusCode).toBe(503);
+        expect(refused.json()).toEqual({ error: 'Service Unavailable' });
+        expect(refused.headers['retry-after']).toBe('5');
+        const file = await demo().app.inject({ method: 'GET', url: `/panel/attachments/${blob.key}/${encodeURIComponent(blob.filename)}` });
+        expect(file.statusCode).toBe(503);
+        expect(file.headers['retry-after']).toBe('5');
+      } finally {
+        rmSync(diskRoot, { force: true });
+        mkdirSync(diskRoot);
+      }
+      // Back: the service recovers by itself.
+      expect((await demo().app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...ADMIN, ...body.headers } })).statusCode).toBe(201);
+    });
+  },
+  { storage: diskStorage({ root: diskRoot }) },
+);
