@@ -12,7 +12,7 @@ const port = wholeNumberFromEnv('PORT', 3000, { min: 0, max: 65_535, fix: 'a por
 const host = process.env.HOST ?? '127.0.0.1';
 const url = process.env.DATABASE_URL;
 /** How long a shutdown waits for in-flight requests before giving up (exit code 1). */
-const DRAIN_MILLIS = wholeNumberFromEnv('SHUTDOWN_DRAIN_MS', 10_000, { min: 1, max: 3_600_000, fix: 'how many milliseconds in-flight requests may take to finish' });
+const DRAIN_MILLIS = wholeNumberFromEnv('SHUTDOWN_DRAIN_MS', 15_000, { min: 1, max: 3_600_000, fix: 'how many milliseconds in-flight requests may take to finish' });
 
 // A missing database, a refused connection, a wrong password: one line with the fix, exit code 1.
 const { app } = await bootOrExit(() => buildDemoApp({ database: url ? { url } : {}, logger: process.env.LOG === '1' }));

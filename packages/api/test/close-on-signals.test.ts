@@ -88,7 +88,7 @@ describe('closeOnSignals', () => {
     const app = { close: async () => undefined };
     const listening = process.listenerCount('SIGTERM');
     for (const timeoutMillis of [Number.NaN, -5, 0, 1.5, Number.POSITIVE_INFINITY]) {
-      expect(() => closeOnSignals({ app, timeoutMillis })).toThrow(/closeOnSignals: timeoutMillis must be a positive whole number of milliseconds, instead got .*\. Fix: leave it out for 10000/);
+      expect(() => closeOnSignals({ app, timeoutMillis })).toThrow(/closeOnSignals: timeoutMillis must be a positive whole number of milliseconds, instead got .*\. Fix: leave it out for 15000/);
     }
     expect(process.listenerCount('SIGTERM')).toBe(listening);
   });

@@ -10,14 +10,17 @@ import { PanelConfigError } from '@panel/core';
 export interface CloseOnSignalsOptions {
   readonly app: { close(): Promise<unknown> };
   readonly database?: { close(): Promise<void> };
-  /** Milliseconds the close may take before the process exits with status 1 anyway. Default 10000. */
+  /** Milliseconds the close may take before the process exits with status 1 anyway. Default 15000 (the database's query timeout, 12 s, and time to answer). */
   readonly timeoutMillis?: number;
   /** The signals that close. Default SIGINT and SIGTERM. */
   readonly signals?: readonly NodeJS.Signals[];
 }
 
-/** The default bound on a close, in milliseconds. */
-export const CLOSE_TIMEOUT_MILLIS = 10_000;
+/**
+ * The default bound on a close, in milliseconds: longer than the database's default query timeout
+ * (12 s), so that a request waiting on a frozen server gets its 503 before the process exits.
+ */
+export const CLOSE_TIMEOUT_MILLIS = 15_000;
 
 /**
  * Closes the server, then the database, on SIGINT or SIGTERM, and exits with status 0 (1 when
