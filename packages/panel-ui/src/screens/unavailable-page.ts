@@ -20,7 +20,7 @@ export const UNAVAILABLE_PAGE = `<!doctype html>
 <body>
 <main id="main">
   <h1>Service unavailable</h1>
-  <p role="alert">The panel cannot reach what it needs right now. Nothing was changed. Try again in a few seconds.</p>
+  <p role="alert">The panel cannot reach what it needs right now. Try again in a few seconds.</p>
 </main>
 </body>
 </html>
