@@ -132,5 +132,10 @@ describe('the demo server with a malformed PORT or SHUTDOWN_DRAIN_MS [pglite, a 
       expect(ended.code).toBe(1);
     }, 90_000);
   }
+  it('PORT=abc for the cluster process (src/server-cluster.ts): the same line, before it connects to anything', async () => {
+    const ended = await runDemoUntilExit({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unused', PORT: 'abc' }, 'src/server-cluster.ts', 60_000);
+    expect(ended.stderr).toMatch(/^PORT must be .*, instead got "abc"\. Fix: .+\n$/);
+    expect(ended.code).toBe(1);
+  }, 90_000);
 });
 
