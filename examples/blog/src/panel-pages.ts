@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Panel } from '@panel/core';
-import { apiErrorHandler, FLASH_COOKIE, loadPanelSession } from '@panel/api';
-import { panelAccountPages, securityPath } from '@panel/panel-ui';
+import { FLASH_COOKIE, loadPanelSession } from '@panel/api';
+import { panelAccountPages, screensErrorHandler, securityPath } from '@panel/panel-ui';
 import { escapeHtml, htmlPage } from './html-page.js';
 import { verifyDemoCredentials, type CredentialsCheck } from './demo-credentials.js';
 
@@ -25,8 +25,8 @@ export interface PanelPagesOptions {
 export const panelPages: FastifyPluginAsync<PanelPagesOptions> = async (app, { panel, checkCredentials, home = true }) => {
   const { rootPath } = panel.config;
 
-  // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }).
-  app.setErrorHandler(apiErrorHandler({ rootPath }));
+  // An error's answer never carries an internal code or message (a 500 is { "error": "Internal Server Error" }); an outage is a page for a browser.
+  app.setErrorHandler(screensErrorHandler(rootPath));
 
   if (home) app.get(rootPath, async (request, reply) => {
     const session = (await loadPanelSession(panel, request, reply))?.data ?? {};

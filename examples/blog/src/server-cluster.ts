@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { closeOnSignals } from '@panel/api';
 import { s3Storage } from '@panel/core';
+import { wholeNumberFromEnv } from './demo-env.js';
 import { bootOrExit } from './boot-or-exit.js';
 import { buildDemoApp, type BuildDemoAppOptions } from './build-app.js';
 
@@ -24,6 +25,7 @@ if (!url) {
   console.error('DATABASE_URL is not set: the cluster demo runs on PostgreSQL (set DATABASE_URL=postgres://…).');
   process.exit(1);
 }
+const port = wholeNumberFromEnv('PORT', 3000, { min: 0, max: 65_535, fix: 'a port such as 3000' });
 const replicas = (env.DATABASE_REPLICA_URLS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const millis = (name: string) => (env[name] ? Number(env[name]) : undefined);
 const cachedMs = millis('PANEL_COUNT_CACHED_MS');
@@ -53,7 +55,7 @@ const options: BuildDemoAppOptions = {
 };
 // A missing database, a refused connection, a wrong password: one line with the fix, exit code 1.
 const { app } = await bootOrExit(() => buildDemoApp(options));
-await app.listen({ port: Number(env.PORT ?? 3000), host: env.HOST ?? '0.0.0.0' });
+await app.listen({ port, host: env.HOST ?? '0.0.0.0' });
 const base = `http://${env.HOST ?? '0.0.0.0'}:${(app.server.address() as AddressInfo).port}`;
 console.log(`Panel API demo on ${base} (cluster process ${process.pid}; database: PostgreSQL, ${replicas.length} replica(s))`);
 

@@ -2,9 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { closeOnSignals } from '@panel/api';
 import { bootOrExit } from './boot-or-exit.js';
 import { buildDemoApp } from './build-app.js';
+import { wholeNumberFromEnv } from './demo-env.js';
 import { DEMO_TOKEN_PEPPER } from '../app/panel/initializer.js';
 
-const port = Number(process.env.PORT ?? 3001);
+const port = wholeNumberFromEnv('PORT', 3001, { min: 0, max: 65_535, fix: 'a port such as 3001' });
 const host = process.env.HOST ?? '127.0.0.1';
 
 if (!process.env.PANEL_API_TOKEN_PEPPER) console.log(`PANEL_API_TOKEN_PEPPER is not set; the demo uses "${DEMO_TOKEN_PEPPER}" (not for real data).`);

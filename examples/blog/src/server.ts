@@ -2,16 +2,17 @@ import type { AddressInfo } from 'node:net';
 import { closeOnSignals } from '@panel/api';
 import { bootOrExit } from './boot-or-exit.js';
 import { buildDemoApp } from './build-app.js';
+import { wholeNumberFromEnv } from './demo-env.js';
 import { demoKeys } from './demo-keys.js';
 import { markStartupPhase, printStartupPhases } from './startup-timings.js';
 
 markStartupPhase('imports');
 
-const port = Number(process.env.PORT ?? 3000);
+const port = wholeNumberFromEnv('PORT', 3000, { min: 0, max: 65_535, fix: 'a port such as 3000' });
 const host = process.env.HOST ?? '127.0.0.1';
 const url = process.env.DATABASE_URL;
 /** How long a shutdown waits for in-flight requests before giving up (exit code 1). */
-const DRAIN_MILLIS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000);
+const DRAIN_MILLIS = wholeNumberFromEnv('SHUTDOWN_DRAIN_MS', 15_000, { min: 1, max: 3_600_000, fix: 'how many milliseconds in-flight requests may take to finish' });
 
 // A missing database, a refused connection, a wrong password: one line with the fix, exit code 1.
 const { app } = await bootOrExit(() => buildDemoApp({ database: url ? { url } : {}, logger: process.env.LOG === '1' }));

@@ -39,3 +39,20 @@ describePostgres('the demo with a DATABASE_URL naming a database that does not e
     });
   }
 });
+
+// The rule: "Misconfiguration fails fast at boot with a message that names the option and the
+// fix." A DATABASE_URL the driver cannot read ended in Node's `TypeError: Invalid URL` and its
+// stack at the first query; one that is not a PostgreSQL URL printed its password in a stack.
+describe('the demo with a DATABASE_URL that cannot be used as written [a child process]', { timeout: 120_000 }, () => {
+  for (const url of ['postgres://shop:s3cr3t@127.0.0.1:99999/shop', 'postgres//shop:s3cr3t@127.0.0.1:5432/shop']) {
+    it(`${url.replace('s3cr3t', '…')}: one line naming DATABASE_URL and the fix, without the password, no stack, exit 1`, async () => {
+      const ended = await runDemoUntilExit({ DATABASE_URL: url }, 'src/server.ts');
+      expect(ended.stderr).toMatch(/^Database url .*Fix: .*DATABASE_URL.*\n$/);
+      expect(ended.stderr).not.toContain('s3cr3t');
+      expect(ended.stderr).not.toMatch(/^\s+at /m);
+      expect(ended.stdout).toBe('');
+      expect(ended.code).toBe(1);
+    });
+  }
+});
+

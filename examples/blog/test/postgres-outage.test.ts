@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrivatePostgres, testDatabaseKinds, type PrivatePostgres } from '@panel/test-support';
@@ -116,4 +119,54 @@ describePostgres('the demo on PostgreSQL through a restart, with the default tim
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });
+});
+
+// The rule: "A failing dependency gets a clean 503 … nothing waits without a timeout." A rolling
+// deploy during a failover: SIGTERM reaches the demo while its requests wait on a frozen server
+// (postmaster and backends stopped by SIGSTOP: no answer, nothing closed). Each such request is
+// answered 503 at the query timeout (12 s); a drain bound shorter than that (it was 10 s) exited
+// first and cut them without any answer.
+describePostgres('the demo on a frozen PostgreSQL when SIGTERM comes, with the default timeouts [private cluster]', () => {
+  let cluster: PrivatePostgres;
+  let server: DemoServerProcess;
+  const pids = async () => {
+    const postmaster = (await readFile(join(cluster.folder, 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]!.trim();
+    const children = (await new Promise<string>((resolve) => execFile('pgrep', ['-P', postmaster], (_error, stdout) => resolve(stdout)))).split('\n').filter(Boolean);
+    return [postmaster, ...children].map(Number);
+  };
+  const signal = async (name: NodeJS.Signals) => {
+    for (const pid of await pids()) process.kill(pid, name);
+  };
+
+  beforeAll(async () => {
+    cluster = await startPrivatePostgres();
+    server = await startDemoServer({ DATABASE_URL: cluster.url });
+  }, 150_000);
+
+  afterAll(async () => {
+    await signal('SIGCONT').catch(() => undefined);
+    server?.kill();
+    await cluster?.close();
+  });
+
+  it('"SIGTERM drains in-flight requests": a request waiting on the frozen server is answered 503 with Retry-After, and the process exits 0', async () => {
+    expect((await fetch(`${server.base}${POSTS}`, { headers: ADMIN })).status).toBe(200);
+    await signal('SIGSTOP');
+    try {
+      const started = performance.now();
+      const inFlight = fetch(`${server.base}${POSTS}`, { headers: ADMIN }).then(
+        async (response) => ({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text(), millis: performance.now() - started }),
+        (error: unknown) => ({ status: 0, retryAfter: null, body: String((error as Error).cause ?? error), millis: performance.now() - started }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      server.child.kill('SIGTERM');
+      const answer = await inFlight;
+      expect(answer.status, `no answer after ${answer.millis.toFixed(0)} ms: ${answer.body}`).toBe(503);
+      expect(answer.retryAfter).toBe('5');
+      expect(JSON.parse(answer.body)).toEqual({ error: 'Service Unavailable' });
+      expect(await server.exited).toBe(0);
+    } finally {
+      await signal('SIGCONT');
+    }
+  }, 60_000);
 });

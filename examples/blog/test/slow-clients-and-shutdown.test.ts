@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diskStorage } from '@panel/core';
 import { openTestDatabase, testDatabaseKinds } from '@panel/test-support';
 import { buildDemoApp, type DemoApp } from '../src/build-app.js';
-import { startDemoServer } from './demo-server-process.js';
+import { runDemoUntilExit, startDemoServer } from './demo-server-process.js';
 
 /** What a raw client saw: when its socket closed and what the server wrote. */
 interface RawClient {
@@ -113,3 +113,29 @@ describe('graceful shutdown of the demo server [pglite, a child process]', () =>
     }
   }, 150_000);
 });
+
+// The rule: "Misconfiguration fails fast at boot with a message that names the option and the
+// fix." SHUTDOWN_DRAIN_MS=abc was read as NaN, and the first SIGTERM then cut every request in
+// flight ("took more than NaN ms", exit 1); PORT=abc ended in Node's RangeError and its stack.
+describe('the demo server with a malformed PORT or SHUTDOWN_DRAIN_MS [pglite, a child process]', () => {
+  for (const [name, value] of [
+    ['SHUTDOWN_DRAIN_MS', 'abc'],
+    ['SHUTDOWN_DRAIN_MS', '-5'],
+    ['PORT', 'abc'],
+    ['PORT', '80000'],
+  ] as const) {
+    it(`${name}=${value}: one line on standard error naming ${name} and the fix, no stack, exit 1 before listening`, async () => {
+      const ended = await runDemoUntilExit({ DATABASE_URL: '', [name]: value }, 'src/server.ts', 60_000);
+      expect(ended.stderr).toMatch(new RegExp(`^${name} must be .*, instead got "${value}"\\. Fix: .+\\n$`));
+      expect(ended.stderr).not.toMatch(/^\s+at /m);
+      expect(ended.stdout).not.toContain('Panel API demo on');
+      expect(ended.code).toBe(1);
+    }, 90_000);
+  }
+  it('PORT=abc for the cluster process (src/server-cluster.ts): the same line, before it connects to anything', async () => {
+    const ended = await runDemoUntilExit({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unused', PORT: 'abc' }, 'src/server-cluster.ts', 60_000);
+    expect(ended.stderr).toMatch(/^PORT must be .*, instead got "abc"\. Fix: .+\n$/);
+    expect(ended.code).toBe(1);
+  }, 90_000);
+});
+

@@ -12,7 +12,7 @@ export { isControllerClass } from './controller/resources-controller.js';
 export { importControllerModule } from './routing/import-controller.js';
 export type { ActionName, CallbackConditions, ErrorMatcher, RescueHandler } from './controller/callback-chain.js';
 export { CSRF_HEADER, type CsrfStrategy } from './controller/csrf-protection.js';
-export { AuthenticationError, InvalidAuthenticityTokenError, ConfirmationRequiredError, ForbiddenError, BadRequestError, NotFoundError, ControllerError, ApiError, PreconditionFailedError, PreconditionRequiredError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, TooManyRequestsError, type ApiErrorCode } from './errors/api-errors.js';
+export { AuthenticationError, InvalidAuthenticityTokenError, ConfirmationRequiredError, ForbiddenError, BadRequestError, NotFoundError, ControllerError, ApiError, PreconditionFailedError, PreconditionRequiredError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, TooManyRequestsError, RateLimitUnavailableError, type ApiErrorCode } from './errors/api-errors.js';
 export { ENTITY_TAG_FORM, entityTag, withEntityTagForm } from './http-semantics/entity-tag.js';
 export { API_CACHE_CONTROL } from './http-semantics/cache-headers.js';
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './http-semantics/idempotency-keys.js';

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '@panel/core';
+import { closeOnSignals } from '../src/index.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/signals/server.ts', import.meta.url));
 
@@ -79,4 +80,16 @@ describe('closeOnSignals', () => {
     expect(await server.exited).toEqual({ code: 1, signal: null });
     expect(server.output()).toContain('Panel: closing on SIGINT took more than 300 ms; exiting before the server and the database closed. Fix: find the request or connection that holds it, or give closeOnSignals a longer timeoutMillis.');
   }, 120_000);
+
+  // The rule: "Misconfiguration fails fast at boot with a message that names the option and the
+  // fix." A bound that is not a number (a SHUTDOWN_DRAIN_MS=abc read with Number()) made the drain
+  // deadline fire at once: SIGTERM cut every request in flight ("took more than NaN ms", exit 1).
+  it('refuses a timeoutMillis that is not a positive whole number of milliseconds when it is called, naming the option and the fix, and listens to no signal', () => {
+    const app = { close: async () => undefined };
+    const listening = process.listenerCount('SIGTERM');
+    for (const timeoutMillis of [Number.NaN, -5, 0, 1.5, Number.POSITIVE_INFINITY]) {
+      expect(() => closeOnSignals({ app, timeoutMillis })).toThrow(/closeOnSignals: timeoutMillis must be a positive whole number of milliseconds, instead got .*\. Fix: leave it out for 15000/);
+    }
+    expect(process.listenerCount('SIGTERM')).toBe(listening);
+  });
 });

@@ -90,5 +90,44 @@ for (const kind of testDatabaseKinds()) {
         await app.close();
       }
     });
+
+    // The rule: "A failing dependency gets a clean 503 and the service recovers by itself; nothing
+    // waits without a timeout." A store that never calls back (a frozen Redis, a client library
+    // that queues commands while it reconnects) must not hold the request forever.
+    it('"nothing waits without a timeout": a store that never answers is a 503 with Retry-After within rateLimit.timeoutMillis, and the next request is counted again once it answers', async () => {
+      let silent = true;
+      class SilentStore implements FastifyRateLimitStore {
+        incr(_key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void): void {
+          if (silent) return;
+          setImmediate(() => callback(null, { current: 1, ttl: 30_000 }));
+        }
+        child(): FastifyRateLimitStore {
+          return this;
+        }
+      }
+      const { app } = await buildLibraryApp(database, undefined, { rateLimit: { store: SilentStore, timeoutMillis: 300 } });
+      try {
+        const started = performance.now();
+        const response = await Promise.race([
+          app.inject({ method: 'GET', url: '/api/resources/v1/books', headers: { 'x-user-id': '7' } }),
+          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5_000)),
+        ]);
+        expect(response, 'the request was still waiting for the store after 5 s').toBeDefined();
+        expect(performance.now() - started).toBeLessThan(2_000);
+        expect(response!.statusCode).toBe(503);
+        expect(response!.json()).toEqual({ error: 'Service Unavailable' });
+        expect(response!.headers['retry-after']).toBe('5');
+        silent = false;
+        expect((await app.inject({ method: 'GET', url: '/api/resources/v1/books', headers: { 'x-user-id': '7' } })).statusCode).toBe(200);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('refuses a rateLimit.timeoutMillis that is not a positive whole number of milliseconds at boot, naming the option and the fix', async () => {
+      for (const timeoutMillis of [0, -1, 1.5, Number.NaN, '5000']) {
+        await expect(buildLibraryApp(database, undefined, { rateLimit: { timeoutMillis: timeoutMillis as number } })).rejects.toThrow(/rateLimit\.timeoutMillis must be a positive whole number of milliseconds, instead got .*Fix: leave it out for 5000/);
+      }
+    });
   });
 }

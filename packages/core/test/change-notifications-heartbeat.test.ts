@@ -4,6 +4,7 @@
 // The dead connection is made as a frozen server or a black-holed route makes it: the bytes stop,
 // nothing closes (the fault proxy's stall). TCP alone takes minutes to notice that. PGlite runs
 // in the process and listens on no connection: its channel is live from the start, and stays so.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_MILLIS, openDatabase, type Change, type PanelDatabase } from '@panel/core';
 import { createTestSchema, openTestDatabase, startTcpFaultProxy, testDatabaseKinds, testDatabaseUrl, type TcpFaultProxy, type TestSchema } from '@panel/test-support';
@@ -25,13 +26,17 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('the listening connecti
   let proxied: PanelDatabase;
   /** Another process, connected directly. */
   let other: PanelDatabase;
+  /** The schema's URL through the proxy. */
+  const proxiedUrl = () => {
+    const url = new URL(schema.url);
+    url.host = proxy.address;
+    return url.toString();
+  };
   beforeAll(async () => {
     schema = await createTestSchema();
     const server = new URL(testDatabaseUrl());
     proxy = await startTcpFaultProxy({ host: server.hostname, port: Number(server.port || 5432) });
-    const url = new URL(schema.url);
-    url.host = proxy.address;
-    proxied = await openDatabase({ url: url.toString(), schema: schema.schema, maxConnections: 1, applicationName: `panel-heartbeat-${process.pid}` });
+    proxied = await openDatabase({ url: proxiedUrl(), schema: schema.schema, maxConnections: 1, applicationName: `panel-heartbeat-${process.pid}` });
     other = await openDatabase({ url: schema.url, schema: schema.schema, maxConnections: 1 });
   });
   afterAll(async () => {
@@ -69,6 +74,29 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('the listening connecti
     expect(heard).toContainEqual({ kind: 'token', id: 42 });
     console.log(`listener heartbeat: a silent connection noticed after ${noticed.toFixed(0)} ms (bound ${BOUND_MILLIS} ms), listening again ${back.toFixed(0)} ms after the traffic flowed`);
   }, 60_000);
+
+  // The rule: "nothing waits without a timeout". A shutdown (closeOnSignals: the server, then the
+  // database) that meets a frozen server must end within the listener's bound, not hold the drain
+  // until its deadline and exit 1: the listening connection's polite `end()` waits for an answer
+  // that never comes, so it is given the heartbeat's second and then its socket is destroyed.
+  it(`"nothing waits without a timeout": closing while the server is frozen ends within ${BOUND_MILLIS} ms, the listening connection's socket destroyed`, async () => {
+    const closing = await openDatabase({ url: proxiedUrl(), schema: schema.schema, maxConnections: 1, applicationName: `panel-heartbeat-close-${process.pid}` });
+    closing.changes!.subscribe({ change: () => undefined, reset: () => undefined });
+    await closing.changes!.ready();
+    expect(closing.changes!.live).toBe(true);
+    // An idle pooled connection too.
+    await sql`select 1`.execute(closing.db);
+    await proxy.stall();
+    try {
+      const started = performance.now();
+      const closed = await Promise.race([closing.close().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 15_000))]);
+      const took = performance.now() - started;
+      expect(closed, 'database.close() was still waiting after 15 s').toBe(true);
+      expect(took).toBeLessThan(BOUND_MILLIS + SCHEDULING_MILLIS);
+    } finally {
+      await proxy.heal();
+    }
+  }, 30_000);
 });
 
 describe.runIf(testDatabaseKinds().includes('pglite'))('the change channel of PGlite [pglite]', () => {

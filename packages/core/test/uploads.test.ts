@@ -12,6 +12,7 @@ import {
   UPLOADS_TABLE,
   blobChecksum,
   createPanel,
+  databaseUnavailableReason,
   diskStorage,
   field,
   isPanelError,
@@ -142,6 +143,31 @@ for (const kind of testDatabaseKinds()) {
       expect(Number((await database.db.selectFrom(BLOBS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(blobs);
       expect(await readdir(uploadsDir)).toEqual([]);
     });
+
+    // The rule: "Bad input loses nothing: never … a half-written row". An upload stores its bytes,
+    // then records its blob and pending upload; when the database fails between the two (it went
+    // away), the bytes must go too: no row names them, so no purge would ever find them.
+    it('"never a half-written" upload: when the database fails after the bytes are stored, the receive fails as unavailable and the bytes are removed', async () => {
+      const lost = await openTestDatabase(kind as DatabaseKind);
+      const lostRoot = await mkdtemp(join(tmpdir(), 'panel-uploads-lost-'));
+      try {
+        await runPanelMigrations(lost);
+        const disk = diskStorage({ root: lostRoot });
+        // The database goes away right after the store took the bytes.
+        const storage = { ...disk, upload: async (input: Parameters<typeof disk.upload>[0]) => {
+          await disk.upload(input);
+          await lost.close();
+        } };
+        const lostPanel = await createPanel({ database: lost, resources: [AlbumResource], storage, uploads: { directory: uploadsDir } });
+        const error = await refusal(lostPanel.uploads.receive({ owner: ADA, filename: 'cover.png', contentType: 'image/png', stream: Readable.from([PNG]), maxBytes: 1024 * 1024 }));
+        expect(databaseUnavailableReason(error), String(error)).toBe('closed');
+        expect(await readdir(lostRoot, { recursive: true, withFileTypes: true }).then((entries) => entries.filter((entry) => entry.isFile()).map((entry) => entry.name))).toEqual([]);
+        expect(await readdir(uploadsDir)).toEqual([]);
+      } finally {
+        await lost.close().catch(() => undefined);
+        await rm(lostRoot, { recursive: true, force: true });
+      }
+    }, 30_000);
 
     it("a file over the field's maxBytes is refused on the field", async () => {
       const big = Buffer.concat([PNG, Buffer.alloc(64 * 1024)]);

@@ -7,6 +7,7 @@ export { formField, formList } from './forms/form-body.js';
 export { formatUtc, parseUtcDateTime } from './screens/time-format.js';
 export { resourceLabels } from './shell/resource-label.js';
 export { PANEL_SECURITY_HEADERS, PANEL_CONTENT_SECURITY_POLICY } from './security/security-headers.js';
+export { screensErrorHandler, UNAVAILABLE_PAGE } from './screens/unavailable-page.js';
 export { NOTICE_COOKIE, setNotice, usersTable, usersTableRows, type LoadPanelUser, type LoadPanelUsers, type PanelUser } from './shell/panel-viewer.js';
 export { securePanelPages, type SecurePanelPagesOptions } from './security/secure-panel-pages.js';
 export { parseFormBody, formProblem, type FormBody } from './forms/form-body.js';

@@ -359,3 +359,49 @@ for (const kind of testDatabaseKinds()) {
     });
   });
 }
+
+// The rule: "A failing dependency gets a clean 503 and the service recovers by itself … never an
+// internal code or message in a body." A person at the panel during a database outage got the
+// API's JSON (`{"error":"Service Unavailable"}`) as the page: a browser page gets a page, 503
+// with `Retry-After`, the screens' security headers, and nothing internal; a client that asks for
+// JSON still gets the JSON.
+for (const kind of testDatabaseKinds()) {
+  describe(`panelScreens while the database is unavailable [${kind}]`, () => {
+    let database: PanelDatabase;
+    let screens: ScreensApp;
+    let session: { cookie: string; csrf: string };
+    const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    beforeAll(async () => {
+      database = await openTestDatabase(kind);
+      await prepareScreensDatabase(database);
+      screens = await buildScreensApp(database, { screens: { home: true } });
+      session = await screens.signIn(1);
+      // The outage: every statement now fails as unavailable (reason `closed`).
+      await database.close();
+    });
+    afterAll(async () => {
+      await screens?.close();
+    });
+
+    it('"a clean 503": a screen asked for by a browser is an HTML page, 503 with Retry-After, no stack, no code; JSON for a client that asks for JSON', async () => {
+      for (const url of ['/panel/resources/blog_posts', '/panel/resources/blog_posts/1', '/panel/resources/blog_posts/1/edit', '/panel']) {
+        const page = await screens.app.inject({ method: 'GET', url, headers: { ...BROWSER, cookie: session.cookie } });
+        expect(page.statusCode, url).toBe(503);
+        expect(page.headers['content-type'], url).toBe('text/html; charset=utf-8');
+        expect(page.headers['retry-after'], url).toBe('5');
+        expect(page.headers['cache-control'], url).toBe('no-store');
+        expect(page.headers['content-security-policy'], url).toBe(PANEL_CONTENT_SECURITY_POLICY);
+        expect(page.body, url).toMatch(/^<!doctype html>/);
+        expect(page.body, url).toContain('<title>Service unavailable · Panel</title>');
+        expect(page.body, url).toContain('Try again in a few seconds.');
+        expect(page.body, url).not.toMatch(/PANEL_|closed|Error|at \//);
+      }
+      const posted = await screens.app.inject({ method: 'POST', url: '/panel/resources/blog_posts', headers: { ...BROWSER, ...FORM, cookie: session.cookie, origin: 'http://localhost:80' }, payload: form([['csrf_token', session.csrf], ['record[title]', 'During the outage']]) });
+      expect(posted.statusCode).toBe(503);
+      expect(posted.headers['content-type']).toBe('text/html; charset=utf-8');
+      const json = await screens.app.inject({ method: 'GET', url: '/panel/resources/blog_posts', headers: { accept: 'application/json', cookie: session.cookie } });
+      expect(json.statusCode).toBe(503);
+      expect(json.json()).toEqual({ error: 'Service Unavailable' });
+    });
+  });
+}

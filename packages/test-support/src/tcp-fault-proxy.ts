@@ -17,7 +17,7 @@ export interface TcpFaultProxy {
   cutAll(): void;
   /** Stops listening: new connections are refused (ECONNREFUSED), open ones are cut. */
   refuse(): Promise<void>;
-  /** Keeps every connection open but forwards nothing, either way, and accepts new ones without connecting them (a frozen server, a black-holed network). */
+  /** Keeps every connection open but forwards nothing, either way, and accepts new ones without connecting them (a frozen server, a black-holed network); a connection the app closes meanwhile gets no answer to its FIN. */
   stall(): Promise<void>;
   /** Cuts every connection on both sides as soon as the app sends a chunk matching `pattern` (before forwarding it). */
   cutWhenClientSends(pattern: RegExp): void;
@@ -84,12 +84,19 @@ export async function startTcpFaultProxy(target: { host: string; port: number })
       if (mode === 'stall' || !pair.server) pair.held.toServer.push(chunk);
       else pair.server.write(chunk);
     });
+    // The app closing its side (FIN) is passed on, and never answered while stalled: a frozen
+    // server's kernel acknowledges the FIN but the server never closes its own side.
+    client.on('end', () => {
+      if (mode !== 'stall') pair.server?.end();
+    });
     client.on('error', () => destroyPair(pair));
     client.on('close', () => destroyPair(pair));
     if (mode !== 'stall') connectUpstream(pair);
   };
 
-  let server: Server = createServer(onConnection);
+  // Half-open: a client's FIN does not end the proxy's side by itself (see `onConnection`).
+  const createProxyServer = () => createServer({ allowHalfOpen: true }, onConnection);
+  let server: Server = createProxyServer();
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
       server.once('error', reject);
@@ -131,7 +138,7 @@ export async function startTcpFaultProxy(target: { host: string; port: number })
       const was = mode;
       mode = 'pass';
       if (was === 'refuse') {
-        server = createServer(onConnection);
+        server = createProxyServer();
         await listen(port);
       }
       for (const pair of pairs) {

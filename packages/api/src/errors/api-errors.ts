@@ -17,7 +17,8 @@ export type ApiErrorCode =
   | 'PANEL_API_ERR_PRECONDITION_REQUIRED'
   | 'PANEL_API_ERR_IDEMPOTENCY_KEY_IN_USE'
   | 'PANEL_API_ERR_IDEMPOTENCY_KEY_REUSED'
-  | 'PANEL_API_ERR_TOO_MANY_REQUESTS';
+  | 'PANEL_API_ERR_TOO_MANY_REQUESTS'
+  | 'PANEL_API_ERR_RATE_LIMIT_UNAVAILABLE';
 
 /** The base of the API runtime's errors: a `PanelError` with an API code. */
 export class ApiError extends PanelError<ApiErrorCode> {}
@@ -127,5 +128,17 @@ export class TooManyRequestsError extends ApiError {
   constructor(retryAfter: number) {
     super('PANEL_API_ERR_TOO_MANY_REQUESTS', 'Too Many Requests');
     this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * The rate limit's store (an app's Redis, the database) did not answer within
+ * `rateLimit.timeoutMillis`, or answered no count: 503 `{ "error": "Service Unavailable" }` with
+ * `Retry-After`, as for an unavailable database. The request is neither counted nor served.
+ */
+export class RateLimitUnavailableError extends ApiError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('PANEL_API_ERR_RATE_LIMIT_UNAVAILABLE', message);
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }

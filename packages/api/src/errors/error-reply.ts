@@ -1,4 +1,5 @@
 import { causeLine, inDevelopment } from './cause-line.js';
+import { unavailableService } from './unavailable-service.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseUnavailableReason, DEFAULT_ROOT_PATH, RecordInvalidError, type ErrorCode, type ErrorMessages } from '@panel/core';
 import { confirmPath, signInPath } from '../session/session-paths.js';
@@ -114,6 +115,8 @@ const HTTP_ANSWERS: Readonly<Record<ErrorCode, HttpAnswer | ((context: ErrorRepl
   PANEL_API_ERR_IDEMPOTENCY_KEY_IN_USE: { status: 409, body: message, headers: retryAfter },
   PANEL_API_ERR_IDEMPOTENCY_KEY_REUSED: { status: 422, body: message },
   PANEL_API_ERR_TOO_MANY_REQUESTS: { status: 429, body: () => ({ error: 'Too Many Requests' }), headers: retryAfter },
+  // The rate limit's store did not answer in time: the request may work later, as with an unavailable database.
+  PANEL_API_ERR_RATE_LIMIT_UNAVAILABLE: { status: 503, body: () => SERVICE_UNAVAILABLE.body!, headers: SERVICE_UNAVAILABLE.headers! },
   PANEL_ERR_FILE_NOT_FOUND: { status: 404, body: () => NOT_FOUND },
   PANEL_ERR_RECORD_INVALID: { status: 422, body: (error, { action }) => recordInvalidBody((error as { errors: ErrorMessages }).errors, action) },
   // The database cannot answer now (down, restarting, failing over, too slow): the request may work later.
@@ -189,6 +192,8 @@ export function errorReply(error: unknown, context: ErrorReplyContext = { rootPa
   }
   const status = (error as FastifyError | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: message(error) };
+  // A store that cannot be reached, does not answer in time or answers a server error: the request may work later.
+  if (code === 'PANEL_ERR_STORAGE' && (error as { reason?: unknown }).reason === 'unavailable') return SERVICE_UNAVAILABLE;
   // A driver error that reached here untyped (a closed database, the app's own pool) is classified the same way.
   if (databaseUnavailableReason(error) !== undefined) return SERVICE_UNAVAILABLE;
   return { status: 500, body: { error: 'Internal Server Error' } };
@@ -234,7 +239,7 @@ export function apiErrorHandler(context: ErrorReplyContext) {
       const details = { code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason, cause: cause?.code, detail: cause?.message };
       // Refused settings (no such database, a wrong password) will not pass by themselves: an error for the operator, not a warning.
       if (details.reason === 'configuration') request.log.error(details, 'Panel API request refused: the database refused the connection settings (check the database URL and credentials)');
-      else request.log.warn(details, 'Panel API request refused: the database is unavailable');
+      else request.log.warn(details, `Panel API request refused: ${unavailableService(error)} is unavailable`);
     } else if (answer.status >= 500) {
       request.log.error({ err: error }, 'Panel API request failed');
       if (inDevelopment()) console.error(causeLine(request, error));

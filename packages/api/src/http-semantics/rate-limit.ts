@@ -2,13 +2,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { createRequire } from 'node:module';
 import { PanelConfigError, type Panel } from '@panel/core';
-import { TooManyRequestsError } from '../errors/api-errors.js';
+import { RateLimitUnavailableError, TooManyRequestsError } from '../errors/api-errors.js';
 import { PostgresRateLimitStore } from './postgres-rate-limit-store.js';
 
 /** Requests per credential and window by default: see docs/conditional-requests.md for the figure's reasons. */
 export const DEFAULT_RATE_LIMIT_MAX = 1000;
 /** The default window, in seconds. */
 export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
+/** How long a request waits for a store that answers later (an app's Redis, the database) by default, in milliseconds. */
+export const DEFAULT_RATE_LIMIT_TIMEOUT_MILLIS = 5000;
 /** The name of the limit in the `RateLimit-Policy` and `RateLimit` headers. */
 export const RATE_LIMIT_POLICY_NAME = 'default';
 
@@ -24,6 +26,11 @@ export interface RateLimitOptions {
    * `runPanelMigrations`), or any `@fastify/rate-limit` store class (Redis…).
    */
   store?: 'memory' | 'database' | FastifyRateLimitStoreCtor;
+  /**
+   * How long a request waits for a store that answers later (an app's Redis, the database), in
+   * milliseconds; past it the request is 503 with `Retry-After`. Default 5000.
+   */
+  timeoutMillis?: number;
 }
 
 /** The normalized option. */
@@ -31,16 +38,18 @@ export interface NormalizedRateLimitOptions {
   readonly max: number;
   readonly windowSeconds: number;
   readonly store: 'memory' | 'database' | FastifyRateLimitStoreCtor;
+  readonly timeoutMillis: number;
 }
 
 /** Validates the `rateLimit` option once, at boot; `false` turns limits off. */
 export function normalizeRateLimitOptions(options: RateLimitOptions | false | undefined): NormalizedRateLimitOptions | false {
   if (options === false) return false;
-  const { max = DEFAULT_RATE_LIMIT_MAX, windowSeconds = DEFAULT_RATE_LIMIT_WINDOW_SECONDS, store = 'memory' } = options ?? {};
+  const { max = DEFAULT_RATE_LIMIT_MAX, windowSeconds = DEFAULT_RATE_LIMIT_WINDOW_SECONDS, store = 'memory', timeoutMillis = DEFAULT_RATE_LIMIT_TIMEOUT_MILLIS } = options ?? {};
   if (!Number.isInteger(max) || max < 1) throw new PanelConfigError(`mountPanelApi: rateLimit.max must be a positive whole number of requests, instead got ${JSON.stringify(max)}. Fix: leave it out for ${DEFAULT_RATE_LIMIT_MAX}, or pass rateLimit: false to turn limits off.`);
   if (!Number.isInteger(windowSeconds) || windowSeconds < 1) throw new PanelConfigError(`mountPanelApi: rateLimit.windowSeconds must be a positive whole number of seconds, instead got ${JSON.stringify(windowSeconds)}. Fix: leave it out for ${DEFAULT_RATE_LIMIT_WINDOW_SECONDS}.`);
   if (store !== 'memory' && store !== 'database' && typeof store !== 'function') throw new PanelConfigError(`mountPanelApi: rateLimit.store must be 'memory', 'database' or a @fastify/rate-limit store class, instead got ${JSON.stringify(store)}.`);
-  return Object.freeze({ max, windowSeconds, store });
+  if (!Number.isInteger(timeoutMillis) || timeoutMillis < 1) throw new PanelConfigError(`mountPanelApi: rateLimit.timeoutMillis must be a positive whole number of milliseconds, instead got ${JSON.stringify(timeoutMillis)}. Fix: leave it out for ${DEFAULT_RATE_LIMIT_TIMEOUT_MILLIS}.`);
+  return Object.freeze({ max, windowSeconds, store, timeoutMillis });
 }
 
 /** `@fastify/rate-limit`'s in-process store (an LRU map of counters), which the package does not export by name. */
@@ -72,9 +81,11 @@ interface StoreAnswer {
 /**
  * One increment of `key` in `store`: the answer itself when the store calls back at once (the
  * in-process store always does), else a promise of it. So a request on the default store spends
- * its budget without a promise.
+ * its budget without a promise. A store that has not answered within `timeoutMillis` (a frozen
+ * Redis, a client that queues commands while it reconnects) fails the request with
+ * `RateLimitUnavailableError` (503); its late answer is ignored.
  */
-function increment(store: FastifyRateLimitStore, key: string, windowMs: number, max: number): Counted | Promise<Counted> {
+function increment(store: FastifyRateLimitStore, key: string, windowMs: number, max: number, timeoutMillis: number): Counted | Promise<Counted> {
   let answered: StoreAnswer | undefined;
   let later: ((answer: StoreAnswer) => void) | undefined;
   store.incr(
@@ -87,9 +98,13 @@ function increment(store: FastifyRateLimitStore, key: string, windowMs: number, 
     max,
   );
   if (answered) return settle(answered);
-  return new Promise<StoreAnswer>((resolve) => {
+  let timer: NodeJS.Timeout | undefined;
+  return new Promise<StoreAnswer>((resolve, reject) => {
     later = resolve;
-  }).then(settle);
+    timer = setTimeout(() => reject(new RateLimitUnavailableError(`The rate-limit store did not answer within ${timeoutMillis} ms (rateLimit.timeoutMillis).`)), timeoutMillis);
+  })
+    .finally(() => clearTimeout(timer))
+    .then(settle);
 }
 
 function settle({ error, counted }: StoreAnswer): Counted {
@@ -165,10 +180,10 @@ export class ApiRateLimit {
     const next = (spent: number, counted: Counted): void | Promise<void> => {
       budget.last = counted;
       if (spent >= units || counted.current > budget.max) return this.#answer(reply, budget.max, counted);
-      const more = increment(this.#store, budget.key, this.#windowMs, budget.max);
+      const more = increment(this.#store, budget.key, this.#windowMs, budget.max, this.options.timeoutMillis);
       return isPromise(more) ? more.then((c) => next(spent + 1, c)) : next(spent + 1, more);
     };
-    const first = increment(this.#store, budget.key, this.#windowMs, budget.max);
+    const first = increment(this.#store, budget.key, this.#windowMs, budget.max, this.options.timeoutMillis);
     return isPromise(first) ? first.then((c) => next(1, c)) : next(1, first);
   }
 

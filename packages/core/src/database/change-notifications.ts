@@ -142,7 +142,7 @@ export class ChangeNotifications {
     this.#subscribers.clear();
     const client = this.#client;
     this.#client = undefined;
-    await client?.end().catch(() => undefined);
+    if (client) await endWithin(client, this.#options.heartbeatMillis ?? DEFAULT_HEARTBEAT_MILLIS);
   }
 
   #deliver(change: Change): void {
@@ -220,4 +220,24 @@ export class ChangeNotifications {
     }, this.#options.retryMillis ?? 1000);
     this.#retry.unref();
   }
+}
+
+/**
+ * Ends a listening connection politely (`Terminate`, then the server's close) within `millis`,
+ * else destroys its socket: a frozen server never closes its side, and a shutdown must not wait
+ * for it (the rule: nothing waits without a timeout).
+ */
+async function endWithin(client: pg.Client, millis: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([
+    client.end().then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), millis);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!ended) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }

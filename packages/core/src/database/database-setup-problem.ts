@@ -34,7 +34,7 @@ export function databaseSetupProblem(error: unknown): string | undefined {
   // Already one line with its fix: a PGlite folder another process holds.
   if (isPanelError(error, 'PANEL_ERR_PGLITE_FOLDER_IN_USE')) return error.message;
   const driver = driverError(error);
-  if (!driver) return undefined;
+  if (!driver) return uncodedProblem(error);
   const code = driver.code as string;
   const message = typeof driver.message === 'string' ? driver.message : '';
   if (code === '3D000') {
@@ -60,9 +60,35 @@ export function databaseSetupProblem(error: unknown): string | undefined {
     const setting = parameter === 'statement_timeout' ? "statement_timeout = '<statementTimeoutMillis>ms' (10000 by default)" : 'search_path = <schema>';
     return `The connection pooler at DATABASE_URL (such as PgBouncer) refused the startup parameter ${parameter}, which Panel sends ${sent}. Fix: add ${parameter} to the pooler's ignore_startup_parameters and give the app's role the same setting on the PostgreSQL server (ALTER ROLE <user> SET ${setting}), or point DATABASE_URL at PostgreSQL itself.`;
   }
+  if (code === '53300') {
+    return `The PostgreSQL server DATABASE_URL names has no connection left (${message}). Fix: raise the server's max_connections, or lower openDatabase's maxConnections (10 by default) times the number of processes, or put a pooler such as PgBouncer in front of the server.`;
+  }
   if (code === '42P01') {
     const table = quoted(message, /relation "([^"]+)" does not exist/) ?? '<table>';
     return `The table ${table} does not exist: its migration has not run on this database. Fix: run the app's migrations first (await runMigrations(database, migrations) at boot, before createPanel).`;
+  }
+  return undefined;
+}
+
+/** The messages of `error` and of its causes, outermost first (pg reports these without a code). */
+function messagesOf(error: unknown): string[] {
+  const messages: string[] = [];
+  let current = error as DriverError | undefined;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth += 1) {
+    if (typeof current.message === 'string') messages.push(current.message);
+    current = (Array.isArray(current.errors) && current.errors.length > 0 ? current.errors[0] : current.cause) as DriverError | undefined;
+  }
+  return messages;
+}
+
+/** The setup mistakes the driver reports without a code: TLS asked of a server without it, a server that never answers. */
+function uncodedProblem(error: unknown): string | undefined {
+  const messages = messagesOf(error);
+  if (messages.some((m) => /^The server does not support SSL connections$/.test(m))) {
+    return 'The PostgreSQL server DATABASE_URL names does not accept TLS connections, and DATABASE_URL asks for TLS (sslmode). Fix: remove sslmode from DATABASE_URL (or set sslmode=disable) for a server without TLS, or turn TLS on in the server (ssl = on in postgresql.conf).';
+  }
+  if (messages.some((m) => /^(Connection terminated due to connection timeout|timeout exceeded when trying to connect)$/i.test(m))) {
+    return "PostgreSQL did not answer within openDatabase's connectionTimeoutMillis (5000 by default): the server DATABASE_URL names is frozen, or a firewall drops the traffic. Fix: check that the server runs and is reachable from here (the host and port in DATABASE_URL), or raise connectionTimeoutMillis for a slow network.";
   }
   return undefined;
 }

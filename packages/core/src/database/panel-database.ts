@@ -1,6 +1,7 @@
 import { PostgresDialect } from 'kysely';
 import { PanelConfigError } from '../errors/panel-errors.js';
 import { normalizeDatabaseTimeouts } from './database-timeouts.js';
+import { checkDatabaseUrl, urlWithoutSecrets } from './database-url.js';
 import { consoleDatabaseLogger } from './database-logger.js';
 import { withUnavailableErrors } from './unavailable-error-dialect.js';
 import { withSharedTransactions } from './request-transaction.js';
@@ -30,8 +31,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<P
   const onQuery = (listener: (query: ExecutedQuery) => void) => listeners.add(listener);
   if (options.url) {
     if (!/^postgres(ql)?:\/\//.test(options.url)) {
-      throw new PanelConfigError(`Database url must start with postgres:// or postgresql://, instead got "${options.url}". Fix: set DATABASE_URL to a PostgreSQL URL, or unset it to use the embedded PGlite.`);
+      throw new PanelConfigError(`Database url must start with postgres:// or postgresql://, instead got "${urlWithoutSecrets(options.url)}". Fix: set DATABASE_URL to a PostgreSQL URL, or unset it to use the embedded PGlite.`);
     }
+    checkDatabaseUrl(options.url);
     if (options.schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.schema)) {
       throw new PanelConfigError(`Database schema must be a lower-case identifier, instead got "${options.schema}".`);
     }

@@ -30,6 +30,7 @@ export const ERROR_CODES = Object.freeze({
   PANEL_API_ERR_IDEMPOTENCY_KEY_IN_USE: '@panel/api',
   PANEL_API_ERR_IDEMPOTENCY_KEY_REUSED: '@panel/api',
   PANEL_API_ERR_TOO_MANY_REQUESTS: '@panel/api',
+  PANEL_API_ERR_RATE_LIMIT_UNAVAILABLE: '@panel/api',
   PANEL_API_ERR_TOKEN_PEPPER: '@panel/api-tokens',
   PANEL_API_ERR_TOKEN_TRANSITION: '@panel/api-tokens',
   PANEL_API_ERR_GRANT_INVALID: '@panel/api-tokens',

@@ -76,10 +76,17 @@ export class FileNotFoundError extends PanelError {
   }
 }
 
-/** A storage service failed: the bytes did not match their checksum, or the object store refused a request. */
+/**
+ * A storage service failed: the bytes did not match their checksum, or the object store refused a
+ * request. `reason` is `unavailable` when the store could not be reached, did not answer within
+ * its timeout, or answered with a server error (5xx): the request may work later (the API
+ * answers 503 with `Retry-After`); without it, the failure is not one a retry fixes (a 500).
+ */
 export class StorageError extends PanelError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  readonly reason: 'unavailable' | undefined;
+  constructor(message: string, options?: { cause?: unknown; reason?: 'unavailable' }) {
     super('PANEL_ERR_STORAGE', message);
+    this.reason = options?.reason;
     if (options?.cause !== undefined) this.cause = options.cause;
   }
 }

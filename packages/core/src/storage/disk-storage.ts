@@ -28,6 +28,20 @@ function checkedKey(key: string): string {
 const isMissing = (error: unknown) => (error as { code?: unknown })?.code === 'ENOENT';
 
 /**
+ * The file system's errors that say the disk cannot take or give bytes now (full, over quota,
+ * read-only, failing, out of file handles, refused, its folder gone from under the app), not
+ * that the request is wrong: the storage is unavailable (the API's 503).
+ */
+const UNAVAILABLE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM', 'ENOTDIR', 'EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY']);
+
+/** `error` as `StorageError` (reason `unavailable`, the fs error as its cause) when it is one of `UNAVAILABLE_CODES`, else itself. */
+function unavailableDisk(error: unknown, what: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !UNAVAILABLE_CODES.has(code)) return error;
+  return new StorageError(`diskStorage: ${what} failed: ${(error as Error).message}`, { cause: error, reason: 'unavailable' });
+}
+
+/**
  * The default storage service: files under a folder (`<current directory>/storage` by default), spread
  * over two levels of sub-folders by the key's first four characters, as Active Storage's disk
  * service does (`storage/ab/cd/abcd…`). Writes go to a temporary file renamed into place, so a
@@ -50,7 +64,9 @@ export function diskStorage(options: DiskStorageOptions): DiskStorageService {
       const path = pathOf(key);
       const streamed = body instanceof Readable;
       if (!streamed && blobChecksum(body) !== checksum) throw new StorageError(`The bytes for key "${key}" do not match their checksum; nothing was stored.`);
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true }).catch((error: unknown) => {
+        throw unavailableDisk(error, `storing key "${key}"`);
+      });
       const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       try {
         if (streamed) {
@@ -64,8 +80,8 @@ export function diskStorage(options: DiskStorageOptions): DiskStorageService {
         }
         await rename(temporary, path);
       } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
+        await rm(temporary, { force: true }).catch(() => undefined);
+        throw unavailableDisk(error, `storing key "${key}"`);
       }
     },
     async download(key: string): Promise<Readable> {
@@ -74,18 +90,20 @@ export function diskStorage(options: DiskStorageOptions): DiskStorageService {
         return handle.createReadStream();
       } catch (error) {
         if (isMissing(error)) throw new FileNotFoundError(key);
-        throw error;
+        throw unavailableDisk(error, `reading key "${key}"`);
       }
     },
     async delete(key: string): Promise<void> {
-      await rm(pathOf(key), { force: true });
+      await rm(pathOf(key), { force: true }).catch((error: unknown) => {
+        throw unavailableDisk(error, `deleting key "${key}"`);
+      });
     },
     async exists(key: string): Promise<boolean> {
       try {
         return (await stat(pathOf(key))).isFile();
       } catch (error) {
         if (isMissing(error)) return false;
-        throw error;
+        throw unavailableDisk(error, `finding key "${key}"`);
       }
     },
   });

@@ -6,6 +6,7 @@ import { blobChecksum } from './blob-checksum.js';
 import { isBlobKey } from './blob-key.js';
 import { presignS3Request, sha256Hex, signS3Request, type S3Credentials } from './s3-signature.js';
 import type { DirectUploadInput, DirectUploadTarget, StorageService, UploadInput } from './storage-service.js';
+import { timedBody, Watchdog, WATCHDOG } from './s3-watchdog.js';
 
 /** Options of `s3Storage`. */
 export interface S3StorageOptions extends S3Credentials {
@@ -21,7 +22,16 @@ export interface S3StorageOptions extends S3Credentials {
   readonly forcePathStyle?: boolean;
   /** The `fetch` to use; default the global one. */
   readonly fetch?: typeof fetch;
+  /**
+   * How long a request may wait on the store without progress, in milliseconds: connecting,
+   * each part of a body sent, the answer, each part of a download read. Past it the request
+   * fails with `StorageError` (reason `unavailable`: the API's 503). Default 10000.
+   */
+  readonly timeoutMillis?: number;
 }
+
+/** How long a request to the store may wait without progress by default (`timeoutMillis`). */
+export const DEFAULT_S3_TIMEOUT_MILLIS = 10_000;
 
 /** The S3 service, with where it sends requests. */
 export interface S3StorageService extends StorageService {
@@ -78,6 +88,10 @@ export function s3Storage(options: S3StorageOptions): S3StorageService {
   } catch {
     throw new PanelConfigError(`s3Storage: endpoint must be a URL such as "http://127.0.0.1:9000", instead got ${JSON.stringify(options.endpoint)}.`);
   }
+  const timeoutMillis = options.timeoutMillis ?? DEFAULT_S3_TIMEOUT_MILLIS;
+  if (!Number.isInteger(timeoutMillis) || timeoutMillis < 1) {
+    throw new PanelConfigError(`s3Storage: timeoutMillis must be a positive whole number of milliseconds, instead got ${JSON.stringify(timeoutMillis)}. Fix: leave it out for ${DEFAULT_S3_TIMEOUT_MILLIS}.`);
+  }
   const pathStyle = options.forcePathStyle === true;
   const send = options.fetch ?? fetch;
   const base = endpoint.pathname.replace(/\/+$/, '');
@@ -93,21 +107,35 @@ export function s3Storage(options: S3StorageOptions): S3StorageService {
     return url;
   };
 
-  const request = async (method: string, key: string, init: { body?: Uint8Array | Readable; headers?: Record<string, string> } = {}): Promise<Response> => {
+  /**
+   * Sends one request under a watchdog: it fails when the store makes no progress for
+   * `timeoutMillis` (connecting, taking the body, answering). Answers the response and the
+   * watchdog, still running for a download's body (`timedBody`), stopped otherwise.
+   */
+  const request = async (method: string, key: string, init: { body?: Uint8Array | Readable; headers?: Record<string, string>; streamAnswer?: boolean } = {}): Promise<Response> => {
     const url = objectUrl(key);
     // A streamed body is not hashed ahead: its integrity is `Content-MD5`'s, as S3 allows over TLS.
     const payloadSha256 = init.body instanceof Readable ? 'UNSIGNED-PAYLOAD' : init.body ? sha256Hex(init.body) : EMPTY_SHA256;
     const headers = signS3Request({ method, url, headers: init.headers, payloadSha256, region, credentials });
+    const watch = new Watchdog(timeoutMillis);
     try {
-      const streamed = init.body instanceof Readable ? { body: Readable.toWeb(init.body), duplex: 'half' } : init.body ? { body: init.body } : {};
-      return await send(url, { method, headers, ...streamed } as RequestInit);
+      // Each part of a streamed body the store takes is progress.
+      const body = init.body instanceof Readable ? pipeline(init.body, new Transform({ transform: (chunk, _encoding, done) => done(null, watch.touch() ?? chunk) }), () => undefined) : init.body;
+      const streamed = body instanceof Readable ? { body: Readable.toWeb(body), duplex: 'half' } : body ? { body } : {};
+      const response = await send(url, { method, headers, signal: watch.signal, ...streamed } as RequestInit);
+      if (init.streamAnswer && response.ok && response.body) return Object.assign(response, { [WATCHDOG]: watch });
+      watch.stop();
+      return response;
     } catch (error) {
-      throw new StorageError(`s3Storage: ${method} ${url.href} failed: ${(error as Error).message}`, { cause: error });
+      watch.stop();
+      const detail = watch.fired ? `no progress within ${timeoutMillis} ms (timeoutMillis)` : (error as Error).message;
+      throw new StorageError(`s3Storage: ${method} ${url.href} failed: ${detail}`, { cause: error, reason: 'unavailable' });
     }
   };
 
+  // A server error of the store (500, 503 SlowDown…) may pass; a refusal (403, 400) will not by itself.
   const failure = async (method: string, key: string, response: Response) =>
-    new StorageError(`s3Storage: ${method} of key "${key}" in bucket "${bucket}" answered ${response.status} ${await errorCode(response)}.`);
+    new StorageError(`s3Storage: ${method} of key "${key}" in bucket "${bucket}" answered ${response.status} ${await errorCode(response)}.`, response.status >= 500 ? { reason: 'unavailable' } : undefined);
 
   return Object.freeze({
     name: 's3',
@@ -131,13 +159,13 @@ export function s3Storage(options: S3StorageOptions): S3StorageService {
       }
     },
     async download(key: string): Promise<Readable> {
-      const response = await request('GET', key);
+      const response = await request('GET', key, { streamAnswer: true });
       if (response.status === 404) {
         await response.body?.cancel();
         throw new FileNotFoundError(key);
       }
       if (!response.ok || !response.body) throw await failure('GET', key, response);
-      return Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+      return timedBody(response.body as NodeReadableStream<Uint8Array>, (response as Response & { [WATCHDOG]: Watchdog })[WATCHDOG], `s3Storage: GET of key "${key}" in bucket "${bucket}"`);
     },
     async delete(key: string): Promise<void> {
       const response = await request('DELETE', key);
@@ -153,7 +181,7 @@ export function s3Storage(options: S3StorageOptions): S3StorageService {
       const response = await request('HEAD', key);
       await response.body?.cancel();
       if (response.status === 404) return false;
-      if (!response.ok) throw new StorageError(`s3Storage: HEAD of key "${key}" in bucket "${bucket}" answered ${response.status} ${response.statusText}.`);
+      if (!response.ok) throw new StorageError(`s3Storage: HEAD of key "${key}" in bucket "${bucket}" answered ${response.status} ${response.statusText}.`, response.status >= 500 ? { reason: 'unavailable' } : undefined);
       return true;
     },
   });

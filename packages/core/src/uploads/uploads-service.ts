@@ -123,7 +123,13 @@ export class PanelUploads {
    */
   async receive(input: ReceiveUploadInput): Promise<Upload> {
     const { key, filename, contentType, byteSize, checksum } = await this.#store(input);
-    return this.#record({ owner: input.owner, key, filename, contentType, byteSize, checksum, verified: true });
+    try {
+      return await this.#record({ owner: input.owner, key, filename, contentType, byteSize, checksum, verified: true });
+    } catch (error) {
+      // No row names the stored bytes (the database went away meanwhile): no purge would ever find them.
+      await this.#purgeBytes([key]).catch(() => undefined);
+      throw error;
+    }
   }
 
   /**

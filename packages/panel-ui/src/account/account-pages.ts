@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import Handlebars from 'handlebars';
 import { secretsEqual, type Panel, type PanelSessions } from '@panel/core';
-import { apiErrorHandler, clearPanelSession, confirmPath, isSameOriginRequest, loadPanelSession, requireRecentConfirmation, safeReturnPath, signInPath, writePanelSession } from '@panel/api';
+import { clearPanelSession, confirmPath, isSameOriginRequest, loadPanelSession, requireRecentConfirmation, safeReturnPath, signInPath, writePanelSession } from '@panel/api';
+import { screensErrorHandler } from '../screens/unavailable-page.js';
 import { PANEL_CSS } from '../assets/panel-assets.js';
 import { parseFormBody } from '../forms/form-body.js';
 import { ACCOUNT_CSS, ACCOUNT_LAYOUT, ACCOUNT_PAGES } from './account-templates.js';
@@ -159,7 +160,7 @@ export const panelAccountPages: FastifyPluginAsync<PanelAccountPagesOptions> = a
       done(error as Error, undefined);
     }
   });
-  app.setErrorHandler(apiErrorHandler({ rootPath }));
+  app.setErrorHandler(screensErrorHandler(rootPath));
   const render = accountRenderer(rootPath);
   const css = `${PANEL_CSS}${ACCOUNT_CSS}`;
   app.get(accountStylesheetPath(rootPath), async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(css));

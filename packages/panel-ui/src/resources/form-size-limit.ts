@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { apiErrorHandler } from '@panel/api';
+import { screensErrorHandler } from '../screens/unavailable-page.js';
 import { panelViewer } from '../shell/panel-viewer.js';
 import type { ResourceScreensContext } from './screen-request.js';
 import { sendPage, type ShellContext } from '../screens/screen-context.js';
@@ -30,12 +30,12 @@ export function formSizeLimit(context: ResourceScreensContext, limit = context.f
 /**
  * The screens' error handler: a body over `limit` (by default the screens' forms' 32 KB) is the
  * 413 page inside the shell, saying the limit, instead of the JSON error any
- * other error gets (`apiErrorHandler`: no internal code or message). The body was not read: the
+ * other error gets (`screensErrorHandler`: no internal code or message; an outage is a page). The body was not read: the
  * connection closes after the answer. The screens' scope uses it for every screen (the token
  * screens' 32 KB forms included); `formSizeLimit` for a route with a limit of its own.
  */
 export function formErrorHandler(context: ShellContext, limit = FORM_BODY_LIMIT) {
-  const otherErrors = apiErrorHandler({ rootPath: context.panel.config.rootPath });
+  const otherErrors = screensErrorHandler(context.panel.config.rootPath);
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return otherErrors(error, request, reply);
     reply.header('connection', 'close');
