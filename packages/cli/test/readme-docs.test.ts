@@ -70,7 +70,7 @@ describe('README.md, the quick start', () => {
     const seed = await source('examples/blog/db/seed.ts');
     const adminEmail = /email: '([^']+)'[^\n]*admin: true/.exec(seed)?.[1];
     expect(adminEmail, 'the seed has an admin user').toBeDefined();
-    const tokensPort = /PORT \?\? (\d+)/.exec(await source('examples/blog/src/server-tokens.ts'))?.[1];
+    const tokensPort = /(?:PORT \?\? |wholeNumberFromEnv\('PORT', )(\d+)/.exec(await source('examples/blog/src/server-tokens.ts'))?.[1];
     expect(tokensPort, 'server-tokens.ts has a default port').toBeDefined();
 
     const mentions = (await paragraphs()).filter((paragraph) => paragraph.includes('/panel/api_tokens'));
