@@ -1,4 +1,4 @@
-import { didYouMean } from '@panel/core';
+import { didYouMean, urlWithoutSecrets } from '@panel/core';
 
 /** A lower-case identifier for a schema to be renamed to (`Sales` → `sales`, `app-data` → `app_data`). */
 const openableSchema = (schema: string) => schema.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^(?=[0-9])/, '_') || '_';
@@ -77,9 +77,9 @@ export const messages = Object.freeze({
     `No PGlite database at ${folder}: the folder does not exist (init never creates one). Fix: pass the folder your app's PGlite database is in, or a postgres:// URL.`,
   initNotPgliteFolder: (folder: string) =>
     `${folder} is not a PGlite database folder (it holds no PG_VERSION). Fix: pass the folder your app's PGlite database is in, or a postgres:// URL.`,
-  /** The URL's password (and user) never printed, nor the query string's password, sslpassword, sslkey. */
+  /** The URL's password (and user) never printed, nor the query string's password, sslpassword, sslkey (`urlWithoutSecrets`, as `openDatabase`'s messages). */
   initCannotOpen: (database: string, reason: string, url: boolean) =>
-    `Cannot open the database ${database.replace(/\/\/[^@/]*@/, '//…@').replace(/([?&](?:password|sslpassword|sslkey)=)[^&#]*/gi, '$1…')}: ${reason.split('\n')[0]!.replace(/\.$/, '')}.` +
+    `Cannot open the database ${url ? urlWithoutSecrets(database) : database}: ${reason.split('\n')[0]!.replace(/\.$/, '')}.` +
     (url ? ' Fix: check the URL (host, port, user, database name) and that the server is running.' : ''),
 
   initNeedsDatabase: (command: 'init' | 'resource') =>

@@ -39,6 +39,7 @@ export { ChangeNotifications, CHANGES_CHANNEL, type Change, type ChangeSubscribe
 export { DEFAULT_HEARTBEAT_MILLIS } from './database/listener-heartbeat.js';
 export { runWithReadConsistency, currentReadConsistency, type ReadConsistency } from './database/replicas/read-consistency.js';
 export { parseWalPosition, formatWalPosition, type WalPosition } from './database/replicas/wal-position.js';
+export { urlWithoutSecrets } from './database/database-url.js';
 export { RecordsRepository, type RecordRow, type RecordsSort, type RecordsPage, type ColumnValues, type KeysetPage, type KeysetPageInput, type IncludedPage, type IncludeManyInput, type IncludeOneInput } from './records/records-repository.js';
 export type { KeysetOrder, KeysetPosition } from './records/keyset-order.js';
 export { keysetValueDigest } from './records/keyset-order.js';
